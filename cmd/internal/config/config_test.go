@@ -1,0 +1,125 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noEnv(string) (string, bool) { return "", false }
+
+func TestEmptyFileGivesDefaults(t *testing.T) {
+	cfg, err := Parse(nil, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Default()
+	if cfg.WebSocket != def.WebSocket || cfg.Log != def.Log || cfg.TLS.Provider != "auto" {
+		t.Errorf("empty file: got %+v, want defaults %+v", cfg, def)
+	}
+	if cfg.Listeners[0].Listen != "127.0.0.1:25577" || cfg.Routes[0].Backends[0] != "127.0.0.1:25565" {
+		t.Errorf("default listener/route: %+v %+v", cfg.Listeners, cfg.Routes)
+	}
+}
+
+func TestFileOverridesOnlyWhatItSets(t *testing.T) {
+	cfg, err := Parse([]byte("websocket:\n  keepalive: 10s\n  max_message: 4MiB\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.WebSocket.Keepalive != 10*time.Second || cfg.WebSocket.MaxMessage != 4<<20 {
+		t.Errorf("got %+v", cfg.WebSocket)
+	}
+	if cfg.WebSocket.Path != "/mc" || cfg.WebSocket.DeadAfter != 3 {
+		t.Errorf("unset keys lost their defaults: %+v", cfg.WebSocket)
+	}
+}
+
+func TestStrictErrorsNameKeyAndLine(t *testing.T) {
+	cases := map[string]struct{ yaml, want string }{
+		"unknown key": {"log:\n  level: info\n  colour: red\n", `[3:3] unknown field "colour"`},
+		"wrong type":  {"websocket:\n  dead_after: many\n", "[2:15]"},
+		"bad enum":    {"tls:\n  provider: openssl\n", `tls.provider: "openssl" is not one of auto, boringssl, go`},
+		"bad size":    {"websocket:\n  max_message: lots\n", "invalid size"},
+		"small size":  {"websocket:\n  max_message: 1MiB\n", "websocket.max_message"},
+		"bad listen":  {"listeners:\n  - listen: nowhere\n    protocols: [ws]\n", `listeners[0].listen: "nowhere" is not HOST:PORT`},
+		"bad proto":   {"listeners:\n  - listen: :1\n    protocols: [http]\n", "listeners[0].protocols[0]"},
+		"half tls":    {"tls:\n  cert: a.pem\n", "tls.cert and tls.key go together"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.yaml), noEnv)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestInvalidErrorIsTyped(t *testing.T) {
+	_, err := Parse([]byte("log:\n  format: xml\n"), noEnv)
+	var invalid *InvalidError
+	if !errors.As(err, &invalid) || invalid.Key != "log.format" {
+		t.Fatalf("want *InvalidError for log.format, got %v", err)
+	}
+}
+
+func TestEnvironmentPlaceholders(t *testing.T) {
+	env := map[string]string{"MB_KEY": "/secret/key.pem"}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	raw := "tls:\n  cert: ${MB_CERT:/etc/mb/cert.pem} # ${NOT_EXPANDED}\n  key: ${MB_KEY}\n# ${ALSO_A_COMMENT}\n"
+	cfg, err := Parse([]byte(raw), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TLS.Cert != "/etc/mb/cert.pem" || cfg.TLS.Key != "/secret/key.pem" {
+		t.Errorf("got cert %q key %q", cfg.TLS.Cert, cfg.TLS.Key)
+	}
+	_, err = Parse([]byte("log:\n  level: info\ntls:\n  key: ${MISSING}\n"), lookup)
+	var unset *UnsetVariableError
+	if !errors.As(err, &unset) || unset.Name != "MISSING" || unset.Line != 4 {
+		t.Fatalf("want UnsetVariableError MISSING at line 4, got %v", err)
+	}
+}
+
+func TestExampleFileIsValidAndMatchesDefaults(t *testing.T) {
+	cfg, err := Load(filepath.Join("..", "..", "..", "moonbridge.example.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := cfg.Marshal()
+	want, _ := Default().Marshal()
+	if string(got) != string(want) {
+		t.Errorf("the example file does not document the defaults:\nexample:\n%s\ndefaults:\n%s", got, want)
+	}
+}
+
+func TestByteSizeRoundTrip(t *testing.T) {
+	for text, want := range map[string]ByteSize{"65536": 64 << 10, "64KiB": 64 << 10, "16MiB": 16 << 20, "1GiB": 1 << 30, "7B": 7} {
+		var s ByteSize
+		if err := s.UnmarshalText([]byte(text)); err != nil || s != want {
+			t.Errorf("%q: got %d, %v; want %d", text, s, err, want)
+		}
+		back, _ := s.MarshalText()
+		var again ByteSize
+		if err := again.UnmarshalText(back); err != nil || again != s {
+			t.Errorf("%q: round trip through %q gave %d", text, back, again)
+		}
+	}
+	for _, bad := range []string{"", "-1", "12XB", "1.5MiB"} {
+		var s ByteSize
+		if err := s.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("%q: want an error", bad)
+		}
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "absent.yml"))
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("want ErrNotExist, got %v", err)
+	}
+}

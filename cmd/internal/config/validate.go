@@ -1,0 +1,128 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+)
+
+// InvalidError names the key whose value is wrong and why.
+type InvalidError struct {
+	Key    string // dotted path, e.g. listeners[0].protocols
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return e.Key + ": " + e.Reason }
+
+func invalid(key, format string, args ...any) error {
+	return &InvalidError{Key: key, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks what the types cannot: enumerations, addresses, required pairs.
+func (c Config) Validate() error {
+	var errs []error
+	errs = append(errs, oneOf("log.level", c.Log.Level, "trace", "debug", "info", "warn", "error"))
+	errs = append(errs, oneOf("log.format", c.Log.Format, "auto", "console", "json"))
+	if c.Admin.Listen != "" {
+		errs = append(errs, hostPort("admin.listen", c.Admin.Listen))
+	}
+	errs = append(errs, c.TLS.validate()...)
+	errs = append(errs, c.WebSocket.validate()...)
+	if len(c.Listeners) == 0 {
+		errs = append(errs, invalid("listeners", "at least one listener is needed"))
+	}
+	for i, l := range c.Listeners {
+		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
+	}
+	errs = append(errs, validateRoutes(c.Routes)...)
+	return errors.Join(errs...)
+}
+
+func (t TLS) validate() []error {
+	errs := []error{
+		oneOf("tls.provider", t.Provider, "auto", "boringssl", "go"),
+		oneOf("tls.min_version", t.MinVersion, "1.2", "1.3"),
+	}
+	if (t.Cert == "") != (t.Key == "") {
+		errs = append(errs, invalid("tls.cert", "tls.cert and tls.key go together; set both or neither"))
+	}
+	for i, extra := range t.Extra {
+		if extra.Cert == "" || extra.Key == "" {
+			errs = append(errs, invalid(fmt.Sprintf("tls.certificates[%d]", i), "needs both cert and key"))
+		}
+	}
+	return errs
+}
+
+func (w WebSocket) validate() []error {
+	var errs []error
+	if !strings.HasPrefix(w.Path, "/") {
+		errs = append(errs, invalid("websocket.path", "%q must start with /", w.Path))
+	}
+	if w.Keepalive < 0 {
+		errs = append(errs, invalid("websocket.keepalive", "must be 0 (off) or positive"))
+	}
+	if w.DeadAfter < 1 {
+		errs = append(errs, invalid("websocket.dead_after", "must be at least 1 keepalive interval"))
+	}
+	// A Minecraft frame can be 2^21-1 bytes plus its 3-byte length; a message limit below that
+	// would not cut the stream (messages carry no boundaries) but would close sessions that a
+	// client mod sends as one message.
+	if w.MaxMessage < 1<<21+3 {
+		errs = append(errs, invalid("websocket.max_message", "must be at least 2MiB+3 so a vanilla Minecraft frame fits"))
+	}
+	if w.HeaderTimeout <= 0 {
+		errs = append(errs, invalid("websocket.header_timeout", "must be positive"))
+	}
+	if w.MaxHeaderSize < 1024 {
+		errs = append(errs, invalid("websocket.max_header_size", "must be at least 1KiB"))
+	}
+	return errs
+}
+
+func (l Listener) validate(key string) []error {
+	errs := []error{hostPort(key+".listen", l.Listen)}
+	if len(l.Protocols) == 0 {
+		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
+	}
+	for i, p := range l.Protocols {
+		errs = append(errs, oneOf(fmt.Sprintf("%s.protocols[%d]", key, i), p, ProtocolMinecraft, ProtocolWS, ProtocolWSS))
+	}
+	return errs
+}
+
+func validateRoutes(routes []Route) []error {
+	var errs []error
+	if len(routes) == 0 {
+		errs = append(errs, invalid("routes", "at least one route is needed"))
+	}
+	for i, r := range routes {
+		key := fmt.Sprintf("routes[%d]", i)
+		if len(r.Hosts) == 0 {
+			errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
+		}
+		if len(r.Backends) == 0 {
+			errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
+		}
+		for j, b := range r.Backends {
+			errs = append(errs, hostPort(fmt.Sprintf("%s.backends[%d]", key, j), b))
+		}
+	}
+	return errs
+}
+
+func oneOf(key, value string, allowed ...string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	return invalid(key, "%q is not one of %s", value, strings.Join(allowed, ", "))
+}
+
+func hostPort(key, addr string) error {
+	if _, port, err := net.SplitHostPort(addr); err != nil || port == "" {
+		return invalid(key, "%q is not HOST:PORT", addr)
+	}
+	return nil
+}

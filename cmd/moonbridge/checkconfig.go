@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+)
+
+func runCheckConfig(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check-config", "FILE", "Validate a config file (strictly: unknown keys and wrong types are errors) and print the effective configuration, defaults included.", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	cfg, err := config.Load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		return fmt.Errorf("rendering the effective config: %w", err)
+	}
+	fmt.Fprintf(stdout, "# %s is valid; effective configuration:\n%s", fs.Arg(0), out)
+	return nil
+}

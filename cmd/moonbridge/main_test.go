@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+)
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = dispatch(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range commands() {
+		code, _, stderr := run(c.name, "--help")
+		if code != 0 || !strings.Contains(stderr, "Usage: moonbridge "+c.name) {
+			t.Errorf("%s --help: exit %d, output %q", c.name, code, stderr)
+		}
+	}
+	if code, stdout, _ := run("help"); code != 0 || !strings.Contains(stdout, "check-config") {
+		t.Errorf("help: exit %d, %q", code, stdout)
+	}
+}
+
+func TestUnknownCommandAndBadFlag(t *testing.T) {
+	if code, _, stderr := run("launch"); code != 2 || !strings.Contains(stderr, `unknown command "launch"`) {
+		t.Errorf("unknown command: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := run("version", "--colour"); code != 2 {
+		t.Errorf("bad flag: exit %d, want 2", code)
+	}
+	if code, _, _ := run(); code != 2 {
+		t.Errorf("no command: exit %d, want 2", code)
+	}
+}
+
+func TestVersionNamesFlavourAndBoringSSL(t *testing.T) {
+	code, stdout, _ := run("version", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var info buildinfo.Info
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Flavour != buildinfo.Flavour() || info.GoVersion == "" {
+		t.Errorf("json: %+v", info)
+	}
+	if (info.Flavour == "boringssl") != (info.BoringSSL != nil && info.BoringSSL.Revision != "") {
+		t.Errorf("flavour %s but boringssl %+v", info.Flavour, info.BoringSSL)
+	}
+	_, text, _ := run("version")
+	if !strings.Contains(text, "flavour:       "+info.Flavour) || !strings.Contains(text, "boringssl:") {
+		t.Errorf("text version: %q", text)
+	}
+}
+
+func TestCheckConfig(t *testing.T) {
+	code, stdout, stderr := run("check-config", "../../moonbridge.example.yml")
+	if code != 0 || !strings.Contains(stdout, "is valid") || !strings.Contains(stdout, "path: /mc") {
+		t.Errorf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	if code, _, _ := run("check-config"); code != 2 {
+		t.Errorf("no file: exit %d, want 2", code)
+	}
+}
+
+func TestServeFlagsOverrideConfig(t *testing.T) {
+	f := serveFlags{listen: "127.0.0.1:0", backend: "127.0.0.1:1", wsPath: "/play", tlsProvider: "go"}
+	cfg, err := f.effectiveConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Listeners) != 1 || cfg.Listeners[0].Listen != "127.0.0.1:0" || len(cfg.Listeners[0].Protocols) != 3 {
+		t.Errorf("listeners %+v", cfg.Listeners)
+	}
+	if cfg.Routes[0].Backends[0] != "127.0.0.1:1" || cfg.WebSocket.Path != "/play" || cfg.TLS.Provider != "go" {
+		t.Errorf("overrides not applied: %+v", cfg)
+	}
+	bad := serveFlags{tlsProvider: "openssl"}
+	if _, err := bad.effectiveConfig(); err == nil || !strings.Contains(err.Error(), "tls.provider") {
+		t.Errorf("bad provider flag: %v", err)
+	}
+}
+
+func TestServeLogsListenersAndStops(t *testing.T) {
+	cfg := config.Default()
+	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	var logs syncBuffer
+	log, err := logging.New(&logs, "info", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, log) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), `"message":"Listening"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no listener line in %q", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
