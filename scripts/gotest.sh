@@ -18,7 +18,9 @@ failed=$(grep -cE '^\s*--- FAIL' "$log")
 skipped=$(grep -cE '^\s*--- SKIP' "$log")
 if [ "$skipped" -gt 0 ]; then
   echo "--- $label: skipped tests and why"
-  grep -E -A1 '^\s*--- SKIP' "$log" | grep -vE '^(--)$' | paste - - | sed -E 's/^\s*--- SKIP: ([^ ]+).*\t\s*/  \1: /'
+  # go test -v prints a skip's reason (file.go:N: why) on the line before "--- SKIP: Name".
+  awk '/^ *--- SKIP: /{ name=$3; sub(/^ *[^ ]+:[0-9]+: /, "", reason); print "  " name ": " reason; next }
+       { reason=$0 }' "$log"
 fi
 echo "$label: $passed passed, $failed failed, $skipped skipped"
 exit $status

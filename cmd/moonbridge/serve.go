@@ -34,6 +34,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // serve runs until ctx ends. The relay is not built yet (issue 5): listeners bind and log, and a
 // connection is closed at once with a log line saying why.
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+	if _, err := certificates(cfg.TLS, log); err != nil {
+		return err
+	}
 	listeners, err := bindListeners(cfg, log)
 	if err != nil {
 		return err
