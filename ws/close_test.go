@@ -1,0 +1,67 @@
+package ws
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestClosePayloadWire(t *testing.T) {
+	var buf [MaxControlPayload]byte
+	n := PutClosePayload(buf[:], CloseNormal, "bye")
+	if want := []byte{0x03, 0xe8, 'b', 'y', 'e'}; !bytes.Equal(buf[:n], want) {
+		t.Fatalf("close payload = % x, want % x", buf[:n], want)
+	}
+	if n := PutClosePayload(buf[:], CloseNoStatus, "ignored"); n != 0 {
+		t.Fatalf("CloseNoStatus wrote %d bytes, want an empty payload", n)
+	}
+	code, reason, err := ParseClosePayload([]byte{0x03, 0xf1, 'x'})
+	if err != nil || code != CloseMessageTooBig || string(reason) != "x" {
+		t.Fatalf("parse = %d %q %v", code, reason, err)
+	}
+	if code, _, err := ParseClosePayload(nil); err != nil || code != CloseNoStatus {
+		t.Fatalf("empty payload = %d %v, want 1005", code, err)
+	}
+}
+
+func TestCloseReasonIsCutAtARuneBoundary(t *testing.T) {
+	var buf [MaxControlPayload]byte
+	long := strings.Repeat("é", 100) // 200 bytes
+	n := PutClosePayload(buf[:], CloseGoingAway, long)
+	if n > MaxControlPayload || !utf8.Valid(buf[2:n]) {
+		t.Fatalf("reason of %d bytes, valid UTF-8 %v", n-2, utf8.Valid(buf[2:n]))
+	}
+}
+
+func TestClosePayloadRejects(t *testing.T) {
+	cases := []struct {
+		name    string
+		payload []byte
+		code    CloseCode
+	}{
+		{"one byte", []byte{0x03}, CloseProtocolError},
+		{"code 999", []byte{0x03, 0xe7}, CloseProtocolError},
+		{"code 1004", []byte{0x03, 0xec}, CloseProtocolError},
+		{"code 1005", []byte{0x03, 0xed}, CloseProtocolError},
+		{"code 1006", []byte{0x03, 0xee}, CloseProtocolError},
+		{"code 1015", []byte{0x03, 0xf7}, CloseProtocolError},
+		{"code 2999", []byte{0x0b, 0xb7}, CloseProtocolError},
+		{"code 5000", []byte{0x13, 0x88}, CloseProtocolError},
+		{"reason not UTF-8", []byte{0x03, 0xe8, 0xff, 0xfe}, CloseInvalidPayload},
+		{"reason with a cut rune", []byte{0x03, 0xe8, 0xc3}, CloseInvalidPayload},
+	}
+	for _, tc := range cases {
+		_, _, err := ParseClosePayload(tc.payload)
+		var pe *ProtocolError
+		if !errors.As(err, &pe) || pe.Code != tc.code {
+			t.Errorf("%s: err = %v, want close %d", tc.name, err, tc.code)
+		}
+	}
+	for _, ok := range []CloseCode{1000, 1003, 1007, 1011, 1014, 3000, 4999} {
+		if !ok.IsValidOnWire() {
+			t.Errorf("%d should be valid on the wire", ok)
+		}
+	}
+}

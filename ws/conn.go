@@ -1,0 +1,99 @@
+package ws
+
+import (
+	"net"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Role says which side of the connection this end is: servers read masked
+// frames and write unmasked ones, clients the reverse.
+type Role uint8
+
+const (
+	RoleServer Role = iota
+	RoleClient
+)
+
+// Conn is an upgraded WebSocket connection used as a byte stream. It
+// implements net.Conn. One goroutine may Read while others Write,
+// WriteBatch and Close; every frame goes through one writer lock, so
+// control frames never land inside a data frame.
+type Conn struct {
+	nc          net.Conn
+	raw         syscall.RawConn // nil when nc offers none (TLS, tests)
+	role        Role
+	cfg         Config
+	log         zerolog.Logger
+	subprotocol string
+
+	rd readState // owned by the Read goroutine
+
+	wmu       sync.Mutex
+	closeSent bool                                   // guarded by wmu
+	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
+	masks     maskSource                             // guarded by wmu; clients only
+
+	wrote atomic.Bool // set by every frame written; read by the keepalive
+	heard atomic.Bool // set by every read that returned bytes
+	ka    *keepalive
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewConn wraps nc, a connection that has completed the upgrade handshake,
+// and starts its keepalive. Server and Dial call it; so may a caller that
+// did its own handshake.
+func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
+	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
+	c.log = c.cfg.Logger.With().Stringer("remote", nc.RemoteAddr()).Logger()
+	if sc, ok := nc.(syscall.Conn); ok {
+		c.raw, _ = sc.SyscallConn()
+	}
+	if role == RoleClient {
+		c.masks = newMaskSource()
+	}
+	c.ka = startKeepalive(c)
+	return c
+}
+
+// Subprotocol is the subprotocol the handshake agreed on, or "".
+func (c *Conn) Subprotocol() string { return c.subprotocol }
+
+// Close sends a normal close frame (1000) and closes the connection.
+func (c *Conn) Close() error { return c.CloseWithCode(CloseNormal, "") }
+
+// CloseWithCode sends a close frame with code and reason (at most
+// CloseTimeout is spent on it) and closes the underlying connection. Only
+// the first call has an effect; later calls return the first one's result.
+func (c *Conn) CloseWithCode(code CloseCode, reason string) error {
+	c.closeOnce.Do(func() {
+		c.ka.stop()
+		// The deadline comes before the lock so that a batch stuck on a
+		// peer that stopped reading gives way to the close.
+		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
+		_ = c.writeClose(code, reason)
+		c.closeErr = c.nc.Close()
+	})
+	return c.closeErr
+}
+
+// LocalAddr returns the underlying connection's local address.
+func (c *Conn) LocalAddr() net.Addr { return c.nc.LocalAddr() }
+
+// RemoteAddr returns the underlying connection's remote address.
+func (c *Conn) RemoteAddr() net.Addr { return c.nc.RemoteAddr() }
+
+// SetDeadline sets the underlying connection's read and write deadlines.
+func (c *Conn) SetDeadline(t time.Time) error { return c.nc.SetDeadline(t) }
+
+// SetReadDeadline sets the underlying connection's read deadline.
+func (c *Conn) SetReadDeadline(t time.Time) error { return c.nc.SetReadDeadline(t) }
+
+// SetWriteDeadline sets the underlying connection's write deadline.
+func (c *Conn) SetWriteDeadline(t time.Time) error { return c.nc.SetWriteDeadline(t) }

@@ -1,0 +1,205 @@
+package ws
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/tls"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DialConfig says where and how a client connects. Address, ServerName and
+// Host default to the URL's host but can each be set apart, e.g. to dial a
+// CDN edge's IP while naming the site in SNI and Host.
+type DialConfig struct {
+	URL              string      // ws://host[:port]/path or wss://...
+	Address          string      // host:port to dial; default from URL
+	ServerName       string      // TLS server name; default TLSConfig's, then the URL host
+	Host             string      // Host header; default the URL host[:port]
+	Header           http.Header // extra request headers (an auth token)
+	Subprotocol      string      // offered when set; the server must accept it
+	TLSConfig        *tls.Config // for wss; cloned, nil means defaults
+	HandshakeTimeout time.Duration
+	Conn             Config
+}
+
+// Dial connects, performs the opening handshake and returns a client Conn
+// with TCP_NODELAY on. A refused upgrade is a *HandshakeError.
+func Dial(ctx context.Context, cfg DialConfig) (*Conn, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("ws: dial: %w", err)
+	}
+	if u.Scheme != "ws" && u.Scheme != "wss" {
+		return nil, fmt.Errorf("ws: dial: scheme %q is not ws or wss", u.Scheme)
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.HandshakeTimeout)
+	defer cancel()
+	nc, err := dialTransport(ctx, u, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c, err := handshake(ctx, nc, u, cfg)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// dialTransport opens TCP (and TLS for wss) to the dial address.
+func dialTransport(ctx context.Context, u *url.URL, cfg DialConfig) (net.Conn, error) {
+	addr := cfg.Address
+	if addr == "" {
+		addr = hostWithPort(u)
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("ws: dial: %w", err)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		_ = tc.SetNoDelay(true) // batching is the encoder's job, not Nagle's
+	}
+	if u.Scheme == "ws" {
+		return nc, nil
+	}
+	tlsCfg := &tls.Config{}
+	if cfg.TLSConfig != nil {
+		tlsCfg = cfg.TLSConfig.Clone()
+	}
+	if cfg.ServerName != "" {
+		tlsCfg.ServerName = cfg.ServerName
+	} else if tlsCfg.ServerName == "" {
+		tlsCfg.ServerName = u.Hostname()
+	}
+	tc := tls.Client(nc, tlsCfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("ws: dial: tls: %w", err)
+	}
+	return tc, nil
+}
+
+func hostWithPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "wss" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// handshake sends the upgrade request and checks the 101 response. Bytes
+// the server sent right behind the response are kept for the first Read.
+func handshake(ctx context.Context, nc net.Conn, u *url.URL, cfg DialConfig) (*Conn, error) {
+	if dl, ok := ctx.Deadline(); ok {
+		_ = nc.SetDeadline(dl)
+	}
+	key := newChallengeKey()
+	req := upgradeRequest(u, cfg, key)
+	bw := bufio.NewWriter(nc)
+	if err := req.Write(bw); err != nil {
+		return nil, fmt.Errorf("ws: handshake: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("ws: handshake: %w", err)
+	}
+	br := bufio.NewReader(nc)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		return nil, &HandshakeError{Reason: err.Error()}
+	}
+	resp.Body.Close()
+	if err := checkUpgradeResponse(resp, key, cfg.Subprotocol); err != nil {
+		return nil, err
+	}
+	if n := br.Buffered(); n > 0 {
+		early, _ := br.Peek(n)
+		nc = &prefixConn{Conn: nc, prefix: append([]byte(nil), early...)}
+	}
+	_ = nc.SetDeadline(time.Time{})
+	c := NewConn(nc, RoleClient, cfg.Conn)
+	c.subprotocol = resp.Header.Get("Sec-WebSocket-Protocol")
+	return c, nil
+}
+
+func upgradeRequest(u *url.URL, cfg DialConfig, key string) *http.Request {
+	h := make(http.Header, len(cfg.Header)+5)
+	for k, vs := range cfg.Header {
+		h[k] = vs
+	}
+	h.Set("Upgrade", "websocket")
+	h.Set("Connection", "Upgrade")
+	h.Set("Sec-WebSocket-Key", key)
+	h.Set("Sec-WebSocket-Version", "13")
+	if cfg.Subprotocol != "" {
+		h.Set("Sec-WebSocket-Protocol", cfg.Subprotocol)
+	}
+	host := cfg.Host
+	if host == "" {
+		host = u.Host
+	}
+	ru := &url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
+	if ru.Path == "" {
+		ru.Path = "/"
+	}
+	return &http.Request{Method: http.MethodGet, URL: ru, Host: host, Header: h,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+}
+
+func checkUpgradeResponse(resp *http.Response, key, subprotocol string) error {
+	fail := func(reason string) error { return &HandshakeError{StatusCode: resp.StatusCode, Reason: reason} }
+	switch {
+	case resp.StatusCode != http.StatusSwitchingProtocols:
+		return fail(resp.Status)
+	case !strings.EqualFold(resp.Header.Get("Upgrade"), "websocket"):
+		return fail("response lacks Upgrade: websocket")
+	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
+		return fail("wrong Sec-WebSocket-Accept")
+	case resp.Header.Get("Sec-WebSocket-Extensions") != "":
+		return fail("server chose an extension that was not offered")
+	case resp.Header.Get("Sec-WebSocket-Protocol") != subprotocol:
+		return fail("server chose a subprotocol that was not offered")
+	}
+	return nil
+}
+
+func newChallengeKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return base64.StdEncoding.EncodeToString(b[:])
+}
+
+// acceptKey is the RFC's Sec-WebSocket-Accept for a challenge key.
+func acceptKey(key string) string {
+	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	return base64.StdEncoding.EncodeToString(h[:])
+}
+
+// prefixConn returns bytes read ahead during the handshake before reading
+// the connection again.
+type prefixConn struct {
+	net.Conn
+	prefix []byte
+}
+
+func (p *prefixConn) Read(b []byte) (int, error) {
+	if len(p.prefix) > 0 {
+		n := copy(b, p.prefix)
+		p.prefix = p.prefix[n:]
+		return n, nil
+	}
+	return p.Conn.Read(b)
+}

@@ -1,0 +1,145 @@
+package ws
+
+import (
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/rs/zerolog"
+)
+
+// Server defaults.
+const (
+	DefaultPath              = "/mc"
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultMaxHeaderBytes    = 8 << 10
+	DefaultHandshakeTimeout  = 10 * time.Second
+)
+
+// AdmitFunc decides, before the upgrade, whether a client may connect. A
+// zero status admits it; otherwise the client gets that status (429 or 503
+// in practice) with reason as the body, and no upgrade.
+type AdmitFunc func(r *http.Request) (status int, reason string)
+
+// Handler serves one upgraded connection. The request carries the headers
+// the relay needs (X-Forwarded-For and the like). It runs on the HTTP
+// server's goroutine for that connection; when it returns, the Server
+// closes c.
+type Handler func(c *Conn, r *http.Request)
+
+// ServerConfig configures the upgrade endpoint.
+type ServerConfig struct {
+	Path string // the WebSocket path; default DefaultPath
+	// AllowedOrigins lists the Origin header values accepted; "*" accepts
+	// any, and a request without Origin (not a browser: the client bridge,
+	// the Minecraft client mod) always passes. Empty keeps gorilla's rule:
+	// no Origin header, or one whose host equals the Host header.
+	AllowedOrigins []string
+	// Subprotocols the server speaks, in preference order; none: no
+	// subprotocol is negotiated.
+	Subprotocols      []string
+	ReadHeaderTimeout time.Duration // default DefaultReadHeaderTimeout
+	// MaxHeaderBytes bounds the request header; net/http allows 4096 bytes
+	// of slack above it and answers 431 beyond.
+	MaxHeaderBytes   int
+	HandshakeTimeout time.Duration // bounds writing the 101 response
+	Admit            AdmitFunc     // nil admits everyone
+	Conn             Config        // settings of each upgraded connection
+	Logger           zerolog.Logger
+}
+
+// Server is an http.Handler that upgrades requests on one path and hands
+// the connections to a Handler. gorilla/websocket performs the handshake
+// only (never permessage-deflate); the hijacked socket then runs this
+// package's codec.
+type Server struct {
+	cfg      ServerConfig
+	handle   Handler
+	upgrader websocket.Upgrader
+}
+
+// NewServer returns a Server that calls handle for each upgraded client.
+func NewServer(cfg ServerConfig, handle Handler) *Server {
+	if cfg.Path == "" {
+		cfg.Path = DefaultPath
+	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	return &Server{
+		cfg:    cfg,
+		handle: handle,
+		upgrader: websocket.Upgrader{
+			HandshakeTimeout:  cfg.HandshakeTimeout,
+			Subprotocols:      cfg.Subprotocols,
+			CheckOrigin:       originPolicy(cfg.AllowedOrigins),
+			EnableCompression: false,
+		},
+	}
+}
+
+// HTTPServer returns an http.Server with this Server as its handler and
+// the header read timeout and size limit set. Serve it on any listener:
+// plain TCP, or one whose connections are gossl's TLS net.Conns.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		IdleTimeout:       s.cfg.ReadHeaderTimeout,
+		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
+		ErrorLog:          log.New(s.cfg.Logger, "ws http: ", 0),
+	}
+}
+
+// ServeHTTP answers 404 off the path, 426 to a non-upgrade request on it,
+// the Admit hook's status to a refused client, and otherwise upgrades.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path != s.cfg.Path:
+		http.NotFound(w, r)
+		return
+	case !websocket.IsWebSocketUpgrade(r):
+		w.Header().Set("Upgrade", "websocket")
+		w.Header().Set("Connection", "Upgrade")
+		http.Error(w, "this endpoint speaks WebSocket only", http.StatusUpgradeRequired)
+		return
+	}
+	if s.cfg.Admit != nil {
+		if status, reason := s.cfg.Admit(r); status != 0 {
+			s.cfg.Logger.Info().Str("remote", r.RemoteAddr).Int("status", status).Str("reason", reason).Msg("ws: client refused before upgrade")
+			http.Error(w, reason, status)
+			return
+		}
+	}
+	wc, err := s.upgrader.Upgrade(w, r, nil) // answers the client itself on failure
+	if err != nil {
+		s.cfg.Logger.Debug().Str("remote", r.RemoteAddr).Err(err).Msg("ws: upgrade failed")
+		return
+	}
+	c := NewConn(wc.NetConn(), RoleServer, s.cfg.Conn)
+	c.subprotocol = wc.Subprotocol()
+	defer c.Close()
+	s.handle(c, r)
+}
+
+// originPolicy builds the Upgrader's CheckOrigin from the allowed list.
+func originPolicy(allowed []string) func(*http.Request) bool {
+	if len(allowed) == 0 {
+		return nil // gorilla's same-origin default
+	}
+	set := make(map[string]bool, len(allowed))
+	for _, o := range allowed {
+		set[o] = true
+	}
+	return func(r *http.Request) bool {
+		origin := r.Header.Get("Origin")
+		return set["*"] || origin == "" || set[origin]
+	}
+}
