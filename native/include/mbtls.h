@@ -26,6 +26,110 @@ void mb_get_info(mb_info *out);
  * proves the library is really linked and working (tests compare it with Go's crypto/sha256). */
 void mb_sha256(const uint8_t *data, size_t len, uint8_t out[32]);
 
+/* ---- TLS server engine ------------------------------------------------------------------------
+ *
+ * One mb_ctx holds everything new handshakes need (certificates chosen by SNI, versions, cipher
+ * suites, ALPN, session ticket keys, key logging); it is immutable once built, so moonbridge
+ * builds a new one to reload certificates or rotate ticket keys, and connections keep the one
+ * they started with. One mb_conn is one TLS session. Each entry point below is one whole I/O
+ * event: ciphertext and plaintext go in and out through caller buffers lent for the call only,
+ * partial records and output that did not fit stay in C, and the BoringSSL error queue is read
+ * and cleared before returning. An mb_conn is not thread-safe: callers serialize calls on it. */
+
+typedef struct mb_ctx mb_ctx;
+typedef struct mb_conn mb_conn;
+
+/* Status of an engine call. */
+enum {
+  MB_OK = 0,        /* done: handshake established, or every byte sealed / all it could open */
+  MB_WANT_READ = 1, /* needs more ciphertext from the peer */
+  MB_CLOSED = 2,    /* the peer sent close_notify */
+  MB_FATAL = 3      /* the session is dead; reason says why; alerts may wait in out_pending */
+};
+
+typedef struct {
+  size_t consumed;      /* input bytes taken (the rest was not needed yet) */
+  size_t produced;      /* bytes written to the output buffer */
+  size_t plain_pending; /* opened plaintext still inside the engine (out was full) */
+  size_t out_pending;   /* ciphertext still inside the engine (out was full, or an alert) */
+  int status;           /* MB_OK, MB_WANT_READ, MB_CLOSED or MB_FATAL */
+  const char *reason;   /* MB_FATAL: a short static string such as "WRONG_VERSION_NUMBER" */
+} mb_result;
+
+/* Minimum protocol versions for mb_ctx_new (the wire values). */
+#define MB_TLS12 0x0303
+#define MB_TLS13 0x0304
+
+/* MB_TICKET_KEY_LEN bytes make a session ticket key: a 16-byte name, a 16-byte HMAC-SHA256 key
+ * and a 16-byte AES-128-CBC key. */
+#define MB_TICKET_KEY_LEN 48
+#define MB_MAX_TICKET_KEYS 4
+
+/* MB_SEAL_OVERHEAD bounds the bytes a record adds to its plaintext (header, explicit nonce,
+ * content type, tag), so a caller sizes a seal buffer as len + records * MB_SEAL_OVERHEAD. */
+#define MB_SEAL_OVERHEAD 64
+#define MB_MAX_PLAINTEXT 16384
+
+typedef void (*mb_keylog_fn)(void *handle, const char *line);
+
+/* mb_ctx_new makes an empty context; NULL only when out of memory. */
+mb_ctx *mb_ctx_new(uint16_t min_version);
+void mb_ctx_free(mb_ctx *ctx);
+
+/* mb_ctx_add_cert adds a PEM chain (leaf first) and its PEM private key. The first certificate
+ * added is the default; the others are chosen when the client's SNI matches their leaf. Returns
+ * 1, or 0 with a short static reason in *reason. */
+int mb_ctx_add_cert(mb_ctx *ctx, const uint8_t *chain_pem, size_t chain_len, const uint8_t *key_pem,
+                    size_t key_len, const char **reason);
+
+/* mb_ctx_set_ticket_keys sets n (1..MB_MAX_TICKET_KEYS) keys of MB_TICKET_KEY_LEN bytes each:
+ * new tickets use the first, tickets under the others are still accepted (and renewed). */
+int mb_ctx_set_ticket_keys(mb_ctx *ctx, const uint8_t *keys, size_t n);
+
+/* mb_ctx_set_keylog passes every handshake's secrets, in NSS key log format, to fn(handle, line)
+ * during handshake calls. For debugging only. */
+void mb_ctx_set_keylog(mb_ctx *ctx, mb_keylog_fn fn, void *handle);
+
+/* mb_conn_new starts a server session on ctx (which it keeps alive); NULL when out of memory or
+ * when ctx has no certificate. */
+mb_conn *mb_conn_new(mb_ctx *ctx);
+void mb_conn_free(mb_conn *conn);
+
+/* mb_handshake feeds ciphertext and writes the handshake's answer to out. MB_OK means
+ * established; any input after the client's Finished is left unconsumed. */
+void mb_handshake(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+                  mb_result *res);
+
+/* mb_open feeds ciphertext and opens every complete record into out until out is full. */
+void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+             mb_result *res);
+
+/* mb_seal seals all of in into records of up to 16 KiB, written one after another to out, after
+ * any ciphertext already waiting. out_cap must be at least mb_seal_bound(in_len) plus the
+ * out_pending of the previous call; with less, the rest waits in out_pending. */
+void mb_seal(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+             mb_result *res);
+
+/* mb_drain writes ciphertext waiting inside the engine (alerts, handshake flights larger than
+ * the last out buffer) to out. */
+void mb_drain(mb_conn *conn, uint8_t *out, size_t out_cap, mb_result *res);
+
+/* mb_shutdown queues close_notify and drains it to out. */
+void mb_shutdown(mb_conn *conn, uint8_t *out, size_t out_cap, mb_result *res);
+
+size_t mb_seal_bound(size_t plaintext_len);
+
+/* mb_state describes an established session; strings are NUL-terminated copies. */
+typedef struct {
+  uint16_t version;      /* wire version, e.g. 0x0304 */
+  uint16_t cipher_suite; /* IANA id, e.g. 0x1301 */
+  int resumed;           /* 1 when the session was resumed from a ticket */
+  char alpn[32];
+  char server_name[256];
+} mb_state;
+
+void mb_conn_state(const mb_conn *conn, mb_state *st);
+
 #ifdef __cplusplus
 }
 #endif

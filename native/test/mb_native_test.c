@@ -1,18 +1,10 @@
 /* mb_native_test: the shim's own test, run by ctest under AddressSanitizer (make test-native). */
 #include "mbtls.h"
+#include "mb_test.h"
 
-#include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond)                                              \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                \
-    }                                                            \
-  } while (0)
+int mb_test_failures;
 
 static void test_info(void) {
   mb_info info;
@@ -37,8 +29,9 @@ static void test_sha256(void) {
 int main(void) {
   test_info();
   test_sha256();
-  if (failures) {
-    fprintf(stderr, "mb_native_test: %d failed\n", failures);
+  test_engine();
+  if (mb_test_failures) {
+    fprintf(stderr, "mb_native_test: %d failed\n", mb_test_failures);
     return 1;
   }
   printf("mb_native_test: all checks passed\n");

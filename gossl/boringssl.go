@@ -1,0 +1,49 @@
+//go:build boringssl && cgo
+
+package gossl
+
+import (
+	"net"
+	"sync/atomic"
+
+	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+)
+
+// boringProvider is the BoringSSL provider; this build has it.
+func boringProvider() (Provider, error) {
+	return provider{name: "boringssl", newBackend: newBoringBackend}, nil
+}
+
+// boringBackend serves with the shim: each install builds a new immutable C context, and each
+// connection keeps the context it started with.
+type boringBackend struct {
+	minVersion uint16
+	cfg        ServerConfig
+	ctx        atomic.Pointer[boring.Ctx]
+}
+
+func newBoringBackend(minVersion uint16, cfg ServerConfig) backend {
+	return &boringBackend{minVersion: minVersion, cfg: cfg}
+}
+
+func (b *boringBackend) install(certs *certSet, keys []ticketKey) error {
+	pems := make([]boring.CertPEM, len(certs.pems))
+	for i, p := range certs.pems {
+		pems[i] = boring.CertPEM{Chain: p.CertPEM, Key: p.KeyPEM}
+	}
+	ctx, err := boring.NewCtx(boring.CtxConfig{
+		MinVersion: b.minVersion,
+		Certs:      pems,
+		TicketKeys: keys,
+		KeyLog:     b.cfg.KeyLog,
+	})
+	if err != nil {
+		return err
+	}
+	b.ctx.Store(ctx)
+	return nil
+}
+
+func (b *boringBackend) wrap(raw net.Conn) Conn {
+	return newBoringConn(raw, boring.NewEngine(b.ctx.Load()))
+}

@@ -1,0 +1,60 @@
+//go:build boringssl && cgo
+
+package gossl
+
+import (
+	"testing"
+)
+
+// establishedBoring is establishedSession under BoringSSL, with its engine in reach.
+func establishedBoring(t testing.TB) (*boringConn, *countingConn, func(p []byte) error) {
+	p, err := boringProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, counted, send := establishedSession(t, p)
+	return sc.(*boringConn), counted, send
+}
+
+// TestBoringOneCgoCallPerBatchWrite: a 64 KiB WebSocket batch (plus its 14-byte header) is
+// sealed by one cgo call and sent by one socket write.
+func TestBoringOneCgoCallPerBatchWrite(t *testing.T) {
+	sc, counted, _ := establishedBoring(t)
+	batch := pattern(64<<10 + 14)
+	calls, writes := sc.eng.Calls(), counted.count()
+	if _, err := sc.Write(batch); err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.eng.Calls() - calls; got != 1 {
+		t.Errorf("a %d-byte Write made %d cgo calls, want 1", len(batch), got)
+	}
+	if got := counted.count() - writes; got != 1 {
+		t.Errorf("a %d-byte Write made %d socket writes, want 1", len(batch), got)
+	}
+}
+
+// TestBoringZeroAllocsPerRecord: steady-state Write and Read allocate nothing.
+func TestBoringZeroAllocsPerRecord(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop buffers at random; run without -race")
+	}
+	sc, _, send := establishedBoring(t)
+	for _, n := range []int{64, 1350, 16 << 10, 64<<10 + 14} {
+		batch := pattern(n)
+		if allocs := testing.AllocsPerRun(50, func() { _, _ = sc.Write(batch) }); allocs != 0 {
+			t.Errorf("Write of %d bytes: %.1f allocations, want 0", n, allocs)
+		}
+	}
+	record := pattern(1000)
+	go func() {
+		for range 200 {
+			if send(record) != nil {
+				return
+			}
+		}
+	}()
+	buf := make([]byte, len(record))
+	if allocs := testing.AllocsPerRun(100, func() { _, _ = sc.Read(buf) }); allocs != 0 {
+		t.Errorf("Read: %.1f allocations, want 0", allocs)
+	}
+}

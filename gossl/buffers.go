@@ -1,0 +1,27 @@
+package gossl
+
+import "sync"
+
+// Ciphertext buffers come from two pools, small and batch-sized, so steady-state writes and
+// reads allocate nothing and a 64-byte write does not pin a 128 KiB buffer.
+const (
+	smallBuf = 20 << 10  // one full record and its overhead
+	batchBuf = 132 << 10 // MaxBatch sealed
+)
+
+var bufPools = [2]sync.Pool{
+	{New: func() any { b := make([]byte, smallBuf); return &b }},
+	{New: func() any { b := make([]byte, batchBuf); return &b }},
+}
+
+func poolFor(n int) int {
+	if n <= smallBuf {
+		return 0
+	}
+	return 1
+}
+
+// getBuf returns a pooled buffer of at least n bytes (n is at most batchBuf).
+func getBuf(n int) *[]byte { return bufPools[poolFor(n)].Get().(*[]byte) }
+
+func putBuf(b *[]byte) { bufPools[poolFor(len(*b))].Put(b) }

@@ -1,0 +1,73 @@
+package gossl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rs/zerolog"
+)
+
+// Provider makes TLS servers with one implementation: "boringssl" or "go".
+type Provider interface {
+	Name() string
+	NewServer(cfg ServerConfig) (*Server, error)
+}
+
+type provider struct {
+	name       string
+	newBackend func(minVersion uint16, cfg ServerConfig) backend
+}
+
+func (p provider) Name() string { return p.name }
+
+func (p provider) NewServer(cfg ServerConfig) (*Server, error) {
+	return newServer(cfg, p.name, p.newBackend)
+}
+
+// GoProvider is crypto/tls, in every build.
+func GoProvider() Provider { return provider{name: "go", newBackend: newGoBackend} }
+
+// Select picks the provider for tls.provider = "auto", "boringssl" or "go" and says why.
+// auto takes BoringSSL when it is compiled in and its self-test (a loopback handshake and a
+// record each way) passes, and Go otherwise; "boringssl" fails in a pure-Go build or when the
+// self-test fails. This is the one place that branches on the backend.
+func Select(name string) (p Provider, reason string, err error) {
+	switch name {
+	case "go":
+		return GoProvider(), "tls.provider is go", nil
+	case "boringssl":
+		if p, err = testedBoring(); err != nil {
+			return nil, "", err
+		}
+		return p, "tls.provider is boringssl", nil
+	case "auto", "":
+		if p, err = testedBoring(); err != nil {
+			return GoProvider(), "auto fell back to Go: " + err.Error(), nil
+		}
+		return p, "auto: BoringSSL is compiled in and passed its self-test", nil
+	}
+	return nil, "", &TLSError{Op: "config", Reason: fmt.Sprintf("tls.provider %q is not auto, boringssl or go", name)}
+}
+
+func testedBoring() (Provider, error) {
+	p, err := boringProvider()
+	if err != nil {
+		return nil, err
+	}
+	if err := selfTest(p); err != nil {
+		return nil, fmt.Errorf("BoringSSL self-test failed: %w", err)
+	}
+	return p, nil
+}
+
+// ListeningMessage is the startup line of a wss listener, in the seeds' words:
+// "Listening for WebSocket (TLS via BORINGSSL)" or "(TLS via GO)".
+func ListeningMessage(p Provider) string {
+	return "Listening for WebSocket (TLS via " + strings.ToUpper(p.Name()) + ")"
+}
+
+// LogListening logs the startup line with the address and Select's reason (which says when
+// auto fell back, and why).
+func LogListening(log zerolog.Logger, addr string, p Provider, reason string) {
+	log.Info().Str("addr", addr).Str("tls_provider", p.Name()).Str("reason", reason).Msg(ListeningMessage(p))
+}

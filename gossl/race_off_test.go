@@ -1,0 +1,5 @@
+//go:build !race
+
+package gossl
+
+const raceEnabled = false

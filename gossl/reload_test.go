@@ -1,0 +1,106 @@
+package gossl
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func writePair(t *testing.T, dir string, pair PEMPair) CertSource {
+	t.Helper()
+	src := CertSource{CertFile: filepath.Join(dir, "cert.pem"), KeyFile: filepath.Join(dir, "key.pem")}
+	for path, data := range map[string][]byte{src.CertFile: pair.CertPEM, src.KeyFile: pair.KeyPEM} {
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil { // into place, as certbot does
+			t.Fatal(err)
+		}
+	}
+	return src
+}
+
+func servedName(t *testing.T, addr string) string {
+	cfg := clientConfig(t, "a.test")
+	cfg.InsecureSkipVerify = true
+	c := dial(t, addr, cfg)
+	defer c.Close()
+	if err := c.Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	return c.ConnectionState().PeerCertificates[0].DNSNames[0]
+}
+
+// fileServer serves the default test certificate from files in a fresh directory, and makes
+// the certificate a reload should bring in.
+func fileServer(t *testing.T, p Provider, watch time.Duration, next string) (*testServer, string, PEMPair) {
+	first, _ := testCerts(t)
+	second, err := SelfSigned([]string{next}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := testConfig(t)
+	cfg.Certificates = []CertSource{writePair(t, dir, first)}
+	cfg.WatchInterval = watch
+	return startServer(t, p, cfg, echo), dir, second
+}
+
+func TestReloadSwapsCertificateAndKeepsSessions(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, p Provider) {
+		ts, dir, second := fileServer(t, p, -1, "second.test")
+		open := dial(t, ts.addr(), clientConfig(t, "a.test"))
+		roundTrip(t, open, []byte("before"))
+
+		writePair(t, dir, second)
+		if err := ts.srv.Reload(); err != nil {
+			t.Fatal(err)
+		}
+		if got := servedName(t, ts.addr()); got != "second.test" {
+			t.Errorf("after reload a new handshake got %q", got)
+		}
+		roundTrip(t, open, pattern(100000)) // the session from before the reload still works
+
+		if err := os.WriteFile(filepath.Join(dir, "cert.pem"), []byte("-----BEGIN CERTIFICATE-----\nbroken"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := ts.srv.Reload(); err == nil {
+			t.Error("reloading a broken file succeeded")
+		}
+		if got := servedName(t, ts.addr()); got != "second.test" {
+			t.Errorf("after a broken reload a new handshake got %q, want the old second.test", got)
+		}
+	})
+}
+
+func TestWatcherReloadsOnFileChange(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, p Provider) {
+		ts, dir, second := fileServer(t, p, 20*time.Millisecond, "watched.test")
+		writePair(t, dir, second)
+		for deadline := time.Now().Add(testTimeout); servedName(t, ts.addr()) != "watched.test"; {
+			if time.Now().After(deadline) {
+				t.Fatal("the watcher never picked up the new certificate")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+func TestTicketKeysRotateWithoutLosingResumption(t *testing.T) {
+	keys := newTicketKeys(time.Hour, time.Unix(0, 0))
+	first := keys.snapshot()[0]
+	if keys.due(time.Unix(10, 0)) {
+		t.Error("rotated before the interval")
+	}
+	for i := range TicketKeysKept + 2 {
+		if !keys.due(time.Unix(int64(i+1)*3600, 0)) {
+			t.Fatal("did not rotate after the interval")
+		}
+	}
+	got := keys.snapshot()
+	if len(got) != TicketKeysKept || got[0] == first || got[1] == got[0] {
+		t.Errorf("after rotations: %d keys", len(got))
+	}
+}

@@ -1,0 +1,86 @@
+package gossl
+
+import (
+	"crypto/tls"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+)
+
+func TestSelect(t *testing.T) {
+	p, reason, err := Select("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "go"
+	if BoringEnabled {
+		want = "boringssl"
+	}
+	if p.Name() != want || reason == "" {
+		t.Errorf("auto chose %s (%s), want %s", p.Name(), reason, want)
+	}
+	if !BoringEnabled && !strings.Contains(reason, "not compiled") {
+		t.Errorf("fallback reason %q does not say why", reason)
+	}
+	if p, _, err := Select("go"); err != nil || p.Name() != "go" {
+		t.Errorf("go: %v %v", p, err)
+	}
+	_, _, err = Select("boringssl")
+	if BoringEnabled && err != nil {
+		t.Errorf("boringssl in the cgo build: %v", err)
+	}
+	if !BoringEnabled && (!errors.Is(err, ErrBoringNotCompiled) || !strings.Contains(err.Error(), "make build")) {
+		t.Errorf("boringssl in the pure-Go build: %v", err)
+	}
+	if _, _, err := Select("openssl"); err == nil {
+		t.Error("openssl accepted")
+	}
+}
+
+func TestListeningLine(t *testing.T) {
+	var out strings.Builder
+	p, reason, _ := Select("auto")
+	LogListening(zerolog.New(&out), "127.0.0.1:25577", p, reason)
+	want := "Listening for WebSocket (TLS via " + strings.ToUpper(p.Name()) + ")"
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "127.0.0.1:25577") {
+		t.Errorf("line %s, want %q", out.String(), want)
+	}
+	if ListeningMessage(GoProvider()) != "Listening for WebSocket (TLS via GO)" {
+		t.Error(ListeningMessage(GoProvider()))
+	}
+}
+
+func TestClientTLSConfig(t *testing.T) {
+	ec, _ := testCerts(t)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, ec.CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, GoProvider(), testConfig(t), echo)
+	cfg, err := ClientTLSConfig(ClientConfig{CAFile: caFile, ServerName: "a.test", MinVersion: "1.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ts.addr(), cfg) // dialed by address, verified as a.test
+	roundTrip(t, c, []byte("hi"))
+	if c.ConnectionState().Version != tls.VersionTLS13 {
+		t.Error("min version 1.3 not applied")
+	}
+	bad, _ := ClientTLSConfig(ClientConfig{ServerName: "a.test"}) // system roots: must refuse
+	if conn, err := tls.Dial("tcp", ts.addr(), bad); err == nil {
+		conn.Close()
+		t.Error("a self-signed server verified against the system roots")
+	}
+	var log strings.Builder
+	insecure, _ := ClientTLSConfig(ClientConfig{Insecure: true, ServerName: "x", Logger: zerolog.New(&log)})
+	if !insecure.InsecureSkipVerify || !strings.Contains(log.String(), "OFF") {
+		t.Error("insecure did not disable verification loudly")
+	}
+	if _, err := ClientTLSConfig(ClientConfig{CAFile: filepath.Join(t.TempDir(), "missing")}); err == nil {
+		t.Error("missing CA file accepted")
+	}
+}
