@@ -1,0 +1,97 @@
+package relay
+
+import (
+	"bytes"
+	"crypto/rand"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// socketBufferMax reads the largest TCP buffer the kernel grows a socket to (the third field).
+func socketBufferMax(t *testing.T, file string) int64 {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Skipf("cannot read %s: %v", file, err)
+	}
+	fields := strings.Fields(string(raw))
+	n, err := strconv.ParseInt(fields[len(fields)-1], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestBackendThatStopsReading checks that a session buffers at most one batch (64 KiB) in the
+// proxy beyond the kernel's socket buffers while its backend does not read, and that it
+// recovers byte-exact when the backend reads again.
+func TestBackendThatStopsReading(t *testing.T) {
+	wmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_wmem")
+	rmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_rmem")
+	// client send buffer, proxy receive buffer, proxy send buffer, backend receive buffer,
+	// plus the one batch the upstream pump may hold.
+	bound := 2*wmem + 2*rmem + batchSize
+	backend := startBackend(t, false)
+	backend.pause = make(chan struct{})
+	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
+	conn := dialClient(t, Minecraft, addr)
+	defer conn.Close()
+
+	payload := make([]byte, bound+8<<20)
+	rand.Read(payload)
+	var written atomic.Int64
+	writeDone := make(chan error, 1)
+	go func() {
+		if _, err := conn.Write(handshakeFrame("h", NextLogin)); err != nil {
+			writeDone <- err
+			return
+		}
+		for off := 0; off < len(payload); off += 16 << 10 {
+			n, err := conn.Write(payload[off:min(off+16<<10, len(payload))])
+			written.Add(int64(n))
+			if err != nil {
+				writeDone <- err
+				return
+			}
+		}
+		writeDone <- nil
+	}()
+	stalledAt := waitForStall(&written, 300*time.Millisecond, 60*time.Second)
+	if stalledAt > bound {
+		t.Errorf("the client could write %d bytes into a stalled session; bound %d", stalledAt, bound)
+	}
+	if stalledAt >= int64(len(payload)) {
+		t.Fatalf("no backpressure: all %d bytes were accepted", stalledAt)
+	}
+	close(backend.pause)
+	got := make([]byte, len(payload))
+	conn.SetReadDeadline(time.Now().Add(120 * time.Second))
+	if _, err := io.ReadFull(conn, got); err != nil {
+		t.Fatalf("after the backend resumed: %v", err)
+	}
+	if err := <-writeDone; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, payload) {
+		t.Fatal("the echo after recovery differs")
+	}
+}
+
+// waitForStall returns the counter's value once it has not moved for quiet.
+func waitForStall(counter *atomic.Int64, quiet, limit time.Duration) int64 {
+	deadline := time.Now().Add(limit)
+	last, since := counter.Load(), time.Now()
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		if now := counter.Load(); now != last {
+			last, since = now, time.Now()
+		} else if time.Since(since) >= quiet {
+			break
+		}
+	}
+	return last
+}

@@ -1,0 +1,124 @@
+package relay
+
+import (
+	"bufio"
+	"net"
+	"net/netip"
+	"sync"
+
+	"github.com/moonbridge/moonbridge/gossl"
+)
+
+// connInfo is what the relay learned about a client connection before its session started.
+type connInfo struct {
+	peer   netip.AddrPort // the TCP peer
+	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
+	tls    gossl.Conn     // the TLS server connection for wss, for the log line
+}
+
+// clientConn is an accepted connection: the bytes peeked while sniffing are read first, and
+// Close releases the connection's limit slots once.
+type clientConn struct {
+	net.Conn
+	info   *connInfo
+	reader *bufio.Reader // holds the sniffed bytes; nil once they are known to be consumed
+
+	mu       sync.Mutex
+	releases []func()
+	closed   bool
+}
+
+// sniffBufferSize holds a PROXY header (at most DefaultMaxProxyHeader) or a handshake peek.
+const sniffBufferSize = 2048
+
+func newClientConn(raw net.Conn, release func()) *clientConn {
+	peer := addrPortOf(raw.RemoteAddr())
+	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer}, releases: []func(){release}}
+	c.reader = bufio.NewReaderSize(raw, sniffBufferSize)
+	return c
+}
+
+// Read drains the sniffed bytes, then reads the socket directly.
+func (c *clientConn) Read(p []byte) (int, error) {
+	if c.reader != nil {
+		if c.reader.Buffered() > 0 {
+			return c.reader.Read(p)
+		}
+		c.reader = nil
+	}
+	return c.Conn.Read(p)
+}
+
+// RemoteAddr is the player's address (after PROXY or forwarded-for), so net/http and the
+// session log see the player rather than the CDN.
+func (c *clientConn) RemoteAddr() net.Addr {
+	return net.TCPAddrFromAddrPort(c.info.client)
+}
+
+func (c *clientConn) addRelease(release func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		release()
+		return
+	}
+	c.releases = append(c.releases, release)
+}
+
+// Close closes the socket and releases the limit slots.
+func (c *clientConn) Close() error {
+	err := c.Conn.Close()
+	c.mu.Lock()
+	releases := c.releases
+	c.releases, c.closed = nil, true
+	c.mu.Unlock()
+	for _, release := range releases {
+		release()
+	}
+	return err
+}
+
+func addrPortOf(a net.Addr) netip.AddrPort {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.AddrPort()
+	}
+	ap, _ := netip.ParseAddrPort(a.String())
+	return ap
+}
+
+// connQueue is a net.Listener fed by the sniffing listener, for net/http's Serve.
+type connQueue struct {
+	addr  net.Addr
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func newConnQueue(addr net.Addr) *connQueue {
+	return &connQueue{addr: addr, conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// push hands conn to the HTTP server, or closes it when the queue is closed.
+func (q *connQueue) push(conn net.Conn) {
+	select {
+	case q.conns <- conn:
+	case <-q.done:
+		conn.Close()
+	}
+}
+
+func (q *connQueue) Accept() (net.Conn, error) {
+	select {
+	case c := <-q.conns:
+		return c, nil
+	case <-q.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (q *connQueue) Close() error {
+	q.once.Do(func() { close(q.done) })
+	return nil
+}
+
+func (q *connQueue) Addr() net.Addr { return q.addr }

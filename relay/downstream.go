@@ -1,0 +1,49 @@
+package relay
+
+import (
+	"net"
+
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// headroom is the space in front of every backend-to-client batch where a WebSocket frame header
+// is written, so that a batch leaves in one socket write without a copy.
+const headroom = ws.MaxHeaderLen
+
+// batchSize is the most a pump reads at once: one binary message of at most 64 KiB per batch.
+const batchSize = ws.MaxBatchSize
+
+// downstream is the player's side of a session: raw TCP, or a WebSocket over TCP or TLS.
+type downstream interface {
+	net.Conn
+	// WriteBatch sends buf[headroom:] with one socket write; buf[:headroom] is free space.
+	WriteBatch(buf []byte) error
+	// CloseWrite tells the player nothing more will come: a TCP FIN or a WebSocket close.
+	CloseWrite(reason string) error
+}
+
+// tcpDownstream is a raw Minecraft connection.
+type tcpDownstream struct {
+	net.Conn
+}
+
+func (d tcpDownstream) WriteBatch(buf []byte) error {
+	_, err := d.Conn.Write(buf[headroom:])
+	return err
+}
+
+func (d tcpDownstream) CloseWrite(string) error {
+	if cw, ok := d.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return d.Conn.Close()
+}
+
+// wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
+type wsDownstream struct {
+	*ws.Conn
+}
+
+func (d wsDownstream) CloseWrite(reason string) error {
+	return d.Conn.CloseWithCode(ws.CloseNormal, reason)
+}

@@ -1,0 +1,199 @@
+package relay
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"net/netip"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// testBackend is a Minecraft server stand-in: it reads an optional PROXY header and the
+// handshake, records them, then echoes every byte until the client half-closes.
+type testBackend struct {
+	ln        net.Listener
+	wantProxy bool
+	mu        sync.Mutex
+	proxies   []ProxyHeader
+	hellos    []Handshake
+	wg        sync.WaitGroup
+	pause     chan struct{} // when non-nil, a session stops reading until it is closed
+}
+
+func startBackend(t *testing.T, wantProxy bool) *testBackend {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &testBackend{ln: ln, wantProxy: wantProxy}
+	b.wg.Add(1)
+	go b.accept()
+	t.Cleanup(func() { ln.Close(); b.wg.Wait() })
+	return b
+}
+
+func (b *testBackend) addr() string { return b.ln.Addr().String() }
+
+func (b *testBackend) accept() {
+	defer b.wg.Done()
+	for {
+		conn, err := b.ln.Accept()
+		if err != nil {
+			return
+		}
+		b.wg.Add(1)
+		go func() { defer b.wg.Done(); b.serve(conn) }()
+	}
+}
+
+func (b *testBackend) serve(conn net.Conn) {
+	defer conn.Close()
+	r := bufio.NewReader(conn)
+	if b.wantProxy {
+		h, err := ReadProxyHeader(r, 0)
+		if err != nil {
+			return
+		}
+		b.mu.Lock()
+		b.proxies = append(b.proxies, h)
+		b.mu.Unlock()
+	}
+	hello, err := ReadHello(r, 0)
+	if err != nil || hello.Legacy != nil {
+		return
+	}
+	b.mu.Lock()
+	b.hellos = append(b.hellos, hello.Handshake)
+	pause := b.pause
+	b.mu.Unlock()
+	if pause != nil {
+		<-pause
+	}
+	io.Copy(conn, r)
+	conn.(*net.TCPConn).CloseWrite()
+}
+
+func (b *testBackend) lastHello(t *testing.T) Handshake {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.hellos) == 0 {
+		t.Fatal("the backend saw no handshake")
+	}
+	return b.hellos[len(b.hellos)-1]
+}
+
+// tlsServer makes a gossl server with a throwaway certificate from the named provider; the
+// test skips with the reason when this build does not have that provider.
+func tlsServer(t *testing.T, provider string) *gossl.Server {
+	t.Helper()
+	p, _, err := gossl.Select(provider)
+	if err != nil {
+		t.Skipf("TLS provider %s: %v", provider, err)
+	}
+	pair, err := gossl.SelfSigned([]string{"127.0.0.1", "localhost"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := p.NewServer(gossl.ServerConfig{Certificates: []gossl.CertSource{{PEM: pair}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// startProxy runs a Server on 127.0.0.1:0 with the given protocols in front of backends.
+func startProxy(t *testing.T, mutate func(*Config), protocols ...Protocol) (*Server, string) {
+	t.Helper()
+	cfg := Config{
+		Listeners: []Listener{{Addr: "127.0.0.1:0", Protocols: protocols}},
+		TLS:       tlsServer(t, "go"),
+		WebSocket: ws.ServerConfig{Path: "/mc"},
+		Fallback:  DefaultFallback(),
+		Logger:    zerolog.New(zerolog.NewTestWriter(t)),
+	}
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, srv.Addrs()[0].String()
+}
+
+func routeTo(addrs ...string) []Route {
+	var backends []Backend
+	for _, a := range addrs {
+		backends = append(backends, Backend{Addr: a})
+	}
+	return []Route{{Hosts: []string{"*"}, Backends: backends}}
+}
+
+// handshakeFrame builds a login (or status) handshake for host.
+func handshakeFrame(host string, next NextState) []byte {
+	return Handshake{Protocol: 767, Host: host, Port: 25565, NextState: next}.AppendFrame(nil, host)
+}
+
+// dialClient opens a client stream over transport "minecraft", "ws" or "wss".
+func dialClient(t *testing.T, transport Protocol, addr string) net.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if transport == Minecraft {
+		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return conn
+	}
+	conn, err := ws.Dial(ctx, ws.DialConfig{
+		URL:       string(transport) + "://" + addr + "/mc",
+		TLSConfig: &tls.Config{InsecureSkipVerify: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func addrPort(t *testing.T, s string) netip.AddrPort {
+	t.Helper()
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ap
+}
+
+// checkNoGoroutineLeak fails when goroutines started during the test outlive it.
+func checkNoGoroutineLeak(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+		}
+	})
+}

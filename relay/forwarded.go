@@ -1,0 +1,87 @@
+package relay
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// Behind a CDN the WebSocket's TCP peer is the CDN's edge, and the client's
+// address travels in HTTP headers, which anyone can also send. So the
+// headers count only when the peer is in TrustedNets, and then in this
+// order, the first usable one winning:
+//
+//  1. CF-Connecting-IP   set by Cloudflare
+//  2. True-Client-IP     set by Akamai, and Cloudflare Enterprise
+//  3. X-Real-IP          set by nginx-style proxies
+//  4. X-Forwarded-For    each proxy appends the address it saw, so the
+//                        entries on the right were written by our trusted
+//                        hops and those on the left by whoever came first,
+//                        possibly the client itself. Walking right to left
+//                        over all the headers and their comma lists, trusted
+//                        entries are skipped and the first untrusted one is
+//                        the client. An invalid entry ends the walk with no
+//                        answer, since everything left of it is unverifiable.
+//
+// A single-address header counts only when it appears once and parses; a
+// repeated or invalid one is ignored and the next in order is tried. If
+// nothing usable remains, the peer is the client.
+//
+// Caution: a client can set the single-address headers itself. Behind a
+// CDN that does not overwrite one of them, strip it at the CDN, or the client
+// chooses its own address.
+
+// forwardedHeaders are the single-address headers, in order of precedence.
+var forwardedHeaders = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP"}
+
+// ForwardedClient returns the client address for a connection from peer
+// carrying header h, and the name of the header it came from ("" when it is
+// the peer itself).
+func ForwardedClient(peer netip.Addr, trusted TrustedNets, h http.Header) (client netip.Addr, from string) {
+	if !trusted.Contains(peer) {
+		return peer, ""
+	}
+	for _, name := range forwardedHeaders {
+		if v := h.Values(name); len(v) == 1 {
+			if a, ok := parseForwardedAddr(v[0]); ok {
+				return a, name
+			}
+		}
+	}
+	if a, ok := rightmostUntrusted(h.Values("X-Forwarded-For"), trusted); ok {
+		return a, "X-Forwarded-For"
+	}
+	return peer, ""
+}
+
+// rightmostUntrusted walks X-Forwarded-For entries from the right.
+func rightmostUntrusted(headers []string, trusted TrustedNets) (netip.Addr, bool) {
+	for i := len(headers) - 1; i >= 0; i-- {
+		entries := strings.Split(headers[i], ",")
+		for j := len(entries) - 1; j >= 0; j-- {
+			a, ok := parseForwardedAddr(entries[j])
+			if !ok {
+				return netip.Addr{}, false
+			}
+			if !trusted.Contains(a) {
+				return a, true
+			}
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// parseForwardedAddr accepts an address, optionally with a port as some
+// proxies add ("203.0.113.7:4711", "[2001:db8::1]:4711"), and no zone.
+func parseForwardedAddr(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		ap, perr := netip.ParseAddrPort(s)
+		a, err = ap.Addr(), perr
+	}
+	if err != nil || a.Zone() != "" {
+		return netip.Addr{}, false
+	}
+	return a.Unmap(), true
+}

@@ -1,0 +1,99 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+func TestConnectionsPerAddressLimit(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Limits.MaxConnectionsPerIP = 1
+	}, WS)
+	first := dialClient(t, WS, addr)
+	defer first.Close()
+	exchange(t, first, "h", 10) // the session is up and counted
+
+	var refused *ws.HandshakeError
+	if _, err := dialWS(addr); !errors.As(err, &refused) || refused.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("second WebSocket client from the same address: %v, want HTTP 429", err)
+	}
+	first.Close()
+	// Once the first session ended, its slot is free again.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		second, err := dialWS(addr)
+		if err == nil {
+			second.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the address slot was not released: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func dialWS(addr string) (*ws.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
+}
+
+func TestTotalConnectionLimit(t *testing.T) {
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Limits.MaxConnections = 1
+	}, Minecraft)
+	first := dialClient(t, Minecraft, addr)
+	defer first.Close()
+	exchange(t, first, "h", 10)
+	second, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	second.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := second.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("over the total limit: read %v, want EOF (closed)", err)
+	}
+	exchange(t, first, "", 0) // the first session is undisturbed
+}
+
+func TestHalfCloseAndAbruptReset(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
+
+	// Half-close: the client stops sending and still receives everything the backend echoes.
+	conn := dialClient(t, Minecraft, addr).(*net.TCPConn)
+	conn.Write(handshakeFrame("h", NextLogin))
+	conn.Write([]byte("last words"))
+	conn.CloseWrite()
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, err := io.ReadAll(conn)
+	if err != nil || string(got) != "last words" {
+		t.Errorf("after half-close got %q, %v", got, err)
+	}
+	conn.Close()
+
+	// An abrupt reset from the client ends that session only.
+	other := dialClient(t, Minecraft, addr)
+	defer other.Close()
+	exchange(t, other, "h", 1000)
+	reset := dialClient(t, Minecraft, addr).(*net.TCPConn)
+	reset.Write(handshakeFrame("h", NextLogin))
+	reset.SetLinger(0)
+	reset.Close()
+	exchange(t, other, "", 0)
+}

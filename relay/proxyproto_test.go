@@ -1,0 +1,271 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"net/netip"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/quick"
+)
+
+const v2sig = "0d0a0d0a000d0a515549540a"
+
+var (
+	ffff6       = strings.Repeat("ffff:", 7) + "ffff"
+	spec4Source = netip.MustParseAddrPort("192.168.0.1:56324")
+	spec4Dest   = netip.MustParseAddrPort("192.168.0.11:443")
+	max6        = netip.MustParseAddrPort("[" + ffff6 + "]:65535")
+)
+
+func TestParseProxyHeader(t *testing.T) {
+	alpnTLV := unhex("01 0002 6832")
+	cases := []struct {
+		name string
+		wire []byte
+		want ProxyHeader
+	}{
+		{"v1 TCP4 from the spec", []byte("PROXY TCP4 192.168.0.1 192.168.0.11 56324 443\r\n"),
+			ProxyHeader{Version: 1, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest}},
+		{"v1 TCP6 longest", []byte("PROXY TCP6 " + ffff6 + " " + ffff6 + " 65535 65535\r\n"),
+			ProxyHeader{Version: 1, Command: ProxyProxy, Source: max6, Destination: max6}},
+		{"v1 TCP6 compressed", []byte("PROXY TCP6 2001:db8::1 ::1 0 25565\r\n"),
+			ProxyHeader{Version: 1, Command: ProxyProxy, Source: netip.MustParseAddrPort("[2001:db8::1]:0"), Destination: netip.MustParseAddrPort("[::1]:25565")}},
+		{"v1 UNKNOWN short", []byte("PROXY UNKNOWN\r\n"), ProxyHeader{Version: 1, Command: ProxyProxy}},
+		{"v1 UNKNOWN worst case, 107 bytes", []byte("PROXY UNKNOWN " + ffff6 + " " + ffff6 + " 65535 65535\r\n"),
+			ProxyHeader{Version: 1, Command: ProxyProxy}},
+		{"v2 TCP4 from the spec", unhex(v2sig + "21 11 000c c0a80001 c0a8000b dc04 01bb"),
+			ProxyHeader{Version: 2, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest}},
+		{"v2 TCP6", unhex(v2sig + "21 21 0024" + strings.Repeat("ff", 32) + "ffff ffff"),
+			ProxyHeader{Version: 2, Command: ProxyProxy, Source: max6, Destination: max6}},
+		{"v2 TCP4 with ALPN TLV", unhex(v2sig + "21 11 0011 c0a80001 c0a8000b dc04 01bb 01 0002 6832"),
+			ProxyHeader{Version: 2, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest, TLVs: alpnTLV}},
+		{"v2 LOCAL", unhex(v2sig + "20 00 0000"), ProxyHeader{Version: 2, Command: ProxyLocal}},
+		{"v2 LOCAL ignores family and block", unhex(v2sig + "20 ff 0003 aabbcc"), ProxyHeader{Version: 2, Command: ProxyLocal}},
+		{"v2 UNSPEC with NOOP TLV", unhex(v2sig + "21 00 0007 04 0004 00000000"),
+			ProxyHeader{Version: 2, Command: ProxyProxy, TLVs: unhex("04 0004 00000000")}},
+		{"v2 UDP4 carries no TCP address", unhex(v2sig + "21 12 000c c0a80001 c0a8000b dc04 01bb"),
+			ProxyHeader{Version: 2, Command: ProxyProxy}},
+		{"v2 UNIX stream", unhex(v2sig + "21 31 00d8" + strings.Repeat("00", 216)), ProxyHeader{Version: 2, Command: ProxyProxy}},
+		{"v2 with valid CRC32c", withCRC32C(unhex(v2sig + "21 11 0013 c0a80001 c0a8000b dc04 01bb 03 0004 00000000")),
+			ProxyHeader{Version: 2, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest}},
+	}
+	for _, tc := range cases {
+		in := append(bytes.Clone(tc.wire), "\x0f\x00"...) // a handshake follows
+		h, n, err := ParseProxyHeader(in, 0)
+		if err != nil || n != len(tc.wire) {
+			t.Errorf("%s: n %d, %v", tc.name, n, err)
+			continue
+		}
+		if tc.name == "v2 with valid CRC32c" {
+			tc.want.TLVs = tc.wire[28:]
+		}
+		if !reflect.DeepEqual(h, tc.want) {
+			t.Errorf("%s: %+v\nwant %+v", tc.name, h, tc.want)
+		}
+		checkPrefixesNeedMore(t, tc.wire, func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, 0) })
+	}
+}
+
+// withCRC32C fills in the value of the CRC32c TLV that ends header.
+func withCRC32C(header []byte) []byte {
+	sum := crc32.Checksum(header, crc32.MakeTable(crc32.Castagnoli))
+	binary.BigEndian.PutUint32(header[len(header)-4:], sum)
+	return header
+}
+
+func TestParseProxyHeaderRejects(t *testing.T) {
+	badCRC := withCRC32C(unhex(v2sig + "21 11 0013 c0a80001 c0a8000b dc04 01bb 03 0004 00000000"))
+	badCRC[20]++
+	cases := []struct {
+		name string
+		wire string
+		want error
+	}{
+		{"not a header", "\x0f\x00/", ErrNotProxyHeader},
+		{"PROXX", "PROXX", ErrNotProxyHeader},
+		{"v1 leading zero in IPv4", "PROXY TCP4 192.168.0.01 192.168.0.11 56324 443\r\n", ErrProxyAddress},
+		{"v1 leading zero in port", "PROXY TCP4 192.168.0.1 192.168.0.11 56324 0443\r\n", ErrProxyAddress},
+		{"v1 port too big", "PROXY TCP4 192.168.0.1 192.168.0.11 65536 443\r\n", ErrProxyAddress},
+		{"v1 signed port", "PROXY TCP4 192.168.0.1 192.168.0.11 +1 443\r\n", ErrProxyAddress},
+		{"v1 IPv6 under TCP4", "PROXY TCP4 ::1 ::1 1 2\r\n", ErrProxyAddress},
+		{"v1 IPv4 under TCP6", "PROXY TCP6 1.2.3.4 ::1 1 2\r\n", ErrProxyAddress},
+		{"v1 zone", "PROXY TCP6 fe80::1%eth0 ::1 1 2\r\n", ErrProxyAddress},
+		{"v1 double space", "PROXY TCP4  192.168.0.1 192.168.0.11 56324 443\r\n", ErrMalformed},
+		{"v1 trailing space", "PROXY TCP4 192.168.0.1 192.168.0.11 56324 443 \r\n", ErrMalformed},
+		{"v1 missing port", "PROXY TCP4 192.168.0.1 192.168.0.11 56324\r\n", ErrMalformed},
+		{"v1 other protocol", "PROXY UDP4 192.168.0.1 192.168.0.11 56324 443\r\n", ErrMalformed},
+		{"v1 lone LF", "PROXY UNKNOWN\n", ErrMalformed},
+		{"v1 lone CR", "PROXY UNKNOWN\rX\n", ErrMalformed},
+		{"v1 no CRLF in 107 bytes", "PROXY UNKNOWN " + strings.Repeat("a", 93), ErrTooLarge},
+		{"v1 CRLF at byte 108", "PROXY UNKNOWN " + strings.Repeat("a", 92) + "\r\n", ErrTooLarge},
+		{"v2 version 1", string(unhex(v2sig + "11")), ErrProxyCommand},
+		{"v2 command 2", string(unhex(v2sig + "22")), ErrProxyCommand},
+		{"v2 family 0x13", string(unhex(v2sig + "21 13")), ErrProxyFamily},
+		{"v2 family 0x41", string(unhex(v2sig + "21 41")), ErrProxyFamily},
+		{"v2 over the limit", string(unhex(v2sig + "21 11 03f1")), ErrTooLarge},
+		{"v2 TCP4 block too short", string(unhex(v2sig + "21 11 000b c0a80001 c0a8000b dc04 01")), ErrProxyAddress},
+		{"v2 partial TLV", string(unhex(v2sig + "21 11 000e c0a80001 c0a8000b dc04 01bb 0100")), ErrMalformed},
+		{"v2 TLV overruns", string(unhex(v2sig + "21 11 0010 c0a80001 c0a8000b dc04 01bb 01 0005 68")), ErrMalformed},
+		{"v2 CRC32c of the wrong size", string(unhex(v2sig + "21 00 0005 03 0002 0000")), ErrProxyChecksum},
+		{"v2 CRC32c mismatch", string(badCRC), ErrProxyChecksum},
+	}
+	for _, tc := range cases {
+		_, n, err := ParseProxyHeader([]byte(tc.wire), 0)
+		var pe *ProtocolError
+		if !errors.Is(err, tc.want) || !errors.As(err, &pe) || n != 0 {
+			t.Errorf("%s: n %d, %v; want %v", tc.name, n, err, tc.want)
+		}
+	}
+}
+
+func TestProxyHeaderAppend(t *testing.T) {
+	v6 := netip.MustParseAddrPort("[2001:db8::7]:4711")
+	cases := []struct {
+		name string
+		h    ProxyHeader
+		want []byte
+	}{
+		{"v1 TCP4", ProxyHeader{Version: 1, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest},
+			[]byte("PROXY TCP4 192.168.0.1 192.168.0.11 56324 443\r\n")},
+		{"v1 mapped IPv4 is sent as TCP4", ProxyHeader{Version: 1, Command: ProxyProxy,
+			Source: netip.MustParseAddrPort("[::ffff:192.168.0.1]:56324"), Destination: spec4Dest},
+			[]byte("PROXY TCP4 192.168.0.1 192.168.0.11 56324 443\r\n")},
+		{"v1 mixed families as TCP6", ProxyHeader{Version: 1, Command: ProxyProxy, Source: v6, Destination: spec4Dest},
+			[]byte("PROXY TCP6 2001:db8::7 ::ffff:192.168.0.11 4711 443\r\n")},
+		{"v1 LOCAL as UNKNOWN", ProxyHeader{Version: 1, Command: ProxyLocal, Source: v6, Destination: v6}, []byte("PROXY UNKNOWN\r\n")},
+		{"v2 TCP4", ProxyHeader{Version: 2, Command: ProxyProxy, Source: spec4Source, Destination: spec4Dest},
+			unhex(v2sig + "21 11 000c c0a80001 c0a8000b dc04 01bb")},
+		{"v2 TCP6", ProxyHeader{Version: 2, Command: ProxyProxy, Source: v6, Destination: spec4Dest},
+			unhex(v2sig + "21 21 0024 20010db8000000000000000000000007 00000000000000000000ffffc0a8000b 1267 01bb")},
+		{"v2 LOCAL", ProxyHeader{Version: 2, Command: ProxyLocal, Source: v6, Destination: v6, TLVs: []byte{1, 0, 0}},
+			unhex(v2sig + "20 00 0000")},
+		{"v2 no address is UNSPEC", ProxyHeader{Version: 2, Command: ProxyProxy}, unhex(v2sig + "21 00 0000")},
+	}
+	for _, tc := range cases {
+		got, err := tc.h.Append([]byte{})
+		if err != nil || !bytes.Equal(got, tc.want) {
+			t.Errorf("%s: %q, %v\nwant %q", tc.name, got, err, tc.want)
+		}
+	}
+	for _, h := range []ProxyHeader{{Version: 3}, {Version: 2, Command: 7}, {Version: 2, Command: ProxyProxy, TLVs: make([]byte, 0x10000)}} {
+		if _, err := h.Append(nil); err == nil {
+			t.Errorf("Append(%+v) succeeded", h)
+		}
+	}
+}
+
+func TestProxyHeaderRoundTrip(t *testing.T) {
+	addrs := []string{"0.0.0.0:0", "203.0.113.7:25565", "[::1]:1", "[2001:db8::1]:65535", "[::ffff:10.0.0.1]:80", "[fe80::1]:443"}
+	for _, version := range []int{1, 2} {
+		for _, s := range addrs {
+			for _, d := range addrs {
+				h := ProxyHeader{Version: version, Command: ProxyProxy, Source: netip.MustParseAddrPort(s), Destination: netip.MustParseAddrPort(d)}
+				checkProxyRoundTrip(t, h)
+			}
+		}
+	}
+}
+
+// checkProxyRoundTrip asserts that h, encoded and decoded, comes back the
+// same but for the normalised address family.
+func checkProxyRoundTrip(t *testing.T, h ProxyHeader) {
+	t.Helper()
+	wire, err := h.Append(nil)
+	if err != nil {
+		t.Fatalf("Append(%+v): %v", h, err)
+	}
+	got, n, err := ParseProxyHeader(wire, len(wire))
+	if errors.Is(err, ErrProxyChecksum) {
+		return // a CRC32c TLV is not recomputed for a re-encoded header
+	}
+	if err != nil || n != len(wire) {
+		t.Fatalf("parse of %q from %+v: n %d, %v", wire, h, n, err)
+	}
+	if !sameProxyHeader(got, h) {
+		t.Fatalf("round trip of %+v via %q gave %+v", h, wire, got)
+	}
+}
+
+func sameProxyHeader(a, b ProxyHeader) bool {
+	unmap := func(ap netip.AddrPort) netip.AddrPort {
+		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+	}
+	return a.Version == b.Version && a.Command == b.Command &&
+		unmap(a.Source) == unmap(b.Source) && unmap(a.Destination) == unmap(b.Destination) &&
+		bytes.Equal(a.TLVs, b.TLVs)
+}
+
+func TestProxyHeaderRoundTripGenerated(t *testing.T) {
+	roundTrip := func(version bool, src, dst [16]byte, sport, dport uint16, v4 bool) bool {
+		h := ProxyHeader{Version: 1, Command: ProxyProxy,
+			Source: netip.AddrPortFrom(netip.AddrFrom16(src), sport), Destination: netip.AddrPortFrom(netip.AddrFrom16(dst), dport)}
+		if version {
+			h.Version = 2
+		}
+		if v4 {
+			h.Source = netip.AddrPortFrom(netip.AddrFrom4([4]byte(src[:4])), sport)
+		}
+		checkProxyRoundTrip(t, h)
+		return !t.Failed()
+	}
+	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 2000}); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReadProxyHeader(t *testing.T) {
+	v2 := unhex(v2sig + "21 11 0011 c0a80001 c0a8000b dc04 01bb 01 0002 6832")
+	r := bufio.NewReader(&chunkReader{chunks: [][]byte{v2[:5], v2[5:14], append(bytes.Clone(v2[14:]), handshake18...)}})
+	h, err := ReadProxyHeader(r, 0)
+	if err != nil || h.Source != spec4Source || !bytes.Equal(h.TLVs, unhex("01 0002 6832")) {
+		t.Fatalf("ReadProxyHeader = %+v, %v", h, err)
+	}
+	if hello, err := ReadHello(r, 0); err != nil || !bytes.Equal(hello.Handshake.Raw, handshake18) {
+		t.Fatalf("hello after the header: %+v, %v", hello, err)
+	}
+
+	r = bufio.NewReader(&chunkReader{chunks: [][]byte{handshake18}})
+	if _, err := ReadProxyHeader(r, 0); !errors.Is(err, ErrNotProxyHeader) || r.Buffered() != len(handshake18) {
+		t.Fatalf("no header: %v, %d bytes left buffered", err, r.Buffered())
+	}
+}
+
+func FuzzProxyHeader(f *testing.F) {
+	f.Add([]byte("PROXY TCP4 192.168.0.1 192.168.0.11 56324 443\r\nGET /"), 0)
+	f.Add([]byte("PROXY TCP6 2001:db8::1 ::ffff:1.2.3.4 0 25565\r\n"), 0)
+	f.Add([]byte("PROXY UNKNOWN\r\n"), 0)
+	f.Add([]byte("PROXY UNKNOWN "+ffff6+" "+ffff6+" 65535 65535\r\n"), 0)
+	f.Add(unhex(v2sig+"21 11 000c c0a80001 c0a8000b dc04 01bb 0f00"), 0)
+	f.Add(unhex(v2sig+"21 21 0024"+strings.Repeat("ff", 32)+"ffff ffff"), 0)
+	f.Add(unhex(v2sig+"21 11 0011 c0a80001 c0a8000b dc04 01bb 01 0002 6832"), 64)
+	f.Add(unhex(v2sig+"20 ff 0003 aabbcc"), 0)
+	f.Add(unhex(v2sig+"21 31 00d8"+strings.Repeat("00", 216)), 200)
+	f.Add(withCRC32C(unhex(v2sig+"21 11 0013 c0a80001 c0a8000b dc04 01bb 03 0004 00000000")), 0)
+	f.Fuzz(func(t *testing.T, in []byte, maxHeader int) {
+		h, n, err := ParseProxyHeader(in, maxHeader)
+		checkParseResult(t, in, n, err)
+		if err != nil {
+			return
+		}
+		limit := maxHeader
+		switch {
+		case h.Version == 1:
+			limit = maxProxyV1Line
+		case limit <= 0:
+			limit = DefaultMaxProxyHeader
+		}
+		if n > limit {
+			t.Fatalf("v%d header of %d bytes passed the limit of %d", h.Version, n, limit)
+		}
+		if h.Source.IsValid() != h.Destination.IsValid() {
+			t.Fatalf("only one address valid: %+v", h)
+		}
+		checkPrefixesNeedMore(t, in[:n], func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, maxHeader) })
+		checkProxyRoundTrip(t, h)
+	})
+}

@@ -1,0 +1,83 @@
+package relay
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+)
+
+// bufferPool holds headroom+batchSize buffers; a pump holds one while it runs (or, with
+// LeanBuffers, only while data is flowing).
+var bufferPool = sync.Pool{New: func() any {
+	b := make([]byte, headroom+batchSize)
+	return &b
+}}
+
+// readableWaiter is a source that can wait for data without a buffer (ws.Conn, via MSG_PEEK).
+type readableWaiter interface {
+	WaitReadable() error
+}
+
+// pumpResult is how one direction of a session ended.
+type pumpResult struct {
+	err error // nil: the source ended cleanly (EOF)
+	eof bool
+}
+
+// pump moves one direction of a session: each read is followed by exactly one write of what it
+// read, and the next read waits until that write returned, so a slow reader on the far side
+// holds back this side (at most one buffer in flight per direction).
+type pump struct {
+	read  func([]byte) (int, error)
+	write func(buf []byte, n int) error // buf[:headroom+n] with the payload at buf[headroom:]
+	wait  readableWaiter                // non-nil with lean buffers
+	bytes atomic.Int64
+}
+
+// run copies until the source ends or a write fails.
+func (p *pump) run() pumpResult {
+	var bp *[]byte
+	defer func() {
+		if bp != nil {
+			bufferPool.Put(bp)
+		}
+	}()
+	for {
+		if p.wait != nil && bp != nil {
+			bufferPool.Put(bp)
+			bp = nil
+			if err := p.wait.WaitReadable(); err != nil {
+				return endOf(err)
+			}
+		}
+		if bp == nil {
+			bp = bufferPool.Get().(*[]byte)
+		}
+		buf := *bp
+		n, err := p.read(buf[headroom:])
+		if n > 0 {
+			if werr := p.write(buf, n); werr != nil {
+				return pumpResult{err: &WriteError{Err: werr}}
+			}
+			p.bytes.Add(int64(n))
+		}
+		if err != nil {
+			return endOf(err)
+		}
+	}
+}
+
+// WriteError is a failed write to the far side of a pump (the side that was not read).
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return "write: " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+func endOf(err error) pumpResult {
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+		return pumpResult{eof: true}
+	}
+	return pumpResult{err: err}
+}

@@ -1,0 +1,43 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// readParsed runs parse over the bytes r holds, reading more only while
+// parse answers ErrNeedMore, and then consumes the bytes parse used. Asking
+// bufio for one byte more than parse has seen makes it issue a single read
+// that takes whatever the peer has sent, so the first call sees exactly the
+// connection's first read. Parsers bound their own input, so the loop ends.
+func readParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (T, error) {
+	var zero T
+	for want := 1; ; {
+		if _, err := r.Peek(want); err != nil {
+			return zero, peekError(err, r.Buffered())
+		}
+		buf, _ := r.Peek(r.Buffered())
+		v, n, err := parse(buf)
+		switch {
+		case err == ErrNeedMore:
+			want = len(buf) + 1
+		case err != nil:
+			return zero, err
+		default:
+			_, _ = r.Discard(n) // n <= len(buf), already buffered
+			return v, nil
+		}
+	}
+}
+
+// peekError says why bytes stopped coming before a parse could finish.
+func peekError(err error, buffered int) error {
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return protocolError("reader", buffered, ErrTooLarge)
+	case err == io.EOF && buffered > 0:
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

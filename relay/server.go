@@ -1,0 +1,177 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// Protocol is what a listener accepts; with several, the first bytes decide.
+type Protocol string
+
+const (
+	Minecraft Protocol = "minecraft"
+	WS        Protocol = "ws"
+	WSS       Protocol = "wss"
+)
+
+// ProxyPolicy says what a listener does with an incoming PROXY protocol header.
+type ProxyPolicy int
+
+const (
+	ProxyOff    ProxyPolicy = iota // no PROXY header is expected; one would be bad input
+	ProxyReject                    // trusted peers must send one; others are refused if they do
+	ProxyIgnore                    // trusted peers must send one; from others it is read and ignored
+)
+
+// Listener is one address and what it serves.
+type Listener struct {
+	Addr      string
+	Protocols []Protocol
+	// Proxy enables PROXY headers from TrustedProxies on this listener.
+	Proxy ProxyPolicy
+}
+
+// Config is everything a Server needs; cmd/moonbridge builds it from the config file and flags.
+type Config struct {
+	Listeners []Listener
+	Routes    []Route
+	// TLS serves wss; nil means listeners cannot offer wss.
+	TLS *gossl.Server
+	// TLSReason says why this TLS provider was chosen (gossl.Select's reason), for the startup
+	// line of wss listeners.
+	TLSReason string
+	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
+	WebSocket ws.ServerConfig
+	Limits    Limits
+	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
+	TrustedProxies TrustedNets
+	// Fallback answers status pings and logins when no backend is reachable.
+	Fallback Fallback
+	// LeanBuffers makes idle sessions hold no read buffer (one extra peek syscall per batch).
+	LeanBuffers bool
+	Logger      zerolog.Logger
+}
+
+// Server runs listeners and their sessions. Close stops accepting, closes every session with a
+// reason and waits for everything it started.
+type Server struct {
+	cfg     Config
+	router  *Router
+	limits  Limits
+	counter *counter
+	log     zerolog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	listeners []*listener
+	sessions  map[*session]struct{}
+}
+
+// New checks cfg and returns a Server that is not yet listening.
+func New(cfg Config) (*Server, error) {
+	router, err := NewRouter(cfg.Routes)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range cfg.Listeners {
+		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	limits := cfg.Limits.withDefaults()
+	return &Server{
+		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
+		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}),
+	}, nil
+}
+
+func checkProtocols(l Listener, haveTLS bool) error {
+	if len(l.Protocols) == 0 {
+		return fmt.Errorf("listener %s: no protocols", l.Addr)
+	}
+	for _, p := range l.Protocols {
+		switch p {
+		case Minecraft, WS:
+		case WSS:
+			if !haveTLS {
+				return fmt.Errorf("listener %s: wss needs a TLS server", l.Addr)
+			}
+		default:
+			return fmt.Errorf("listener %s: unknown protocol %q", l.Addr, p)
+		}
+	}
+	return nil
+}
+
+// Start binds every listener and starts accepting; it returns once all are bound.
+func (s *Server) Start() error {
+	for _, cfg := range s.cfg.Listeners {
+		ln, err := s.listen(cfg)
+		if err != nil {
+			s.Close()
+			return err
+		}
+		s.mu.Lock()
+		s.listeners = append(s.listeners, ln)
+		s.mu.Unlock()
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); ln.acceptLoop() }()
+	}
+	return nil
+}
+
+// Addrs returns the bound addresses, in listener order (useful with port 0).
+func (s *Server) Addrs() []net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	addrs := make([]net.Addr, len(s.listeners))
+	for i, ln := range s.listeners {
+		addrs[i] = ln.tcp.Addr()
+	}
+	return addrs
+}
+
+// Close stops the listeners, closes every open session with reason "shutdown", and waits.
+func (s *Server) Close() error {
+	s.cancel()
+	s.mu.Lock()
+	for _, ln := range s.listeners {
+		ln.close()
+	}
+	for sess := range s.sessions {
+		sess.abort(errShutdown)
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return nil
+}
+
+var errShutdown = errors.New("proxy shutting down")
+
+func (s *Server) track(sess *session) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return false
+	}
+	s.sessions[sess] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(sess *session) {
+	s.mu.Lock()
+	delete(s.sessions, sess)
+	s.mu.Unlock()
+}

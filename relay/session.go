@@ -1,0 +1,214 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// session is one player's connection: the Minecraft hello, the route, the backend, then two
+// pumps until both directions have ended.
+type session struct {
+	srv      *Server
+	down     downstream
+	info     *connInfo
+	protocol string
+	path     string
+	log      zerolog.Logger
+	started  time.Time
+
+	mu      sync.Mutex
+	backend net.Conn
+	reason  error // the first error that ended the session; nil for a clean end
+}
+
+func (s *Server) runSession(ln *listener, protocol string, down downstream, info *connInfo, path string) {
+	sess := &session{
+		srv: s, down: down, info: info, protocol: protocol,
+		path: path, started: time.Now(),
+	}
+	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
+	if !s.track(sess) {
+		down.Close()
+		return
+	}
+	defer s.untrack(sess)
+	sess.run()
+}
+
+// run drives the session and logs its one end line.
+func (s *session) run() {
+	end := s.log.Info()
+	defer func() { s.closeAll(); s.logEnd(end) }()
+	r := bufio.NewReaderSize(s.down, sniffBufferSize)
+	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
+	hello, err := ReadHello(r, s.srv.limits.MaxHandshakeFrame)
+	if err != nil {
+		s.fail(&HandshakeError{Err: err})
+		return
+	}
+	if hello.Legacy != nil {
+		s.fail(s.srv.cfg.Fallback.answerLegacy(s.down, hello.Legacy))
+		end.Str("answered", "legacy ping")
+		return
+	}
+	hs := hello.Handshake
+	end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	route, ok := s.srv.router.Match(hs.Host, s.path)
+	if !ok {
+		s.fail(s.answerUnreachable(r, hs, &NoRouteError{Host: hs.Host, Path: s.path}))
+		return
+	}
+	first, buffered := s.firstBytes(r, hs, route)
+	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
+		addrPortOf(s.down.LocalAddr()), first)
+	if err != nil {
+		s.fail(s.answerUnreachable(r, hs, err))
+		return
+	}
+	r.Discard(buffered)
+	end.Str("backend", chosen.Addr)
+	s.down.SetReadDeadline(time.Time{})
+	s.relay(backend, int64(len(first)), end)
+}
+
+// firstBytes is what the backend gets first: the handshake (host rewritten if the route says
+// so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
+// buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
+func (s *session) firstBytes(r *bufio.Reader, hs Handshake, route *Route) (first []byte, buffered int) {
+	if route.RewriteHost != "" {
+		first = hs.AppendFrame(nil, route.RewriteHost)
+	} else {
+		first = append([]byte(nil), hs.Raw...)
+	}
+	rest, _ := r.Peek(r.Buffered())
+	return append(first, rest...), len(rest)
+}
+
+// answerUnreachable tells the player why there is no server: a status entry or a disconnect.
+func (s *session) answerUnreachable(r *bufio.Reader, hs Handshake, cause error) error {
+	s.log.Warn().Err(cause).Str("host", hs.Host).Msg("no backend for session; answering from the fallback")
+	fallback := s.srv.cfg.Fallback
+	if hs.NextState == NextStatus {
+		if err := fallback.answerStatus(r, s.down, hs.Protocol); err != nil {
+			return errors.Join(cause, err)
+		}
+		return cause
+	}
+	return errors.Join(cause, answerLogin(s.down, fallback.Disconnect))
+}
+
+// relay runs both pumps until both directions are done; sent is what the backend already got.
+func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
+	s.mu.Lock()
+	s.backend = backend
+	s.mu.Unlock()
+	up := &pump{read: s.down.Read, write: func(buf []byte, n int) error {
+		_, err := backend.Write(buf[headroom : headroom+n])
+		return err
+	}}
+	downPump := &pump{read: backend.Read, write: func(buf []byte, n int) error {
+		return s.down.WriteBatch(buf[:headroom+n])
+	}}
+	if s.srv.cfg.LeanBuffers {
+		up.wait, _ = s.down.(readableWaiter)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.finish(up.run(), "client", func() { closeWrite(backend) }) }()
+	go func() {
+		defer wg.Done()
+		s.finish(downPump.run(), "backend", func() { s.down.CloseWrite("server closed the connection") })
+	}()
+	wg.Wait()
+	end.Int64("bytes_up", sent+up.bytes.Load()).Int64("bytes_down", downPump.bytes.Load())
+}
+
+// finish ends one direction: a clean end half-closes the other side, an error aborts both.
+func (s *session) finish(result pumpResult, side string, halfClose func()) {
+	if result.err != nil {
+		s.abort(&SideError{Side: side, Err: result.err})
+		return
+	}
+	halfClose()
+}
+
+func closeWrite(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+		return
+	}
+	c.Close()
+}
+
+// abort records reason (the first one wins) and closes both sides, which ends both pumps.
+func (s *session) abort(reason error) {
+	s.mu.Lock()
+	if s.reason == nil {
+		s.reason = reason
+	}
+	s.mu.Unlock()
+	s.closeAll()
+}
+
+func (s *session) fail(err error) {
+	if err != nil {
+		s.abort(err)
+	}
+}
+
+func (s *session) closeAll() {
+	s.mu.Lock()
+	backend := s.backend
+	s.mu.Unlock()
+	s.down.Close()
+	if backend != nil {
+		backend.Close()
+	}
+}
+
+// logEnd writes the session's one log line.
+func (s *session) logEnd(end *zerolog.Event) {
+	s.mu.Lock()
+	reason := s.reason
+	s.mu.Unlock()
+	if s.info.tls != nil {
+		state := s.info.tls.State()
+		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
+			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed)
+	}
+	end.Dur("duration", time.Since(s.started))
+	if reason != nil {
+		end.Str("close_reason", reason.Error()).Msg("session ended")
+		return
+	}
+	end.Str("close_reason", "closed normally").Msg("session ended")
+}
+
+// NoRouteError means no route matches the client's host and path.
+type NoRouteError struct {
+	Host, Path string
+}
+
+func (e *NoRouteError) Error() string { return "no route for host " + quoteHost(e.Host) }
+
+func quoteHost(h string) string { return "\"" + h + "\"" }
+
+// HandshakeError is a client whose first bytes were not a valid Minecraft hello.
+type HandshakeError struct{ Err error }
+
+func (e *HandshakeError) Error() string { return "bad handshake: " + e.Err.Error() }
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// SideError is a failure on one side of a running session.
+type SideError struct {
+	Side string // "client" or "backend": whose read or the write to whom failed
+	Err  error
+}
+
+func (e *SideError) Error() string { return e.Side + ": " + e.Err.Error() }
+func (e *SideError) Unwrap() error { return e.Err }
