@@ -1,20 +1,86 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
 	"io"
+	"net"
+	"net/url"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/bridge"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
-// errClientNotBuilt is returned until the client bridge (issue 6) lands; the subcommand exists so
-// that packages and scripts can already refer to it, and it says plainly that it does not work.
-var errClientNotBuilt = errors.New("the client bridge is not implemented yet in this build")
-
 func runClient(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("client", "--url wss://HOST/PATH [flags]", "Let an unmodified game client reach a moonbridge server through WebSocket: listen on a local port and open one WebSocket session per game connection.", stderr)
-	fs.String("listen", "127.0.0.1:25565", "local `ADDR` the game connects to")
-	fs.String("url", "", "server `URL`, ws:// or wss://")
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("client", "--url wss://HOST/PATH [flags]", "Let an unmodified game client reach a moonbridge server through WebSocket: listen on a local port and open one WebSocket session per game connection. Add the address it prints (localhost:25565) to Minecraft's server list. Flags override the config file's client: section. SIGINT or SIGTERM stop.", stderr)
+	var flags clientFlags
+	flags.register(fs)
+	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+		return runBridge(ctx, cfg.Client, log, stdout)
+	})
+}
+
+// runBridge runs the bridge until ctx ends, then closes every session and waits for them.
+func runBridge(ctx context.Context, c config.Client, log zerolog.Logger, stdout io.Writer) error {
+	bcfg, err := bridgeConfig(c, log)
+	if err != nil {
 		return err
 	}
-	return errClientNotBuilt
+	b, err := bridge.New(bcfg)
+	if err != nil {
+		return err
+	}
+	if err := b.Start(); err != nil {
+		return err
+	}
+	printStartup(stdout, b.Addr(), bcfg.Remote)
+	log.Info().Stringer("listen", b.Addr()).Str("url", c.URL).Str("connect", c.Connect).Msg("client bridge started")
+	<-ctx.Done()
+	log.Info().Msg("shutting down: closing game sessions")
+	return b.Close()
+}
+
+// bridgeConfig turns the client section into the bridge's settings.
+func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
+	header, err := c.HTTPHeader()
+	if err != nil {
+		return bridge.Config{}, err
+	}
+	remote := ws.DialConfig{
+		URL: c.URL, Address: c.Connect, ServerName: c.SNI, Host: c.Host, Header: header,
+		Conn: ws.DefaultConfig(), // the keepalive stops a CDN from cutting a quiet session
+	}
+	remote.Conn.Logger = log
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return bridge.Config{}, err
+	}
+	if u.Scheme == "wss" {
+		remote.TLSConfig, err = gossl.ClientTLSConfig(gossl.ClientConfig{
+			CAFile: c.CA, Insecure: c.Insecure, ServerName: c.SNI, MinVersion: c.TLSMin, Logger: log,
+		})
+		if err != nil {
+			return bridge.Config{}, err
+		}
+	} else {
+		log.Warn().Str("url", c.URL).Msg("ws:// is not encrypted: use wss:// unless the server is on this machine or network")
+	}
+	return bridge.Config{Listen: c.Listen, Remote: remote, Logger: log}, nil
+}
+
+// printStartup tells the player what to type in the game and where the bridge goes.
+func printStartup(w io.Writer, listen net.Addr, remote ws.DialConfig) {
+	fmt.Fprintf(w, "moonbridge client is running. In Minecraft, add a server with the address:\n\n    %s\n\n", bridge.GameAddress(listen))
+	fmt.Fprintf(w, "It plays through %s", remote.URL)
+	if remote.Address != "" {
+		fmt.Fprintf(w, " (connecting to %s)", remote.Address)
+	}
+	fmt.Fprintln(w, ". Stop it with Ctrl+C.")
+	if remote.TLSConfig != nil && remote.TLSConfig.InsecureSkipVerify {
+		fmt.Fprintln(w, "WARNING: --insecure: the server's certificate is not checked; anyone on the way can read and change your game. Use it for tests only.")
+	}
 }

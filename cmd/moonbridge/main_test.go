@@ -104,7 +104,7 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, log) }()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"Listening"`) {
+	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no listener line in %q", logs.String())
 		}

@@ -3,47 +3,45 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file.", stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates; SIGINT or SIGTERM stop.", stderr)
 	var flags serveFlags
 	flags.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	cfg, err := flags.effectiveConfig()
-	if err != nil {
-		return err
-	}
-	log, err := logging.New(stderr, cfg.Log.Level, cfg.Log.Format)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signalContext(log, os.Exit)
-	defer stop()
-	return serve(ctx, cfg, log)
+	return runDaemon(fs, args, flags.effectiveConfig, stderr, serve)
 }
 
-// serve runs until ctx ends. The relay is not built yet (issue 5): listeners bind and log, and a
-// connection is closed at once with a log line saying why.
+// serve runs the proxy until ctx ends, then closes every session and waits for them.
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
-	if _, err := certificates(cfg.TLS, log); err != nil {
-		return err
-	}
-	listeners, err := bindListeners(cfg, log)
+	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	if err != nil {
 		return err
 	}
-	defer closeAll(listeners)
-	log.Warn().Msg("the relay is not implemented yet: connections are accepted and closed")
+	if tlsServer != nil {
+		defer tlsServer.Close()
+		stopReload := reloadOnHangup(tlsServer, log)
+		defer stopReload()
+	}
+	srv, err := relay.New(relayCfg)
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		return err
+	}
+	stopAdmin, err := startAdmin(cfg.Admin.Listen, log)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	defer stopAdmin()
 	<-ctx.Done()
-	log.Info().Msg("shutting down")
-	return nil
+	log.Info().Msg("shutting down: closing listeners and sessions")
+	return srv.Close()
 }

@@ -30,3 +30,29 @@ func signalContext(log zerolog.Logger, exit func(int)) (context.Context, context
 	}()
 	return ctx, func() { signal.Stop(signals); cancel() }
 }
+
+// reloader is what SIGHUP reloads (gossl's server: certificates from their files).
+type reloader interface{ Reload() error }
+
+// reloadOnHangup reloads r on every SIGHUP until the returned stop is called. A failed reload
+// keeps the old certificates; gossl logs why.
+func reloadOnHangup(r reloader, log zerolog.Logger) (stop func()) {
+	hangups := make(chan os.Signal, 1)
+	signal.Notify(hangups, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hangups:
+				if err := r.Reload(); err != nil {
+					log.Error().Err(err).Msg("SIGHUP: certificate reload failed; keeping the old ones")
+				} else {
+					log.Info().Msg("SIGHUP: certificates reloaded")
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hangups); close(done) }
+}

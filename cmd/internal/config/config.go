@@ -15,6 +15,31 @@ type Config struct {
 	WebSocket WebSocket  `yaml:"websocket"`
 	Listeners []Listener `yaml:"listeners"`
 	Routes    []Route    `yaml:"routes"`
+	// TrustedProxies may send PROXY headers and forwarded-for headers (CIDRs of a CDN or LB).
+	TrustedProxies []string `yaml:"trusted_proxies"`
+	Limits         Limits   `yaml:"limits"`
+	Fallback       Fallback `yaml:"fallback"`
+	Client         Client   `yaml:"client"`
+}
+
+// Limits bound what one client can take; all are on by default.
+type Limits struct {
+	MaxConnections      int           `yaml:"max_connections"`
+	MaxConnectionsPerIP int           `yaml:"max_connections_per_ip"`
+	HandshakeTimeout    time.Duration `yaml:"handshake_timeout"`
+	MaxHandshakeSize    int           `yaml:"max_handshake_size"`
+	DialTimeout         time.Duration `yaml:"dial_timeout"`
+	// LeanBuffers: idle sessions hold no read buffer, for one extra syscall per batch.
+	LeanBuffers bool `yaml:"lean_buffers"`
+}
+
+// Fallback is what players see when no backend is reachable.
+type Fallback struct {
+	MOTD        string `yaml:"motd"`
+	VersionName string `yaml:"version_name"`
+	MaxPlayers  int    `yaml:"max_players"`
+	Favicon     string `yaml:"favicon"` // a 64x64 PNG file; empty for none
+	Disconnect  string `yaml:"disconnect"`
 }
 
 // Log chooses the log level and format.
@@ -57,12 +82,19 @@ type WebSocket struct {
 type Listener struct {
 	Listen    string   `yaml:"listen"`
 	Protocols []string `yaml:"protocols"` // minecraft, ws, wss
+	// ProxyProtocol: off, or reject / ignore, which read a PROXY header from trusted_proxies and
+	// refuse, or read and ignore, one from anyone else.
+	ProxyProtocol string `yaml:"proxy_protocol"`
 }
 
 // Route sends clients whose handshake host matches Hosts to the first reachable backend.
 type Route struct {
 	Hosts    []string `yaml:"hosts"` // exact names or *.example.net; "*" is the default route
+	Paths    []string `yaml:"paths"` // WebSocket paths this route is limited to; empty: any
 	Backends []string `yaml:"backends"`
+	// ProxyProtocol sends a PROXY header (1 or 2) with the real client address; 0 sends none.
+	ProxyProtocol int    `yaml:"proxy_protocol"`
+	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 }
 
 // Protocol names a listener accepts.
@@ -87,9 +119,24 @@ func Default() Config {
 			MaxHeaderSize: 8 << 10,
 		},
 		Listeners: []Listener{{
-			Listen:    "127.0.0.1:25577",
-			Protocols: []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS},
+			Listen:        "127.0.0.1:25577",
+			Protocols:     []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS},
+			ProxyProtocol: "off",
 		}},
-		Routes: []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
+		Routes:         []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
+		TrustedProxies: []string{},
+		Limits: Limits{
+			MaxConnections:      10000,
+			MaxConnectionsPerIP: 50,
+			HandshakeTimeout:    10 * time.Second,
+			MaxHandshakeSize:    1024,
+			DialTimeout:         5 * time.Second,
+		},
+		Fallback: Fallback{
+			MOTD:        "§cThe server is not reachable right now",
+			VersionName: "moonbridge",
+			Disconnect:  "The server is not reachable right now. Please try again in a minute.",
+		},
+		Client: defaultClient(),
 	}
 }

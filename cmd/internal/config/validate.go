@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"slices"
 	"strings"
 )
@@ -37,6 +38,15 @@ func (c Config) Validate() error {
 		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
+	for i, cidr := range c.TrustedProxies {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			if _, err := netip.ParseAddr(cidr); err != nil {
+				errs = append(errs, invalid(fmt.Sprintf("trusted_proxies[%d]", i), "%q is not a CIDR or an address", cidr))
+			}
+		}
+	}
+	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
 }
 
@@ -82,8 +92,25 @@ func (w WebSocket) validate() []error {
 	return errs
 }
 
+func (l Limits) validate() []error {
+	var errs []error
+	positive := map[string]int64{
+		"limits.max_connections": int64(l.MaxConnections), "limits.max_connections_per_ip": int64(l.MaxConnectionsPerIP),
+		"limits.handshake_timeout": int64(l.HandshakeTimeout), "limits.dial_timeout": int64(l.DialTimeout),
+	}
+	for key, v := range positive {
+		if v <= 0 {
+			errs = append(errs, invalid(key, "must be positive"))
+		}
+	}
+	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
+		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
+	}
+	return errs
+}
+
 func (l Listener) validate(key string) []error {
-	errs := []error{hostPort(key+".listen", l.Listen)}
+	errs := []error{hostPort(key+".listen", l.Listen), oneOf(key+".proxy_protocol", l.ProxyProtocol, "", "off", "reject", "ignore")}
 	if len(l.Protocols) == 0 {
 		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
 	}
@@ -108,6 +135,9 @@ func validateRoutes(routes []Route) []error {
 		}
 		for j, b := range r.Backends {
 			errs = append(errs, hostPort(fmt.Sprintf("%s.backends[%d]", key, j), b))
+		}
+		if r.ProxyProtocol < 0 || r.ProxyProtocol > 2 {
+			errs = append(errs, invalid(key+".proxy_protocol", "must be 0 (none), 1 or 2"))
 		}
 	}
 	return errs

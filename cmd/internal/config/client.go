@@ -1,0 +1,77 @@
+package config
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Client configures `moonbridge client`, the bridge on a player's machine; its flags have the
+// same names. Only URL has no usable default, and only the client command needs it.
+type Client struct {
+	Listen   string   `yaml:"listen"`   // local address the game connects to
+	URL      string   `yaml:"url"`      // ws://HOST[:PORT]/PATH or wss://...
+	Connect  string   `yaml:"connect"`  // HOST:PORT to dial instead of the URL's (a CDN edge)
+	SNI      string   `yaml:"sni"`      // TLS server name; empty: the URL's host
+	Host     string   `yaml:"host"`     // HTTP Host header; empty: the URL's host[:port]
+	Headers  []string `yaml:"headers"`  // extra request headers, "Name: value"
+	Token    string   `yaml:"token"`    // sent as "Authorization: Bearer <token>"
+	CA       string   `yaml:"ca"`       // PEM file of authorities to trust; empty: the system's
+	Insecure bool     `yaml:"insecure"` // no TLS verification: tests only
+	TLSMin   string   `yaml:"tls_min"`  // "1.2" or "1.3"
+}
+
+func defaultClient() Client {
+	return Client{Listen: "127.0.0.1:25565", Headers: []string{}, TLSMin: "1.2"}
+}
+
+func (c Client) validate() []error {
+	errs := []error{hostPort("client.listen", c.Listen), oneOf("client.tls_min", c.TLSMin, "1.2", "1.3")}
+	if c.URL != "" {
+		if u, err := url.Parse(c.URL); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Hostname() == "" {
+			errs = append(errs, invalid("client.url", "%q is not ws://HOST[:PORT]/PATH or wss://...", c.URL))
+		}
+	}
+	if c.Connect != "" {
+		errs = append(errs, hostPort("client.connect", c.Connect))
+	}
+	if _, err := c.HTTPHeader(); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// HTTPHeader is the extra upgrade request headers: Headers, and Token as a bearer token.
+func (c Client) HTTPHeader() (http.Header, error) {
+	h := http.Header{}
+	for i, line := range c.Headers {
+		name, value, err := parseHeaderLine(line)
+		if err != nil {
+			return nil, invalid(fmt.Sprintf("client.headers[%d]", i), "%v", err)
+		}
+		h.Add(name, value)
+	}
+	if c.Token != "" {
+		if h.Get("Authorization") != "" {
+			return nil, invalid("client.token", "an Authorization header is set too; use one of them")
+		}
+		h.Set("Authorization", "Bearer "+c.Token)
+	}
+	return h, nil
+}
+
+// parseHeaderLine splits "Name: value" and refuses what would corrupt the request.
+func parseHeaderLine(line string) (name, value string, err error) {
+	name, value, ok := strings.Cut(line, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	switch {
+	case !ok || name == "":
+		return "", "", fmt.Errorf("%q is not \"Name: value\"", line)
+	case strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }):
+		return "", "", fmt.Errorf("header name %q has spaces or control characters", name)
+	case strings.ContainsAny(value, "\r\n\x00"):
+		return "", "", fmt.Errorf("header %s: the value has a line break or NUL", name)
+	}
+	return name, value, nil
+}

@@ -1,0 +1,43 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClientSection(t *testing.T) {
+	yaml := "client:\n  url: wss://play.example.test/mc\n  connect: 198.51.100.7:443\n" +
+		"  headers: [\"X-Player-Region: eu\"]\n  token: ${MB_TOKEN}\n  tls_min: \"1.3\"\n"
+	lookup := func(name string) (string, bool) { return "s3cret", name == "MB_TOKEN" }
+	cfg, err := Parse([]byte(yaml), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Client
+	if c.URL != "wss://play.example.test/mc" || c.Connect != "198.51.100.7:443" || c.TLSMin != "1.3" || c.Listen != "127.0.0.1:25565" {
+		t.Errorf("client section %+v", c)
+	}
+	h, err := c.HTTPHeader()
+	if err != nil || h.Get("Authorization") != "Bearer s3cret" || h.Get("X-Player-Region") != "eu" {
+		t.Errorf("headers %v (%v)", h, err)
+	}
+}
+
+func TestClientSectionErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ yaml, want string }{
+		"scheme":       {"client:\n  url: https://play.example.test/mc\n", "client.url"},
+		"connect":      {"client:\n  connect: edge.example.test\n", `client.connect: "edge.example.test" is not HOST:PORT`},
+		"tls_min":      {"client:\n  tls_min: \"1.1\"\n", "client.tls_min"},
+		"header":       {"client:\n  headers: [\"no colon\"]\n", "client.headers[0]"},
+		"header name":  {"client:\n  headers: [\"Bad Name: x\"]\n", "client.headers[0]"},
+		"token twice":  {"client:\n  token: t\n  headers: [\"Authorization: Basic x\"]\n", "client.token"},
+		"unknown key":  {"client:\n  proxy: x\n", `unknown field "proxy"`},
+		"insecure str": {"client:\n  insecure: maybe\n", "[2:13]"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Parse([]byte(tc.yaml), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+)
+
+// clientFlags are `moonbridge client`'s flags, named after the config file's client keys; each
+// one that is given overrides the file.
+type clientFlags struct {
+	commonFlags
+	listen   string
+	url      string
+	connect  string
+	sni      string
+	host     string
+	headers  headerList
+	token    string
+	ca       string
+	insecure bool
+	tlsMin   string
+}
+
+func (f *clientFlags) register(fs *flag.FlagSet) {
+	f.commonFlags.register(fs, "YAML config `file` whose client: section is read (see moonbridge.example.yml)")
+	fs.StringVar(&f.listen, "listen", "", "local `ADDR` the game connects to (default 127.0.0.1:25565)")
+	fs.StringVar(&f.url, "url", "", "server `URL`: ws://HOST[:PORT]/PATH or wss://HOST[:PORT]/PATH (required)")
+	fs.StringVar(&f.connect, "connect", "", "dial this `HOST:PORT` (a CDN edge) instead of the URL's host; TLS and Host still name the URL's host")
+	fs.StringVar(&f.sni, "sni", "", "TLS server `name` to send and verify (default the URL's host)")
+	fs.StringVar(&f.host, "host", "", "HTTP Host header `name` (default the URL's host[:port])")
+	fs.Var(&f.headers, "header", "extra upgrade request header `\"Name: value\"`; repeatable")
+	fs.StringVar(&f.token, "token", "", "send `T` as \"Authorization: Bearer T\"")
+	fs.StringVar(&f.ca, "ca", "", "PEM `file` of the authorities to trust for wss (default the system's)")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server's certificate: for tests only, never for playing")
+	fs.StringVar(&f.tlsMin, "tls-min", "", "lowest TLS `version`: 1.2 or 1.3 (default 1.2)")
+}
+
+// errNoURL is a client started without a server to go to.
+var errNoURL = errors.New("no server URL: pass --url wss://HOST/PATH or set client.url in the config file")
+
+// effectiveConfig loads the file (or the defaults) and applies the flags given.
+func (f *clientFlags) effectiveConfig() (config.Config, error) {
+	cfg, err := f.load()
+	if err != nil {
+		return config.Config{}, err
+	}
+	c := &cfg.Client
+	override(&c.Listen, f.listen)
+	override(&c.URL, f.url)
+	override(&c.Connect, f.connect)
+	override(&c.SNI, f.sni)
+	override(&c.Host, f.host)
+	override(&c.Token, f.token)
+	override(&c.CA, f.ca)
+	override(&c.TLSMin, f.tlsMin)
+	if len(f.headers) > 0 {
+		c.Headers = f.headers
+	}
+	c.Insecure = c.Insecure || f.insecure
+	if err := cfg.Validate(); err != nil {
+		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	if c.URL == "" {
+		return config.Config{}, errNoURL
+	}
+	return cfg, nil
+}
+
+// headerList is a repeatable --header.
+type headerList []string
+
+func (h *headerList) String() string { return strings.Join(*h, ", ") }
+
+func (h *headerList) Set(v string) error {
+	*h = append(*h, v)
+	return nil
+}

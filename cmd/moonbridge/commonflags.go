@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+)
+
+// commonFlags are the flags of every long-running command: a config file and the log settings.
+type commonFlags struct {
+	configFile string
+	logLevel   string
+	logFormat  string
+}
+
+func (f *commonFlags) register(fs *flag.FlagSet, configUsage string) {
+	fs.StringVar(&f.configFile, "config", "", configUsage)
+	fs.StringVar(&f.logLevel, "log-level", "", "trace, debug, info, warn or error (default info)")
+	fs.StringVar(&f.logFormat, "log-format", "", "auto, console or json (default auto: console on a terminal)")
+}
+
+// load reads the config file (or takes the embedded defaults) and applies the log flags.
+func (f *commonFlags) load() (config.Config, error) {
+	cfg := config.Default()
+	if f.configFile != "" {
+		loaded, err := config.Load(f.configFile)
+		if err != nil {
+			return config.Config{}, err
+		}
+		cfg = loaded
+	}
+	override(&cfg.Log.Level, f.logLevel)
+	override(&cfg.Log.Format, f.logFormat)
+	return cfg, nil
+}
+
+func override(dst *string, flagValue string) {
+	if flagValue != "" {
+		*dst = flagValue
+	}
+}
+
+// runDaemon parses args, builds the effective config, the logger and a context that SIGINT and
+// SIGTERM end, and runs until run returns.
+func runDaemon(fs *flag.FlagSet, args []string, effective func() (config.Config, error), stderr io.Writer,
+	run func(context.Context, config.Config, zerolog.Logger) error) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := effective()
+	if err != nil {
+		return err
+	}
+	log, err := logging.New(stderr, cfg.Log.Level, cfg.Log.Format)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(log, os.Exit)
+	defer stop()
+	return run(ctx, cfg, log)
+}

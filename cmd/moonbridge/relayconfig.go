@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// relayConfig turns the file's settings into the relay's, selecting and starting the TLS
+// provider when a listener serves wss. The returned gossl server (nil without wss) is the
+// caller's to close and to reload on SIGHUP.
+func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Server, error) {
+	trusted, err := relay.ParseTrustedNets(cfg.TrustedProxies)
+	if err != nil {
+		return relay.Config{}, nil, fmt.Errorf("trusted_proxies: %w", err)
+	}
+	fallback, err := relayFallback(cfg.Fallback)
+	if err != nil {
+		return relay.Config{}, nil, err
+	}
+	out := relay.Config{
+		Listeners:      relayListeners(cfg.Listeners),
+		Routes:         relayRoutes(cfg.Routes),
+		WebSocket:      wsConfig(cfg.WebSocket, log),
+		Limits:         relayLimits(cfg.Limits),
+		TrustedProxies: trusted,
+		Fallback:       fallback,
+		LeanBuffers:    cfg.Limits.LeanBuffers,
+		Logger:         log,
+	}
+	if !servesWSS(cfg.Listeners) {
+		return out, nil, nil
+	}
+	tlsServer, reason, err := startTLS(cfg.TLS, log)
+	if err != nil {
+		return relay.Config{}, nil, err
+	}
+	out.TLS, out.TLSReason = tlsServer, reason
+	return out, tlsServer, nil
+}
+
+func servesWSS(listeners []config.Listener) bool {
+	for _, l := range listeners {
+		for _, p := range l.Protocols {
+			if p == config.ProtocolWSS {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// startTLS selects the provider (auto, boringssl, go) and builds its server.
+func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, error) {
+	provider, reason, err := gossl.Select(tlsCfg.Provider)
+	if err != nil {
+		return nil, "", fmt.Errorf("tls.provider %s: %w", tlsCfg.Provider, err)
+	}
+	sources, err := certSources(tlsCfg, log)
+	if err != nil {
+		return nil, "", err
+	}
+	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion, Logger: log}
+	if path := os.Getenv("SSLKEYLOGFILE"); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, "", fmt.Errorf("SSLKEYLOGFILE: %w", err)
+		}
+		serverCfg.KeyLog = f
+	}
+	server, err := provider.NewServer(serverCfg)
+	if err != nil {
+		return nil, "", err
+	}
+	return server, reason, nil
+}
+
+// selfSignedLifetime is long enough for a test server and short enough not to be mistaken for a
+// real certificate.
+const selfSignedLifetime = 30 * 24 * time.Hour
+
+// certSources names the configured PEM files (watched and reloaded by gossl), or makes a
+// throwaway self-signed certificate, with a warning, when none is configured.
+func certSources(tlsCfg config.TLS, log zerolog.Logger) ([]gossl.CertSource, error) {
+	if tlsCfg.Cert == "" {
+		pair, err := gossl.SelfSigned([]string{"localhost", "127.0.0.1", "::1"}, selfSignedLifetime)
+		if err != nil {
+			return nil, err
+		}
+		log.Warn().Msg("no tls.cert configured: wss uses a throwaway self-signed ECDSA P-256 certificate; clients must not verify it (set --tls-cert/--tls-key for production)")
+		return []gossl.CertSource{{PEM: pair}}, nil
+	}
+	sources := []gossl.CertSource{{CertFile: tlsCfg.Cert, KeyFile: tlsCfg.Key}}
+	for _, extra := range tlsCfg.Extra {
+		sources = append(sources, gossl.CertSource{CertFile: extra.Cert, KeyFile: extra.Key})
+	}
+	return sources, nil
+}
+
+func relayListeners(listeners []config.Listener) []relay.Listener {
+	out := make([]relay.Listener, 0, len(listeners))
+	for _, l := range listeners {
+		rl := relay.Listener{Addr: l.Listen, Proxy: proxyPolicy(l.ProxyProtocol)}
+		for _, p := range l.Protocols {
+			rl.Protocols = append(rl.Protocols, relay.Protocol(p))
+		}
+		out = append(out, rl)
+	}
+	return out
+}
+
+func proxyPolicy(name string) relay.ProxyPolicy {
+	switch name {
+	case "reject":
+		return relay.ProxyReject
+	case "ignore":
+		return relay.ProxyIgnore
+	}
+	return relay.ProxyOff
+}
+
+func relayRoutes(routes []config.Route) []relay.Route {
+	out := make([]relay.Route, 0, len(routes))
+	for _, r := range routes {
+		rr := relay.Route{Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost}
+		for _, addr := range r.Backends {
+			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
+func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {
+	conn := ws.DefaultConfig()
+	conn.MaxMessageSize = int64(w.MaxMessage)
+	conn.PingInterval = w.Keepalive
+	conn.DeadPeerIntervals = w.DeadAfter
+	conn.Logger = log
+	return ws.ServerConfig{
+		Path:              w.Path,
+		AllowedOrigins:    []string{"*"},
+		ReadHeaderTimeout: w.HeaderTimeout,
+		MaxHeaderBytes:    int(w.MaxHeaderSize),
+		Conn:              conn,
+		Logger:            log,
+	}
+}
+
+func relayLimits(l config.Limits) relay.Limits {
+	return relay.Limits{
+		MaxConnections:      l.MaxConnections,
+		MaxConnectionsPerIP: l.MaxConnectionsPerIP,
+		HandshakeTimeout:    l.HandshakeTimeout,
+		MaxHandshakeFrame:   l.MaxHandshakeSize,
+		DialTimeout:         l.DialTimeout,
+	}
+}
+
+func relayFallback(f config.Fallback) (relay.Fallback, error) {
+	out := relay.Fallback{
+		Status:     relay.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
+		Disconnect: f.Disconnect,
+	}
+	if f.Favicon != "" {
+		png, err := os.ReadFile(f.Favicon)
+		if err != nil {
+			return relay.Fallback{}, fmt.Errorf("fallback.favicon: %w", err)
+		}
+		if out.Status.Favicon, err = relay.FaviconDataURL(png); err != nil {
+			return relay.Fallback{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,42 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// TestClassify covers the causes the end-to-end tests cannot produce on loopback alone.
+func TestClassify(t *testing.T) {
+	dialed := func(err error) error { return fmt.Errorf("ws: dial: %w", err) }
+	for _, tc := range []struct {
+		err     error
+		cause   Cause
+		summary string
+	}{
+		{dialed(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "play.example.test", Err: "no such host", IsNotFound: true}}),
+			CauseDNS, "DNS: no such host play.example.test"},
+		{dialed(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "play.example.test", Err: "server misbehaving"}}),
+			CauseDNS, "DNS: cannot resolve play.example.test: server misbehaving"},
+		{dialed(context.DeadlineExceeded), CauseTimeout, "timeout: the server did not answer in time"},
+		{dialed(context.Canceled), CauseShutdown, "the bridge is shutting down"},
+		{dialed(&net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 443},
+			Err: os.NewSyscallError("connect", syscall.ENETUNREACH)}),
+			CauseTCP, "TCP: cannot connect to 192.0.2.1:443: " + syscall.ENETUNREACH.Error()},
+		{&ws.HandshakeError{StatusCode: 502, Reason: "502 Bad Gateway"}, CauseHTTP, "HTTP 502 Bad Gateway from the server"},
+		{&ws.HandshakeError{StatusCode: 401, Reason: "401 Unauthorized"}, CauseHTTP, "HTTP 401 Unauthorized: the server refused access (token?)"},
+		{&ws.HandshakeError{Reason: "malformed HTTP response"}, CauseHTTP, "HTTP: no valid answer to the upgrade: malformed HTTP response"},
+		{errors.New("something else"), CauseOther, "cannot open the WebSocket: something else"},
+	} {
+		got := classify(tc.err)
+		if got.Cause != tc.cause || got.Summary != tc.summary || !errors.Is(got, tc.err) {
+			t.Errorf("classify(%v) = %q %q, want %q %q", tc.err, got.Cause, got.Summary, tc.cause, tc.summary)
+		}
+	}
+}
