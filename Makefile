@@ -6,7 +6,8 @@
 #   make test           deps, native, both builds, vet, go test -race (cgo), go test (purego),
 #                       the shim's test under AddressSanitizer
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
-#   make bench          the quick benchmarks
+#   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
+#   make bench-micro    go test -bench of ws, gossl and relay
 #   make deps           install missing Debian packages (as root) or print the command
 #   make clean          remove build outputs (the BoringSSL cache stays; see BORINGSSL_CACHE)
 
@@ -28,7 +29,7 @@ CGO_TAGS := boringssl
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test vet test-cgo test-purego test-native \
-	run bench clean FORCE
+	run bench bench-micro bench-peers mbbench clean
 
 build: native
 	CGO_ENABLED=1 $(GO_BUILD) -tags $(CGO_TAGS) -o $(BIN)/moonbridge ./cmd/moonbridge
@@ -75,8 +76,29 @@ test: deps build purego cross vet test-native test-cgo test-purego
 run: build
 	$(BIN)/moonbridge serve
 
-bench: build
-	CGO_ENABLED=1 $(GO) test -tags $(CGO_TAGS) -run '^$$' -bench . -benchtime 200ms ./...
+mbbench:
+	$(GO_BUILD) -o $(BIN)/mbbench ./cmd/mbbench
+
+# The quick benchmark (a few minutes): moonbridge over tcp, ws and wss with both TLS providers
+# against the fake backend, each phase paired with a direct one. The full A/B runs that make the
+# records in bench/results/ are in bench/README.md.
+bench: build mbbench
+	$(BIN)/mbbench run --serve $(BIN)/moonbridge --profile echo --window 8 --messages 3000 --warmup 300 --repeats 1
+	$(BIN)/mbbench run --serve $(BIN)/moonbridge --transport ws --profile modded --window 8 --messages 1000 --warmup 100 --repeats 1
+	$(BIN)/mbbench run --serve $(BIN)/moonbridge --transport wss --tls-provider boringssl --profile modded --window 8 --messages 1000 --warmup 100 --repeats 1
+	$(BIN)/mbbench run --serve $(BIN)/moonbridge --transport wss --tls-provider go --profile modded --window 8 --messages 1000 --warmup 100 --repeats 1
+
+# Micro-benchmarks of the codec and TLS layers (go test -bench), both providers.
+bench-micro: native
+	CGO_ENABLED=1 $(GO) test -tags $(CGO_TAGS) -run '^$$' -bench . -benchtime 200ms ./ws/ ./gossl/ ./relay/
+
+# HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
+bench-peers:
+	bench/peers/peers.sh install
+	bench/peers/peers.sh start
 
 clean:
 	rm -rf $(BUILD) $(BIN)
+
+# Platform builds and packages (make dist, make dist-check) live in their own file.
+include dist.mk

@@ -18,9 +18,11 @@ failed=$(grep -cE '^\s*--- FAIL' "$log")
 skipped=$(grep -cE '^\s*--- SKIP' "$log")
 if [ "$skipped" -gt 0 ]; then
   echo "--- $label: skipped tests and why"
-  # go test -v prints a skip's reason (file.go:N: why) on the line before "--- SKIP: Name".
-  awk '/^ *--- SKIP: /{ name=$3; sub(/^ *[^ ]+:[0-9]+: /, "", reason); print "  " name ": " reason; next }
-       { reason=$0 }' "$log"
+  # go test -v streams a test's log lines (file.go:N: why) after its "=== RUN/CONT/NAME" line;
+  # the "--- SKIP: Name" summary comes later, so remember each test's first log line.
+  awk '/^=== (RUN|CONT|NAME|PAUSE) / { current = $3; next }
+       /^ +[^ ]+\.go:[0-9]+: / && !(current in reason) { r = $0; sub(/^ *[^ ]+\.go:[0-9]+: /, "", r); reason[current] = r }
+       /^ *--- SKIP: / { print "  " $3 ": " reason[$3] }' "$log"
 fi
 echo "$label: $passed passed, $failed failed, $skipped skipped"
 exit $status

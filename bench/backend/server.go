@@ -1,0 +1,162 @@
+// Package backend is the fake Minecraft server every relay under test forwards to: it accepts
+// offline logins and then plays a traffic profile, answering everything one read delivered with
+// one write, as the seeds' fake backend flushed once per read batch.
+package backend
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/traffic"
+)
+
+// readBuffer is the first read buffer of a connection; it grows for larger frames. It is small
+// so that thousands of idle sessions (--idle) stay cheap for the benchmark process.
+const readBuffer = 16 << 10
+
+// Server is a running fake backend. Close stops it and waits for every connection.
+type Server struct {
+	ln       net.Listener
+	profile  traffic.Profile
+	log      zerolog.Logger
+	failures atomic.Int64
+
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// Listen starts a backend on addr (host:port, port 0 for any) that plays profile.
+func Listen(addr string, profile traffic.Profile, log zerolog.Logger) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{ln: ln, profile: profile, log: log, conns: make(map[net.Conn]struct{})}
+	s.wg.Add(1)
+	go s.acceptLoop()
+	return s, nil
+}
+
+// Addr is the address the backend listens on.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Failures counts connections the backend closed for bad traffic; a run with any fails.
+func (s *Server) Failures() int64 { return s.failures.Load() }
+
+// Close stops accepting, closes every connection and waits for their goroutines.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	err := s.ln.Close()
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) acceptLoop() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			return // closed
+		}
+		if !s.track(c) {
+			c.Close()
+			return
+		}
+		s.wg.Add(1)
+		go s.serve(c)
+	}
+}
+
+func (s *Server) track(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	return true
+}
+
+func (s *Server) serve(c net.Conn) {
+	defer s.wg.Done()
+	err := s.play(c)
+	s.mu.Lock()
+	delete(s.conns, c)
+	closing := s.closed
+	s.mu.Unlock()
+	c.Close()
+	if err != nil && !closing && !isHangup(err) {
+		s.failures.Add(1)
+		s.log.Error().Err(err).Str("client", c.RemoteAddr().String()).Msg("backend closed a session for bad traffic")
+	}
+}
+
+// play runs one session: login, login burst, then the profile's answers until the client
+// leaves.
+func (s *Server) play(c net.Conn) error {
+	r := mcwire.NewReader(c, readBuffer)
+	name, err := mcwire.ReadLogin(r)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Write(mcwire.AppendLoginAnswer(nil, name)); err != nil {
+		return err
+	}
+	if err := mcwire.ReadPositionConfirm(r); err != nil {
+		return err
+	}
+	if burst := s.profile.LoginBurst(); len(burst.Bytes) > 0 {
+		if _, err := c.Write(burst.Bytes); err != nil {
+			return err
+		}
+	}
+	return answerLoop(c, r, s.profile.NewAnswerer())
+}
+
+// answerLoop answers every frame of each read, then writes all answers at once.
+func answerLoop(c net.Conn, r *mcwire.Reader, a traffic.Answerer) error {
+	var out []byte
+	for {
+		for {
+			frame, body, ok, err := r.Next()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			if out, err = a.Answer(out, frame, body); err != nil {
+				return err
+			}
+		}
+		if len(out) > 0 {
+			if _, err := c.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
+		}
+		if err := r.Fill(); err != nil {
+			return err
+		}
+	}
+}
+
+// isHangup is a client leaving between frames (a reset when it closed with our answers unread),
+// which is how every session ends.
+func isHangup(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET)
+}

@@ -1,0 +1,87 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"time"
+
+	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/traffic"
+)
+
+// readBuffer is the client's read buffer: one read may take a whole tick's answer or more.
+const readBuffer = 64 << 10
+
+// handshakeHost and handshakePort are what the client names in its handshake; the relays under
+// test route every host to the one backend.
+const (
+	handshakeHost = "localhost"
+	handshakePort = 25565
+)
+
+// Session is one logged-in player.
+type Session struct {
+	name     string
+	stream   Stream
+	r        *bufio.Reader
+	profile  traffic.Profile
+	coalesce bool
+	got      []byte // what came back for the current stage
+	want     []byte // what had to
+}
+
+// Login dials, performs the offline login and receives the profile's login burst, returning
+// how long the burst took from the client's position confirm to its last byte.
+func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coalesce bool) (*Session, time.Duration, error) {
+	stream, err := d.Dial(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	s := &Session{name: name, stream: stream, r: bufio.NewReaderSize(stream, readBuffer), profile: p, coalesce: coalesce}
+	stop := context.AfterFunc(ctx, func() { stream.Close() })
+	defer stop()
+	burst, err := s.login()
+	if err != nil {
+		stream.Close()
+		return nil, 0, err
+	}
+	return s, burst, nil
+}
+
+func (s *Session) login() (time.Duration, error) {
+	if _, err := s.stream.Write(mcwire.AppendLoginRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
+		return 0, err
+	}
+	if err := s.expect("login", 0, mcwire.AppendLoginAnswer(nil, s.name)); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if _, err := s.stream.Write(mcwire.AppendPositionConfirm(nil)); err != nil {
+		return 0, err
+	}
+	if err := s.expect("login burst", 0, s.profile.LoginBurst().Bytes); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// expect reads len(want) bytes and checks them byte for byte.
+func (s *Session) expect(stage string, seq uint64, want []byte) error {
+	if cap(s.got) < len(want) {
+		s.got = make([]byte, len(want))
+	}
+	got := s.got[:len(want)]
+	if _, err := io.ReadFull(s.r, got); err != nil {
+		return err
+	}
+	if bytes.Equal(got, want) {
+		return nil
+	}
+	at := firstDifference(got, want)
+	return &ValidationError{Session: s.name, Stage: stage, Seq: seq, Offset: at, Got: got[at], Want: want[at]}
+}
+
+// Close ends the session.
+func (s *Session) Close() error { return s.stream.Close() }

@@ -1,0 +1,17 @@
+// Package mcwire builds and splits the few Minecraft 1.7.10 packets the benchmark needs. VarInts
+// and frame splitting come from package relay, so the benchmark speaks the same framing the proxy
+// parses:
+//
+//	frame  = VarInt(length of what follows) | VarInt(packet id) | fields
+//
+// An offline login, as the fake backend and the bench client play it:
+//
+//	client                                   backend
+//	handshake (next state 2) + Login Start ->
+//	                                       <- Login Success, Join Game, Position And Look (S08)
+//	Position And Look (C06)                ->
+//	                                       <- the profile's login burst (modded: 70 x 30,000 B S3F)
+//	play: the profile's round trips
+//
+// Set Compression is never sent: frames stay uncompressed, as the seeds' benchmark had them.
+package mcwire

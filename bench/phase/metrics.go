@@ -1,0 +1,50 @@
+package phase
+
+import (
+	"time"
+
+	"github.com/moonbridge/moonbridge/bench/stats"
+)
+
+// Metric names, in the order reports show them. The seeds' metrics plus RSS.
+const (
+	FramesPerSec   = "frames_per_s"
+	P50ms          = "p50_ms"
+	P95ms          = "p95_ms"
+	P99ms          = "p99_ms"
+	CPUNsPerFrame  = "cpu_ns_per_frame"
+	SegsPerFrame   = "segs_per_frame"
+	LoginBurstMs   = "login_burst_ms"
+	RSSKiB         = "rss_kib"
+	ProxyPerDirect = "proxy_direct" // set by the suite: this proxy phase's frames/s over its paired direct phase's
+)
+
+// MetricOrder lists every metric in report order.
+var MetricOrder = []string{FramesPerSec, ProxyPerDirect, P50ms, P95ms, P99ms, CPUNsPerFrame, SegsPerFrame, LoginBurstMs, RSSKiB}
+
+// Metrics names what the phase measured; metrics it could not measure (CPU and RSS without a
+// process, login burst without one in the profile) are absent rather than zero.
+func (r Result) Metrics() map[string]float64 {
+	frames := float64(r.Frames)
+	m := map[string]float64{
+		FramesPerSec: frames / r.Elapsed.Seconds(),
+		P50ms:        ms(stats.Percentile(r.RTT, 50)),
+		P95ms:        ms(stats.Percentile(r.RTT, 95)),
+		P99ms:        ms(stats.Percentile(r.RTT, 99)),
+		SegsPerFrame: float64(r.After.OutSegs-r.Before.OutSegs) / frames,
+	}
+	if r.PID != 0 {
+		m[CPUNsPerFrame] = float64(r.After.CPU-r.Before.CPU) / frames
+		m[RSSKiB] = float64(r.After.RSSKiB)
+	}
+	if len(r.LoginBurst) > 0 {
+		bursts := make([]float64, len(r.LoginBurst))
+		for i, d := range r.LoginBurst {
+			bursts[i] = ms(d)
+		}
+		m[LoginBurstMs] = stats.Summarize(bursts).Median
+	}
+	return m
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,95 @@
+package procfs
+
+import (
+	"errors"
+	"os"
+	"testing"
+	"time"
+)
+
+// A stat line whose command name holds spaces and a parenthesis; utime 250, stime 50 ticks.
+const statFixture = "4445 (ha) proxy) S 1 4445 4445 0 -1 4194624 1375 0 0 0 250 50 0 0 20 0 1 0 1500 " +
+	"16580608 1722 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n"
+
+func TestParseStat(t *testing.T) {
+	got, err := ParseStat(statFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Stat{PPID: 1, CPU: 3 * time.Second}); got != want {
+		t.Errorf("stat = %+v, want %+v", got, want)
+	}
+}
+
+func TestParseStatShort(t *testing.T) {
+	var pe *ParseError
+	for _, bad := range []string{"", "12 (x) S 1 2", "12 x S"} {
+		if _, err := ParseStat(bad); !errors.As(err, &pe) {
+			t.Errorf("%q: err = %v, want *ParseError", bad, err)
+		}
+	}
+}
+
+const statusFixture = `Name:	haproxy
+Umask:	0022
+State:	S (sleeping)
+VmPeak:	  100672 kB
+VmRSS:	    6936 kB
+RssAnon:	    2176 kB
+Threads:	1
+`
+
+func TestParseVmRSS(t *testing.T) {
+	got, err := ParseVmRSSKiB(statusFixture)
+	if err != nil || got != 6936 {
+		t.Errorf("VmRSS = %d, %v; want 6936", got, err)
+	}
+	var pe *ParseError
+	if _, err := ParseVmRSSKiB("Name:\tkthreadd\nState:\tS\n"); !errors.As(err, &pe) {
+		t.Errorf("no VmRSS: err = %v, want *ParseError", err)
+	}
+}
+
+const snmpFixture = `Ip: Forwarding DefaultTTL InReceives
+Ip: 1 64 71234
+Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors
+Tcp: 1 200 120000 -1 67 22 1 10 0 61705 37474 6 0 13 0
+Udp: InDatagrams NoPorts
+Udp: 5 0
+`
+
+func TestParseOutSegs(t *testing.T) {
+	got, err := ParseOutSegs(snmpFixture)
+	if err != nil || got != 37474 {
+		t.Errorf("OutSegs = %d, %v; want 37474", got, err)
+	}
+	var pe *ParseError
+	if _, err := ParseOutSegs("Ip: a b\nIp: 1 2\n"); !errors.As(err, &pe) {
+		t.Errorf("no Tcp lines: err = %v, want *ParseError", err)
+	}
+}
+
+func TestTakeReadsThisProcess(t *testing.T) {
+	s, err := Take(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RSSKiB <= 0 || s.CPU < 0 {
+		t.Errorf("implausible sample %+v", s)
+	}
+	if _, err := Take(1 << 30); !errors.Is(err, ErrNoProcess) {
+		t.Errorf("absent pid: err = %v, want ErrNoProcess", err)
+	}
+}
+
+func TestDescendantsCPU(t *testing.T) {
+	stats := map[int]Stat{
+		10: {PPID: 1, CPU: 1 * time.Second},  // the relay
+		11: {PPID: 10, CPU: 2 * time.Second}, // a forked session
+		12: {PPID: 11, CPU: 4 * time.Second}, // its child
+		20: {PPID: 1, CPU: 8 * time.Second},  // unrelated
+	}
+	if got := descendantsCPU(10, stats); got != 6*time.Second {
+		t.Errorf("descendants = %v, want 6s", got)
+	}
+}

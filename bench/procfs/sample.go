@@ -1,0 +1,34 @@
+package procfs
+
+import (
+	"fmt"
+	"time"
+)
+
+// Sample is one reading of a process and of the host's TCP counter.
+type Sample struct {
+	CPU     time.Duration // user + system time of the process, its threads and live descendants
+	RSSKiB  int64         // the process itself (forked children share pages; summing them would overcount)
+	OutSegs uint64        // host-wide (this network namespace), ACKs included
+}
+
+// Take reads pid's CPU and RSS and the host's OutSegs; with pid 0 only OutSegs.
+func Take(pid int) (Sample, error) {
+	var s Sample
+	snmp, err := readProc("/proc/net/snmp")
+	if err != nil {
+		return s, err
+	}
+	if s.OutSegs, err = ParseOutSegs(snmp); err != nil || pid == 0 {
+		return s, err
+	}
+	if s.CPU, err = TreeCPU(pid); err != nil {
+		return s, err
+	}
+	status, err := readProc(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return s, err
+	}
+	s.RSSKiB, err = ParseVmRSSKiB(status)
+	return s, err
+}

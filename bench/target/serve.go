@@ -1,0 +1,128 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Timeouts of a managed moonbridge: how long it may take to listen, and to exit after SIGTERM
+// before it is killed.
+const (
+	readyTimeout = 10 * time.Second
+	stopTimeout  = 5 * time.Second
+	probeEvery   = 20 * time.Millisecond
+)
+
+// ServeConfig says how to start moonbridge.
+type ServeConfig struct {
+	Binary      string   // bin/moonbridge
+	Backend     string   // host:port of the fake backend
+	TLSProvider string   // boringssl or go; "" leaves the proxy's default
+	ExtraArgs   []string // more serve flags, e.g. from an A/B variant
+	Log         io.Writer
+}
+
+// Managed is a moonbridge serve process the benchmark started.
+type Managed struct {
+	addr    string
+	cmd     *exec.Cmd
+	exited  chan struct{} // closed when the process has exited and waitErr is set
+	waitErr error
+}
+
+// Start picks a free loopback port, starts `moonbridge serve --listen 127.0.0.1:PORT` in front
+// of the backend, and waits until the port accepts connections.
+func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
+	addr, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"serve", "--listen", addr, "--backend", cfg.Backend, "--log-format", "json"}
+	if cfg.TLSProvider != "" {
+		args = append(args, "--tls-provider", cfg.TLSProvider)
+	}
+	cmd := exec.Command(cfg.Binary, append(args, cfg.ExtraArgs...)...)
+	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Binary, err)
+	}
+	m := &Managed{addr: addr, cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		m.waitErr = cmd.Wait()
+		close(m.exited)
+	}()
+	if err := m.waitReady(ctx); err != nil {
+		_ = m.Stop() // the readiness error says more than how the process ended
+		return nil, err
+	}
+	return m, nil
+}
+
+// freeLoopbackAddr asks the kernel for a free port and releases it for moonbridge. Another
+// process could take it in between; on this loopback-only benchmark host that is unlikely,
+// and Start then fails clearly rather than measuring something else.
+func freeLoopbackAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// waitReady polls the port until it accepts a connection or the process exits.
+func (m *Managed) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	for {
+		c, err := net.DialTimeout("tcp", m.addr, probeEvery)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		select {
+		case <-m.exited:
+			return fmt.Errorf("moonbridge exited before listening on %s: %v", m.addr, m.waitErr)
+		case <-ctx.Done():
+			return fmt.Errorf("moonbridge not listening on %s after %v", m.addr, readyTimeout)
+		case <-time.After(probeEvery):
+		}
+	}
+}
+
+func (m *Managed) Endpoint(transport string) (string, error) { return endpointFor(transport, m.addr) }
+
+func (m *Managed) PID() int { return m.cmd.Process.Pid }
+
+// Stop sends SIGTERM, waits for a clean exit and kills the process if it does not come.
+func (m *Managed) Stop() error {
+	if err := m.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	select {
+	case <-m.exited:
+		return exitError(m.waitErr)
+	case <-time.After(stopTimeout):
+		m.cmd.Process.Kill()
+		<-m.exited
+		return fmt.Errorf("moonbridge did not exit within %v of SIGTERM; killed", stopTimeout)
+	}
+}
+
+// exitError treats an exit on SIGTERM as clean.
+func exitError(err error) error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM {
+			return nil
+		}
+	}
+	return err
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/bench/backend"
+	"github.com/moonbridge/moonbridge/bench/client"
+	"github.com/moonbridge/moonbridge/bench/phase"
+	"github.com/moonbridge/moonbridge/bench/suite"
+	"github.com/moonbridge/moonbridge/bench/target"
+	"github.com/moonbridge/moonbridge/bench/traffic"
+)
+
+// runReport is what `mbbench run --json` prints.
+type runReport struct {
+	Meta    meta                `json:"meta"`
+	Phases  []suite.PhaseReport `json:"phases,omitempty"`
+	Summary suite.Summary       `json:"summary,omitempty"`
+	Idle    *phase.IdleResult   `json:"idle,omitempty"`
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	var f runFlags
+	f.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	profile, err := traffic.ByName(f.profile, f.payload, f.burst)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	rep, err := run(ctx, &f, profile, stderr)
+	if err != nil {
+		return err
+	}
+	return writeRunReport(stdout, f.json, rep)
+}
+
+// run starts the backend and the relay, then measures; the relay and the backend are stopped
+// whatever happens.
+func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Writer) (rep runReport, err error) {
+	log := newLogger(stderr, f.logLevel)
+	be, err := backend.Listen(f.backend, profile, log)
+	if err != nil {
+		return rep, fmt.Errorf("fake backend: %w", err)
+	}
+	defer be.Close()
+	tgt, err := openTarget(ctx, f, be.Addr(), stderr)
+	if err != nil {
+		return rep, err
+	}
+	defer func() { err = errors.Join(err, stopTarget(tgt)) }()
+	endpoint, err := tgt.Endpoint(f.transport)
+	if err != nil {
+		return rep, err
+	}
+	proxy, err := client.NewDialer(f.transport, endpoint)
+	if err != nil {
+		return rep, err
+	}
+	rep.Meta = newMeta(f, profile, endpoint, tgt.PID(), be.Addr())
+	rep.Meta.write(stderr)
+	err = measure(ctx, f, profile, proxy, client.TCPDialer{Addr: be.Addr()}, tgt.PID(), &rep, stderr)
+	if n := be.Failures(); n > 0 {
+		err = errors.Join(err, fmt.Errorf("the backend refused %d sessions' traffic (see its log lines)", n))
+	}
+	return rep, err
+}
+
+// measure runs the idle mode or the direct/proxy phases into rep.
+func measure(ctx context.Context, f *runFlags, p traffic.Profile, proxy, direct client.Dialer, pid int, rep *runReport, raw io.Writer) error {
+	if f.idle > 0 {
+		idle, err := phase.Idle(ctx, proxy, p, f.idle, pid, f.idleSettle)
+		rep.Idle = &idle
+		return err
+	}
+	phases, err := suite.Run(ctx, f.suiteConfig(p), direct, proxy, pid, raw)
+	rep.Phases, rep.Summary = phases, suite.Summarize(phases)
+	return err
+}
+
+// openTarget is the relay named by --target, or moonbridge started by --serve.
+func openTarget(ctx context.Context, f *runFlags, backendAddr string, stderr io.Writer) (target.Target, error) {
+	if f.target != "" {
+		return target.External{Address: f.target, Pid: f.targetPID}, nil
+	}
+	m, err := target.Start(ctx, target.ServeConfig{
+		Binary: f.serve, Backend: backendAddr, TLSProvider: f.tlsProvider, ExtraArgs: f.serveArgs, Log: stderr,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--serve: %w", err)
+	}
+	return m, nil
+}
+
+func stopTarget(t target.Target) error {
+	if err := t.Stop(); err != nil {
+		return fmt.Errorf("stopping the relay: %w", err)
+	}
+	return nil
+}
+
+func writeRunReport(w io.Writer, asJSON bool, rep runReport) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	if rep.Idle != nil {
+		fmt.Fprintf(w, "idle sessions: %d, proxy RSS %d -> %d KiB, %.0f bytes per session\n",
+			rep.Idle.Sessions, rep.Idle.BeforeKiB, rep.Idle.AfterKiB, rep.Idle.PerSessionB)
+		return nil
+	}
+	rep.Summary.Markdown(w)
+	return nil
+}
+
+func newLogger(w io.Writer, level string) zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil {
+		lvl = zerolog.WarnLevel
+	}
+	return zerolog.New(zerolog.ConsoleWriter{Out: w, NoColor: true}).Level(lvl).With().Timestamp().Logger()
+}
