@@ -38,17 +38,17 @@ func randomSplits(seed uint64, b []byte) [][]byte {
 	return out
 }
 
-// startServer serves our Server with an echo handler on 127.0.0.1:0,
-// over TLS when tlsCfg is set. It returns the ws:// or wss:// URL.
-func startServer(t *testing.T, cfg ServerConfig, tlsCfg *tls.Config, handle Handler) string {
+// startServer serves our Server with an echo handler on 127.0.0.1:0, over TLS when tlsLayer is
+// set (crypto/tls or one of gossl's providers, see tlsLayers). It returns the ws:// or wss:// URL.
+func startServer(t *testing.T, cfg ServerConfig, tlsLayer *tlsLayer, handle Handler) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	scheme := "ws"
-	if tlsCfg != nil {
-		ln, scheme = tls.NewListener(ln, tlsCfg), "wss"
+	if tlsLayer != nil {
+		ln, scheme = tlsLayer.wrap(ln), "wss"
 	}
 	srv := NewServer(cfg, handle).HTTPServer()
 	var wg sync.WaitGroup
@@ -72,24 +72,15 @@ func echo(c *Conn, _ *http.Request) {
 	}
 }
 
-func tlsPair(t *testing.T) (server, client *tls.Config) {
-	cert, pool := testCert(t)
-	return &tls.Config{Certificates: []tls.Certificate{cert}}, &tls.Config{RootCAs: pool}
-}
-
 // TestInteropGorillaClient: gorilla's client sends a multi-MiB stream in
 // random messages (fragmented when large) with pings between them; our
 // server echoes it as a byte stream in messages of at most 64 KiB.
 func TestInteropGorillaClient(t *testing.T) {
-	for _, useTLS := range []bool{false, true} {
-		t.Run(map[bool]string{false: "ws", true: "wss"}[useTLS], func(t *testing.T) {
+	for _, layer := range tlsLayers(t) {
+		layer.run(t, func(t *testing.T, layer tlsLayer) {
 			checkGoroutines(t)
-			var serverTLS, clientTLS *tls.Config
-			if useTLS {
-				serverTLS, clientTLS = tlsPair(t)
-			}
-			url := startServer(t, ServerConfig{Conn: noKeepalive()}, serverTLS, echo)
-			d := websocket.Dialer{TLSClientConfig: clientTLS}
+			url := startServer(t, ServerConfig{Conn: noKeepalive()}, layer.orNil(), echo)
+			d := websocket.Dialer{TLSClientConfig: layer.client}
 			gc, _, err := d.Dial(url+"/mc", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -267,10 +258,17 @@ func gorillaEchoServer(t *testing.T, done chan<- error) http.Handler {
 // TestGorillaClientGetsCloseCodes: over a real socket, a text message
 // gets 1003 and an oversize message 1009, as gorilla's client reads them.
 func TestGorillaClientGetsCloseCodes(t *testing.T) {
+	for _, layer := range tlsLayers(t) {
+		layer.run(t, testGorillaClientGetsCloseCodes)
+	}
+}
+
+func testGorillaClientGetsCloseCodes(t *testing.T, layer tlsLayer) {
 	checkGoroutines(t)
 	cfg := noKeepalive()
 	cfg.MaxMessageSize = 1000
-	url := startServer(t, ServerConfig{Conn: cfg}, nil, echo)
+	url := startServer(t, ServerConfig{Conn: cfg}, layer.orNil(), echo)
+	dialer := websocket.Dialer{TLSClientConfig: layer.client}
 	cases := []struct {
 		typ  int
 		msg  []byte
@@ -280,7 +278,7 @@ func TestGorillaClientGetsCloseCodes(t *testing.T) {
 		{websocket.BinaryMessage, make([]byte, 5000), websocket.CloseMessageTooBig},
 	}
 	for _, tc := range cases {
-		gc, _, err := websocket.DefaultDialer.Dial(url+"/mc", nil)
+		gc, _, err := dialer.Dial(url+"/mc", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
