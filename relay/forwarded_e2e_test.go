@@ -1,0 +1,89 @@
+package relay
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// TestForwardedHeadersOverWebSocket: the player's address comes from CF-Connecting-IP or
+// X-Forwarded-For only when the TCP peer is a trusted proxy, and reaches the backend in the
+// PROXY header.
+func TestForwardedHeadersOverWebSocket(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted []string
+		header  http.Header
+		want    string
+	}{
+		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
+		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"},
+			http.Header{"X-Forwarded-For": {"203.0.113.10, 198.51.100.7"}}, "203.0.113.10"},
+		{"untrusted peer", []string{"10.0.0.0/8"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			backend := startBackend(t, true)
+			_, addr := startProxy(t, func(c *Config) {
+				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
+				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
+			}, WS)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", Header: tc.header})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			exchange(t, conn, "h", 100)
+			backend.mu.Lock()
+			got := backend.proxies[0].Source.Addr().String()
+			backend.mu.Unlock()
+			if got != tc.want {
+				t.Errorf("backend sees %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBackendResetEndsOnlyItsSession: a backend that resets one session closes that client with
+// a reason and leaves the other session running.
+func TestBackendResetEndsOnlyItsSession(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	backend := startBackend(t, false)
+	resetter, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resetter.Close()
+	go func() {
+		c, err := resetter.Accept()
+		if err != nil {
+			return
+		}
+		c.Read(make([]byte, 64)) // the handshake has arrived
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close() // RST
+	}()
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = []Route{
+			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter.Addr().String()}}},
+			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+		}
+	}, Minecraft)
+	healthy := dialClient(t, Minecraft, addr)
+	defer healthy.Close()
+	exchange(t, healthy, "ok.example", 1000)
+
+	doomed := dialClient(t, Minecraft, addr)
+	defer doomed.Close()
+	doomed.Write(handshakeFrame("reset.example", NextLogin))
+	doomed.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := doomed.Read(make([]byte, 1)); err == nil {
+		t.Fatal("the client of a reset backend was not closed")
+	}
+	exchange(t, healthy, "", 1000)
+}
