@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // stateOf starts an echo server that reports each connection's state after its handshake.
@@ -147,13 +149,13 @@ func TestCloseNotifyBothWays(t *testing.T) {
 
 func TestKeyLogWritesSecrets(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, p Provider) {
-		var log syncBuffer
+		var log testutil.SyncBuffer
 		cfg := testConfig(t)
 		cfg.KeyLog = &log
 		ts := startServer(t, p, cfg, echo)
 		roundTrip(t, dial(t, ts.addr(), clientConfig(t, "a.test")), []byte("x"))
-		if !bytes.Contains(log.bytes(), []byte("CLIENT_HANDSHAKE_TRAFFIC_SECRET ")) {
-			t.Errorf("key log holds %q", log.bytes())
+		if !bytes.Contains(log.Bytes(), []byte("CLIENT_HANDSHAKE_TRAFFIC_SECRET ")) {
+			t.Errorf("key log holds %q", log.Bytes())
 		}
 	})
 }

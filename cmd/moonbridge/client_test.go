@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // parseClientFlags parses args as `moonbridge client` does and returns the effective config.
@@ -90,7 +91,7 @@ func TestBridgeConfigFromClientSection(t *testing.T) {
 func TestClientPrintsWhatToTypeAndStops(t *testing.T) {
 	c := config.Default().Client
 	c.Listen, c.URL, c.Connect = "127.0.0.1:0", "ws://play.example.test/mc", "127.0.0.1:1"
-	var stdout syncBuffer
+	var stdout testutil.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runBridge(ctx, c, zerolog.Nop(), &stdout) }()

@@ -11,6 +11,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 func run(args ...string) (code int, stdout, stderr string) {
@@ -95,7 +96,7 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Listen = "127.0.0.1:0"
-	var logs syncBuffer
+	var logs testutil.SyncBuffer
 	log, err := logging.New(&logs, "info", "json")
 	if err != nil {
 		t.Fatal(err)

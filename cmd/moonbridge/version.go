@@ -12,6 +12,7 @@ import (
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "[--json]", "Print version, commit, Go version, flavour, TLS providers, the BoringSSL revision and its source, and the CPU features AES-GCM speed depends on.", stderr)
 	asJSON := fs.Bool("json", false, "print as JSON")
+	checkTLS := addCheckTLSFlag(fs) // --check-tls, see selftest.go
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -19,10 +20,13 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(info)
+		if err := enc.Encode(info); err != nil {
+			return err
+		}
+		return checkTLS(stderr) // stdout stays valid JSON
 	}
 	writeVersion(stdout, info)
-	return nil
+	return checkTLS(stdout)
 }
 
 func writeVersion(w io.Writer, info buildinfo.Info) {
