@@ -1,2 +1,47 @@
-# dist.mk: platform builds and packages (issue "dist"); not built yet.
-.PHONY: dist dist-check
+# dist.mk: release builds and packages (issue "dist"); the Makefile includes it.
+#
+#   make dist         dist/: one .tar.gz (Linux, macOS) or .zip (Windows) per OS/arch/flavour,
+#                     a .deb and an .rpm per Linux architecture, and SHA256SUMS
+#   make dist-check   runs or inspects everything in dist/, rebuilds a pure-Go target to prove it
+#                     is reproducible, installs and removes the .deb (as root)
+#   make dist-deps    installs the tools both need (as root) or prints the command
+#
+# The scripts doing the work live in packaging/ (one job each); this file holds the matrix and
+# the pinned tool versions. Build dirs: build/cross-<target> (BoringSSL shim per architecture),
+# build/dist-stage (binaries), build/dist-tools (nfpm); build/ itself is left to `make build`.
+
+DIST := dist
+DIST_STAGE := $(BUILD)/dist-stage
+DIST_TOOLS := $(BUILD)/dist-tools
+# A version the Go module proxy serves and that is known to build with Go 1.26.
+NFPM_VERSION := v2.45.2
+NFPM := $(DIST_TOOLS)/nfpm-$(NFPM_VERSION)
+
+# OS/ARCH/FLAVOUR. boringssl: cgo with BoringSSL linked statically, Linux only (arm64 is
+# cross-compiled). A cgo windows/amd64 build with mingw-w64 is not here: see README, "Install".
+DIST_TARGETS := linux/amd64/boringssl linux/arm64/boringssl \
+	linux/amd64/purego linux/arm64/purego darwin/amd64/purego darwin/arm64/purego \
+	windows/amd64/purego windows/arm64/purego
+
+# Everything dist builds is stamped with git describe and dated by the commit, not by the clock,
+# so a rebuild of the same commit gives the same bytes where Go allows it.
+dist dist-check: export DIST_VERSION := $(patsubst v%,%,$(VERSION))
+dist dist-check: export DIST_LDFLAGS := $(GO_LDFLAGS)
+dist dist-check: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+
+.PHONY: dist dist-check dist-deps
+
+dist-deps: deps
+	packaging/deps.sh
+
+$(NFPM):
+	GOBIN=$(CURDIR)/$(DIST_TOOLS) $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION)
+	mv $(DIST_TOOLS)/nfpm $@
+
+dist: dist-deps $(NFPM)
+	packaging/dist.sh $(NFPM) $(DIST) $(DIST_STAGE) $(DIST_TARGETS)
+
+dist-check: dist-deps
+	packaging/check-archives.sh $(DIST)
+	packaging/check-repro.sh $(DIST) linux/amd64
+	packaging/check-packages.sh $(DIST)

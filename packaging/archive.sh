@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Packs one binary with README.md, LICENSE and moonbridge.example.yml into OUTDIR/NAME.tar.gz
+# (Linux, macOS) or OUTDIR/NAME.zip (Windows), all under one top-level folder NAME/.
+#
+#   packaging/archive.sh OS BINARY NAME OUTDIR
+#
+# Reproducible: entries sorted, owner root, every mtime SOURCE_DATE_EPOCH (dist.mk sets it to the
+# commit's time), gzip without a name or timestamp, zip without extra attributes, in UTC.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[ $# -eq 4 ] || { echo "archive.sh: usage: archive.sh OS BINARY NAME OUTDIR" >&2; exit 2; }
+os=$1 binary=$2 name=$3 outdir=$(cd "$4" && pwd)
+epoch=${SOURCE_DATE_EPOCH:-0}
+export TZ=UTC
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+exe=moonbridge
+[ "$os" = windows ] && exe=moonbridge.exe
+mkdir "$stage/$name"
+install -m 0755 "$binary" "$stage/$name/$exe"
+install -m 0644 "$root/README.md" "$root/LICENSE" "$root/moonbridge.example.yml" "$stage/$name/"
+find "$stage/$name" -exec touch -h -d "@$epoch" {} +
+
+cd "$stage"
+if [ "$os" = windows ]; then
+  rm -f "$outdir/$name.zip"
+  find "$name" -print | LC_ALL=C sort | zip -q -X -@ "$outdir/$name.zip"
+  echo "$outdir/$name.zip"
+else
+  tar --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner --format=gnu \
+    -cf - "$name" | gzip -n -9 >"$outdir/$name.tar.gz"
+  echo "$outdir/$name.tar.gz"
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds every target of the dist matrix into OUTDIR: one archive per target, a .deb and an .rpm
+# for each boringssl target, and SHA256SUMS over all of it. dist.mk holds the matrix.
+#
+#   packaging/dist.sh NFPM OUTDIR STAGE OS/ARCH/FLAVOUR...
+#
+# Names say OS, architecture and flavour: moonbridge_<version>_<os>_<arch>_<flavour>.<ext>.
+# Needs DIST_VERSION, DIST_LDFLAGS and SOURCE_DATE_EPOCH in the environment (dist.mk sets them).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -ge 4 ] || { echo "dist.sh: usage: dist.sh NFPM OUTDIR STAGE OS/ARCH/FLAVOUR..." >&2; exit 2; }
+nfpm=$1 outdir=$2 stage=$3
+shift 3
+: "${DIST_VERSION:?set by dist.mk}"
+
+rm -rf "$outdir" "$stage"
+mkdir -p "$outdir" "$stage"
+for target in "$@"; do
+  IFS=/ read -r os arch flavour <<<"$target"
+  name="moonbridge_${DIST_VERSION}_${os}_${arch}_${flavour}"
+  started=$SECONDS
+  "$here/build-binary.sh" "$os" "$arch" "$flavour" "$stage/$name"
+  "$here/archive.sh" "$os" "$stage/$name" "$name" "$outdir" >/dev/null
+  if [ "$flavour" = boringssl ]; then
+    "$here/packages.sh" "$nfpm" "$arch" "$stage/$name" "$outdir" "$name" >/dev/null
+  fi
+  echo "dist: $target in $((SECONDS - started))s" >&2
+done
+(cd "$outdir" && sha256sum -- * >SHA256SUMS)
+ls -l "$outdir" >&2
