@@ -8,22 +8,17 @@ import (
 	"sync/atomic"
 )
 
-// bufferPool holds headroom+batchSize buffers; a pump holds one while it runs (or, with
-// LeanBuffers, only while data is flowing).
+// bufferPool holds headroom+batchSize buffers; a pump holds one while it runs, idle or not.
+// Holding none while idle (waiting for readability without a buffer, as DESIGN.md asks for a
+// memory profile) is not built: see bench/results/2026-11-29-idle-session-memory.md.
 var bufferPool = sync.Pool{New: func() any {
 	b := make([]byte, headroom+batchSize)
 	return &b
 }}
 
-// readableWaiter is a source that can wait for data without a buffer (ws.Conn, via MSG_PEEK).
-type readableWaiter interface {
-	WaitReadable() error
-}
-
 // pumpResult is how one direction of a session ended.
 type pumpResult struct {
-	err error // nil: the source ended cleanly (EOF)
-	eof bool
+	err error // nil: the source ended cleanly (EOF, or closed by the other direction)
 }
 
 // pump moves one direction of a session: each read is followed by exactly one write of what it
@@ -32,30 +27,15 @@ type pumpResult struct {
 type pump struct {
 	read  func([]byte) (int, error)
 	write func(buf []byte, n int) error // buf[:headroom+n] with the payload at buf[headroom:]
-	wait  readableWaiter                // non-nil with lean buffers
 	bytes atomic.Int64
 }
 
 // run copies until the source ends or a write fails.
 func (p *pump) run() pumpResult {
-	var bp *[]byte
-	defer func() {
-		if bp != nil {
-			bufferPool.Put(bp)
-		}
-	}()
+	bp := bufferPool.Get().(*[]byte)
+	defer bufferPool.Put(bp)
+	buf := *bp
 	for {
-		if p.wait != nil && bp != nil {
-			bufferPool.Put(bp)
-			bp = nil
-			if err := p.wait.WaitReadable(); err != nil {
-				return endOf(err)
-			}
-		}
-		if bp == nil {
-			bp = bufferPool.Get().(*[]byte)
-		}
-		buf := *bp
 		n, err := p.read(buf[headroom:])
 		if n > 0 {
 			if werr := p.write(buf, n); werr != nil {
@@ -77,7 +57,7 @@ func (e *WriteError) Unwrap() error { return e.Err }
 
 func endOf(err error) pumpResult {
 	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
-		return pumpResult{eof: true}
+		return pumpResult{}
 	}
 	return pumpResult{err: err}
 }

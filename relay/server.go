@@ -55,9 +55,7 @@ type Config struct {
 	TrustedProxies TrustedNets
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback Fallback
-	// LeanBuffers makes idle sessions hold no read buffer (one extra peek syscall per batch).
-	LeanBuffers bool
-	Logger      zerolog.Logger
+	Logger   zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a

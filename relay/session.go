@@ -114,9 +114,6 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	downPump := &pump{read: backend.Read, write: func(buf []byte, n int) error {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
-	if s.srv.cfg.LeanBuffers {
-		up.wait, _ = s.down.(readableWaiter)
-	}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); s.finish(up.run(), "client", func() { closeWrite(backend) }) }()

@@ -32,7 +32,6 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 		Limits:         relayLimits(cfg.Limits),
 		TrustedProxies: trusted,
 		Fallback:       fallback,
-		LeanBuffers:    cfg.Limits.LeanBuffers,
 		Logger:         log,
 	}
 	if !servesWSS(cfg.Listeners) {

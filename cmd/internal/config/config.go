@@ -29,8 +29,6 @@ type Limits struct {
 	HandshakeTimeout    time.Duration `yaml:"handshake_timeout"`
 	MaxHandshakeSize    int           `yaml:"max_handshake_size"`
 	DialTimeout         time.Duration `yaml:"dial_timeout"`
-	// LeanBuffers: idle sessions hold no read buffer, for one extra syscall per batch.
-	LeanBuffers bool `yaml:"lean_buffers"`
 }
 
 // Fallback is what players see when no backend is reachable.
