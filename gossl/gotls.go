@@ -53,5 +53,6 @@ func (b *goBackend) install(certs *certSet, keys []ticketKey) error {
 
 func (b *goBackend) wrap(raw net.Conn) Conn {
 	out := &coalescer{Conn: raw}
-	return &goConn{Conn: tls.Server(out, b.config), out: out}
+	gate := &readGate{Conn: out}
+	return &goConn{Conn: tls.Server(gate, b.config), out: out, gate: gate}
 }

@@ -4,13 +4,38 @@ import (
 	"crypto/tls"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
-// goConn is a crypto/tls server connection whose Write leaves in one socket write.
+// goConn is a crypto/tls server connection whose Write leaves in one socket write and whose
+// Read returns every record already received, not only the first.
 type goConn struct {
 	*tls.Conn
-	out *coalescer
-	wmu sync.Mutex
+	out  *coalescer
+	gate *readGate
+	wmu  sync.Mutex
+}
+
+// Read fills p from the first record that arrives and then from every further record that
+// crypto/tls already holds, without waiting for more: crypto/tls returns one record per Read,
+// and the relay writes what one Read returns as one batch, so without this a socket read
+// carrying a tick's three WebSocket messages became three backend writes (bench record
+// 2026-11-29-moonbridge-vs-peers.md). While the gate is shut, the socket is not read.
+func (c *goConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil || n == len(p) {
+		return n, err
+	}
+	c.gate.shut.Store(true)
+	defer c.gate.shut.Store(false)
+	for n < len(p) {
+		m, err := c.Conn.Read(p[n:])
+		n += m
+		if err != nil { // errGateShut, or an error the next Read returns again
+			break
+		}
+	}
+	return n, nil
 }
 
 // Write seals p and sends its records together, MaxBatch bytes of p per socket write.
@@ -52,6 +77,29 @@ func (c *goConn) State() ConnState {
 		Resumed:     cs.DidResume,
 	}
 }
+
+// readGate sits under tls.Conn. While shut, a read does not touch the socket and fails with
+// errGateShut, a temporary error that crypto/tls does not keep (it keeps any partial record).
+type readGate struct {
+	net.Conn
+	shut atomic.Bool
+}
+
+func (g *readGate) Read(b []byte) (int, error) {
+	if g.shut.Load() {
+		return 0, errGateShut
+	}
+	return g.Conn.Read(b)
+}
+
+// errGateShut: nothing more is buffered; a timeout in net.Error's terms, so not sticky.
+var errGateShut net.Error = gateShutError{}
+
+type gateShutError struct{}
+
+func (gateShutError) Error() string   { return "gossl: no buffered record" }
+func (gateShutError) Timeout() bool   { return true }
+func (gateShutError) Temporary() bool { return true }
 
 // coalescer sits under tls.Conn, which writes each record on its own: between hold and flush
 // it gathers them so they leave in one socket write. Outside a hold (handshake flights, alerts
