@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -98,19 +99,10 @@ func (b *testBackend) lastHello(t *testing.T) Handshake {
 // test skips with the reason when this build does not have that provider.
 func tlsServer(t *testing.T, provider string) *gossl.Server {
 	t.Helper()
-	p, _, err := gossl.Select(provider)
+	srv, _, err := testutil.TLSServer(t, provider)
 	if err != nil {
-		t.Skipf("TLS provider %s: %v", provider, err)
+		t.Skip(err)
 	}
-	pair, err := gossl.SelfSigned([]string{"127.0.0.1", "localhost"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := p.NewServer(gossl.ServerConfig{Certificates: []gossl.CertSource{{PEM: pair}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
 	return srv
 }
 

@@ -69,7 +69,10 @@ type Server struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers
+	// live counts running sessions, some of which run on net/http's goroutines, which wg does
+	// not see; Close waits for both.
+	live sync.WaitGroup
 
 	mu        sync.Mutex
 	listeners []*listener
@@ -153,6 +156,7 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	s.live.Wait()
 	return nil
 }
 
@@ -165,11 +169,14 @@ func (s *Server) track(sess *session) bool {
 		return false
 	}
 	s.sessions[sess] = struct{}{}
+	s.live.Add(1) // under mu, before Close can reach live.Wait
 	return true
 }
 
+// untrack is deferred by a tracked session; it runs after the session's log line.
 func (s *Server) untrack(sess *session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
 	s.mu.Unlock()
+	s.live.Done()
 }

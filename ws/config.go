@@ -38,7 +38,8 @@ type Config struct {
 	// nothing at all for this many PingIntervals. Zero means the default;
 	// negative disables the check.
 	DeadPeerIntervals int
-	// CloseTimeout bounds the write of a close frame.
+	// CloseTimeout bounds the write of a close frame and, after bad input, how long what the
+	// peer still sends is read and dropped before the socket closes (see Conn.close).
 	CloseTimeout time.Duration
 	// Clock drives the keepalive; nil means the real clock. Tests inject one.
 	Clock Clock

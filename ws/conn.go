@@ -1,6 +1,7 @@
 package ws
 
 import (
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -72,12 +73,27 @@ func (c *Conn) Close() error { return c.CloseWithCode(CloseNormal, "") }
 // CloseTimeout is spent on it) and closes the underlying connection. Only
 // the first call has an effect; later calls return the first one's result.
 func (c *Conn) CloseWithCode(code CloseCode, reason string) error {
+	return c.close(code, reason, false)
+}
+
+// maxLingerBytes bounds what a lingering close reads and drops.
+const maxLingerBytes = 1 << 20
+
+// close sends the close frame and closes the connection, once. With linger it first reads and
+// drops what the peer still sends, until it closes or CloseTimeout passes: closing a socket that
+// has unread bytes makes the kernel send a reset, which can destroy the close frame (and its
+// reason) before the peer reads it. Bad input is closed this way.
+func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 	c.closeOnce.Do(func() {
 		c.ka.stop()
 		// The deadline comes before the lock so that a batch stuck on a
 		// peer that stopped reading gives way to the close.
 		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
 		_ = c.writeClose(code, reason)
+		if linger {
+			_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.CloseTimeout))
+			_, _ = io.Copy(io.Discard, io.LimitReader(c.nc, maxLingerBytes))
+		}
 		c.closeErr = c.nc.Close()
 	})
 	return c.closeErr

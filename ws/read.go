@@ -209,7 +209,7 @@ func (c *Conn) fail(err error) error {
 	var pe *ProtocolError
 	if errors.As(err, &pe) {
 		c.log.Info().Uint16("code", uint16(pe.Code)).Str("reason", pe.Reason).Msg("ws: closing connection on bad input")
-		_ = c.CloseWithCode(pe.Code, pe.Reason)
+		_ = c.close(pe.Code, pe.Reason, true)
 	}
 	return err
 }

@@ -5,9 +5,9 @@ import (
 	"crypto/x509"
 	"net"
 	"testing"
-	"time"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // tlsLayer is how a test server terminates TLS: with crypto/tls or one of gossl's providers, so
@@ -53,19 +53,10 @@ func tlsLayers(t *testing.T) []tlsLayer {
 }
 
 func gosslLayer(t *testing.T, provider string) tlsLayer {
-	p, _, err := gossl.Select(provider)
+	srv, pair, err := testutil.TLSServer(t, provider)
 	if err != nil {
 		return tlsLayer{name: "wss gossl " + provider, skip: err.Error()}
 	}
-	pair, err := gossl.SelfSigned([]string{"127.0.0.1", "example.com"}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := p.NewServer(gossl.ServerConfig{Certificates: []gossl.CertSource{{PEM: pair}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(pair.CertPEM)
 	return tlsLayer{
