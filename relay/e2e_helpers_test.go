@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -99,7 +99,7 @@ func (b *testBackend) lastHello(t *testing.T) Handshake {
 // test skips with the reason when this build does not have that provider.
 func tlsServer(t *testing.T, provider string) *gossl.Server {
 	t.Helper()
-	srv, _, err := testutil.TLSServer(t, provider)
+	srv, _, err := tlstest.TLSServer(t, provider)
 	if err != nil {
 		t.Skip(err)
 	}

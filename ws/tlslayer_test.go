@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 )
 
 // tlsLayer is how a test server terminates TLS: with crypto/tls or one of gossl's providers, so
@@ -53,7 +53,7 @@ func tlsLayers(t *testing.T) []tlsLayer {
 }
 
 func gosslLayer(t *testing.T, provider string) tlsLayer {
-	srv, pair, err := testutil.TLSServer(t, provider)
+	srv, pair, err := tlstest.TLSServer(t, provider)
 	if err != nil {
 		return tlsLayer{name: "wss gossl " + provider, skip: err.Error()}
 	}

@@ -1,4 +1,6 @@
-package testutil
+// Package tlstest starts gossl servers for tests of the packages above gossl (gossl's own tests
+// cannot import it: it imports gossl).
+package tlstest
 
 import (
 	"fmt"
