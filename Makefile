@@ -31,8 +31,16 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 .PHONY: build purego cross native native-asan deps test vet test-cgo test-purego test-native \
 	run bench bench-micro bench-peers mbbench clean
 
+# Go does not notice when the C libraries it links change (it hashes their paths, not their
+# bytes), so `go build` would keep a binary linked with an old shim or BoringSSL. NATIVE_ID, a
+# hash of the three archives taken after `make native`, goes into the link flags so that any
+# change relinks; `version --json` shows it. (= not :=, so it is read when a recipe runs.)
+NATIVE_ID = $(shell cat $(BUILD)/libmoonbridge_native.a $$(sed -n 's/^ROOT=//p' $(BUILD)/boringssl.env)/lib/libssl.a \
+	$$(sed -n 's/^ROOT=//p' $(BUILD)/boringssl.env)/lib/libcrypto.a | sha256sum | cut -c1-16)
+CGO_LDFLAGS_ID = -X $(PKG)/cmd/internal/buildinfo.nativeID=$(NATIVE_ID)
+
 build: native
-	CGO_ENABLED=1 $(GO_BUILD) -tags $(CGO_TAGS) -o $(BIN)/moonbridge ./cmd/moonbridge
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(GO_LDFLAGS) $(CGO_LDFLAGS_ID)' -tags $(CGO_TAGS) -o $(BIN)/moonbridge ./cmd/moonbridge
 
 purego:
 	CGO_ENABLED=0 $(GO_BUILD) -o $(BIN)/moonbridge-purego ./cmd/moonbridge
@@ -63,7 +71,7 @@ vet: native
 	CGO_ENABLED=0 $(GO) vet ./...
 
 test-cgo: native
-	CGO_ENABLED=1 scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) ./...
+	CGO_ENABLED=1 scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 test-purego:
 	CGO_ENABLED=0 scripts/gotest.sh purego -count=1 -timeout 20m ./...

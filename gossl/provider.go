@@ -32,10 +32,10 @@ func GoProvider() Provider { return provider{name: "go", newBackend: newGoBacken
 // in a pure-Go build or when the self-test fails. This is the one place that branches on the
 // backend.
 //
-// auto means Go for now, as the decision records say: BoringSSL cut moonbridge's proxy CPU per
-// frame on modded wss by 35-41% at window 8 but only by 14-18% at window 1, short of the 20% the
-// rule asks at both windows (bench/results/2026-11-29-wss-boringssl-vs-go.md and
-// 2026-11-29-wss-boringssl-open-path.md). Its fixed cost per small read is what to fix first.
+// auto means Go for now, as the decision records say: BoringSSL never cut moonbridge's proxy CPU
+// per frame on modded wss by the 20% the rule asks at both windows, and once the go provider
+// stopped writing one batch per TLS record the two measured alike (BoringSSL/Go 0.99 at window
+// 1, 1.035 at window 8: bench/results/2026-11-29-wss-boringssl-open-path.md).
 func Select(name string) (p Provider, reason string, err error) {
 	switch name {
 	case "go":
@@ -52,7 +52,7 @@ func Select(name string) (p Provider, reason string, err error) {
 }
 
 // autoReason is what the startup line says when auto picked Go.
-const autoReason = "auto prefers Go: BoringSSL missed the 20% CPU-per-frame rule at window 1 " +
+const autoReason = "auto prefers Go: BoringSSL did not save the 20% CPU per frame its rule asks " +
 	"(bench/results/2026-11-29-wss-boringssl-open-path.md); set tls.provider: boringssl to use it"
 
 func testedBoring() (Provider, error) {

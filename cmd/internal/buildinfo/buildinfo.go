@@ -11,10 +11,13 @@ import (
 	"github.com/moonbridge/moonbridge/gossl"
 )
 
-// Set by the Makefile with -ldflags -X; `go build` alone leaves the fallbacks below.
+// Set by the Makefile with -ldflags -X; `go build` alone leaves the fallbacks below. nativeID
+// is a hash of the C archives linked in (the Makefile's NATIVE_ID): setting it is what makes Go
+// relink when only the C side changed.
 var (
-	version = ""
-	commit  = ""
+	version  = ""
+	commit   = ""
+	nativeID = ""
 )
 
 // Info is what `moonbridge version` prints.
@@ -34,6 +37,7 @@ type Boring struct {
 	Revision   string `json:"revision"`
 	Source     string `json:"source"`
 	APIVersion int    `json:"api_version"`
+	NativeID   string `json:"native_id,omitempty"` // hash of the linked C archives, from make
 }
 
 // CPU lists the x86 features that AES-GCM speed depends on (all false on other architectures).
@@ -73,7 +77,7 @@ func Collect() Info {
 	if gossl.BoringEnabled {
 		linked := gossl.LinkedBoringSSL()
 		info.TLSProviders = []string{"boringssl", "go"}
-		info.BoringSSL = &Boring{Revision: linked.Revision, Source: linked.Source, APIVersion: linked.APIVersion}
+		info.BoringSSL = &Boring{Revision: linked.Revision, Source: linked.Source, APIVersion: linked.APIVersion, NativeID: nativeID}
 	}
 	return info
 }
