@@ -12,6 +12,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h> /* X509_check_host lived here in older BoringSSL (android fallback) */
 
 static const uint8_t kALPN[] = "http/1.1";
 
