@@ -55,6 +55,15 @@ func (c *clientConn) RemoteAddr() net.Addr {
 	return net.TCPAddrFromAddrPort(c.info.client)
 }
 
+// CloseWrite half-closes the socket (a TCP FIN), so a backend that has finished sending does
+// not cut off a player who still is; without a half-close it closes.
+func (c *clientConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return c.Close()
+}
+
 func (c *clientConn) addRelease(release func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

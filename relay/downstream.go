@@ -24,20 +24,15 @@ type downstream interface {
 
 // tcpDownstream is a raw Minecraft connection.
 type tcpDownstream struct {
-	net.Conn
+	*clientConn
 }
 
 func (d tcpDownstream) WriteBatch(buf []byte) error {
-	_, err := d.Conn.Write(buf[headroom:])
+	_, err := d.clientConn.Write(buf[headroom:])
 	return err
 }
 
-func (d tcpDownstream) CloseWrite(string) error {
-	if cw, ok := d.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return d.Conn.Close()
-}
+func (d tcpDownstream) CloseWrite(string) error { return d.clientConn.CloseWrite() }
 
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
 type wsDownstream struct {

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -96,4 +97,51 @@ func TestHalfCloseAndAbruptReset(t *testing.T) {
 	reset.SetLinger(0)
 	reset.Close()
 	exchange(t, other, "", 0)
+}
+
+// TestBackendHalfCloseKeepsClientSending: a backend that finishes sending half-closes; the player
+// gets the bytes and EOF, and what it sends afterwards still reaches the backend.
+func TestBackendHalfCloseKeepsClientSending(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	received := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		if _, err := ReadHello(r, 0); err != nil {
+			return
+		}
+		c.Write([]byte("bye"))
+		c.(*net.TCPConn).CloseWrite()
+		rest, _ := io.ReadAll(r)
+		received <- string(rest)
+	}()
+	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(ln.Addr().String()) }, Minecraft)
+	conn := dialClient(t, Minecraft, addr).(*net.TCPConn)
+	defer conn.Close()
+	conn.Write(handshakeFrame("h", NextLogin))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, err := io.ReadAll(conn)
+	if err != nil || string(got) != "bye" {
+		t.Fatalf("player read %q, %v; want bye then EOF", got, err)
+	}
+	if _, err := conn.Write([]byte("still here")); err != nil {
+		t.Fatalf("writing after the backend half-closed: %v", err)
+	}
+	conn.CloseWrite()
+	select {
+	case rest := <-received:
+		if rest != "still here" {
+			t.Errorf("backend received %q after its half-close, want %q", rest, "still here")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the backend never saw the player's bytes or EOF")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -191,9 +192,7 @@ type NoRouteError struct {
 	Host, Path string
 }
 
-func (e *NoRouteError) Error() string { return "no route for host " + quoteHost(e.Host) }
-
-func quoteHost(h string) string { return "\"" + h + "\"" }
+func (e *NoRouteError) Error() string { return "no route for host " + strconv.Quote(e.Host) }
 
 // HandshakeError is a client whose first bytes were not a valid Minecraft hello.
 type HandshakeError struct{ Err error }
