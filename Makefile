@@ -31,16 +31,18 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 .PHONY: build purego cross native native-asan deps test vet test-cgo test-purego test-native \
 	run bench bench-micro bench-peers mbbench clean
 
-# Go does not notice when the C libraries it links change (it hashes their paths, not their
-# bytes), so `go build` would keep a binary linked with an old shim or BoringSSL. NATIVE_ID, a
-# hash of the three archives taken after `make native`, goes into the link flags so that any
-# change relinks; `version --json` shows it. (= not :=, so it is read when a recipe runs.)
-NATIVE_ID = $(shell cat $(BUILD)/libmoonbridge_native.a $$(sed -n 's/^ROOT=//p' $(BUILD)/boringssl.env)/lib/libssl.a \
-	$$(sed -n 's/^ROOT=//p' $(BUILD)/boringssl.env)/lib/libcrypto.a | sha256sum | cut -c1-16)
+# Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
+# so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
+# all, against the old ones (a test binary was once linked with another BoringSSL this way).
+# NATIVE_ID, a hash of the archives taken after `make native`, goes into CGO_CFLAGS (part of
+# every cgo package's cache key) and the link flags (`version --json` shows it).
+# (= not :=, so it is read when a recipe runs.)
+NATIVE_ID = $(shell PKG_CONFIG_PATH=$(PKG_CONFIG_PATH) scripts/native-id.sh)
+CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS='-O2 -g -DMB_NATIVE_ID=$(NATIVE_ID)'
 CGO_LDFLAGS_ID = -X $(PKG)/cmd/internal/buildinfo.nativeID=$(NATIVE_ID)
 
 build: native
-	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '$(GO_LDFLAGS) $(CGO_LDFLAGS_ID)' -tags $(CGO_TAGS) -o $(BIN)/moonbridge ./cmd/moonbridge
+	$(CGO_ENV) $(GO) build -trimpath -ldflags '$(GO_LDFLAGS) $(CGO_LDFLAGS_ID)' -tags $(CGO_TAGS) -o $(BIN)/moonbridge ./cmd/moonbridge
 
 purego:
 	CGO_ENABLED=0 $(GO_BUILD) -o $(BIN)/moonbridge-purego ./cmd/moonbridge
@@ -67,11 +69,11 @@ native-asan: deps
 	cmake --build $(BUILD)/asan
 
 vet: native
-	$(GO) vet -tags $(CGO_TAGS) ./...
+	$(CGO_ENV) $(GO) vet -tags $(CGO_TAGS) ./...
 	CGO_ENABLED=0 $(GO) vet ./...
 
 test-cgo: native
-	CGO_ENABLED=1 scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+	$(CGO_ENV) scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 test-purego:
 	CGO_ENABLED=0 scripts/gotest.sh purego -count=1 -timeout 20m ./...
@@ -98,7 +100,7 @@ bench: build mbbench
 
 # Micro-benchmarks of the codec and TLS layers (go test -bench), both providers.
 bench-micro: native
-	CGO_ENABLED=1 $(GO) test -tags $(CGO_TAGS) -run '^$$' -bench . -benchtime 200ms ./ws/ ./gossl/ ./relay/
+	$(CGO_ENV) $(GO) test -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' -run '^$$' -bench . -benchtime 200ms ./ws/ ./gossl/ ./relay/
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:

@@ -30,7 +30,9 @@ case "$flavour" in
     cc=gcc cxx=g++
     if [ "$arch" = arm64 ]; then cc=aarch64-linux-gnu-gcc cxx=aarch64-linux-gnu-g++; fi
     pc=$(packaging/native.sh "$arch")
-    PKG_CONFIG_PATH=$pc CC=$cc CXX=$cxx CGO_ENABLED=1 GOOS=linux GOARCH=$arch \
+    # the archives' hash keys Go's cache (see scripts/native-id.sh)
+    id=$(PKG_CONFIG_PATH=$pc scripts/native-id.sh)
+    PKG_CONFIG_PATH=$pc CC=$cc CXX=$cxx CGO_ENABLED=1 CGO_CFLAGS="-O2 -g -DMB_NATIVE_ID=$id" GOOS=linux GOARCH=$arch \
       "$go" build -trimpath -tags boringssl,netgo,osusergo \
       -ldflags "$ldflags -linkmode=external -extldflags=-static" -o "$out" ./cmd/moonbridge
     ;;
