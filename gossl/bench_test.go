@@ -116,6 +116,42 @@ func BenchmarkOpen(b *testing.B) {
 	})
 }
 
+// BenchmarkOpenBatch: the relay's read shape. The server reads into a 64 KiB buffer, so one
+// Read opens every record that one socket read brought; one op is one record of that size.
+func BenchmarkOpenBatch(b *testing.B) {
+	benchProviders(b, func(b *testing.B, p Provider) {
+		srv := benchServer(b, p)
+		for _, size := range benchSizes {
+			b.Run(fmt.Sprint(size), func(b *testing.B) {
+				buf := make([]byte, 64<<10)
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				var store bytes.Buffer
+				for left := b.N; left > 0; {
+					n := min(left, max(1, (8<<20)/size))
+					b.StopTimer()
+					s := recordedSession(b, srv, size, n, &store)
+					runtime.GC()
+					b.StartTimer()
+					readAll(b, s.server, buf, n*size)
+					left -= n
+				}
+			})
+		}
+	})
+}
+
+// readAll reads want bytes from c in reads of up to len(buf).
+func readAll(b *testing.B, c Conn, buf []byte, want int) {
+	for want > 0 {
+		n, err := c.Read(buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		want -= n
+	}
+}
+
 // recordedSession records count client writes of size bytes into store (reused, so sessions do
 // not churn the heap) and makes the server read them.
 func recordedSession(b *testing.B, srv *Server, size, count int, store *bytes.Buffer) *benchSession {
