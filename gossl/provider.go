@@ -1,6 +1,7 @@
 package gossl
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -32,10 +33,10 @@ func GoProvider() Provider { return provider{name: "go", newBackend: newGoBacken
 // in a pure-Go build or when the self-test fails. This is the one place that branches on the
 // backend.
 //
-// auto means Go for now, as the decision records say: BoringSSL never cut moonbridge's proxy CPU
-// per frame on modded wss by the 20% the rule asks at both windows, and once the go provider
-// stopped writing one batch per TLS record the two measured alike (BoringSSL/Go 0.99 at window
-// 1, 1.035 at window 8: bench/results/2026-11-29-wss-boringssl-open-path.md).
+// auto takes BoringSSL when it is compiled in and passes the same self-test, and Go otherwise,
+// with the reason. Why BoringSSL: on modded and bulk wss it used 3-14% less proxy CPU per frame
+// than crypto/tls, and never more (bench/results/2026-11-30-tls-auto-default.md); that record
+// also says why the earlier 20% rule, which picked Go, could not decide a default.
 func Select(name string) (p Provider, reason string, err error) {
 	switch name {
 	case "go":
@@ -46,14 +47,28 @@ func Select(name string) (p Provider, reason string, err error) {
 		}
 		return p, "tls.provider is boringssl", nil
 	case "auto", "":
-		return GoProvider(), autoReason, nil
+		p, reason = selectAuto(testedBoring)
+		return p, reason, nil
 	}
 	return nil, "", &TLSError{Op: "config", Reason: fmt.Sprintf("tls.provider %q is not auto, boringssl or go", name)}
 }
 
-// autoReason is what the startup line says when auto picked Go.
-const autoReason = "auto prefers Go: BoringSSL did not save the 20% CPU per frame its rule asks " +
-	"(bench/results/2026-11-29-wss-boringssl-open-path.md); set tls.provider: boringssl to use it"
+// autoRecord is the decision record behind auto's preference.
+const autoRecord = "bench/results/2026-11-30-tls-auto-default.md"
+
+// selectAuto is auto's choice, with the BoringSSL provider (and its self-test) passed in so a
+// test can make it fail.
+func selectAuto(tested func() (Provider, error)) (Provider, string) {
+	p, err := tested()
+	switch {
+	case err == nil:
+		return p, "auto prefers BoringSSL when it is compiled in and passes its self-test (" + autoRecord + ")"
+	case errors.Is(err, ErrBoringNotCompiled):
+		return GoProvider(), "auto: this build has no BoringSSL (pure Go), so crypto/tls"
+	default:
+		return GoProvider(), "auto fell back to Go: " + err.Error()
+	}
+}
 
 func testedBoring() (Provider, error) {
 	p, err := boringProvider()

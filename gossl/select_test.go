@@ -16,9 +16,16 @@ func TestSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// auto prefers Go in every build until a decision record says otherwise (see Select).
-	if p.Name() != "go" || !strings.Contains(reason, "bench/results/") {
-		t.Errorf("auto chose %s (%s), want go with the record that decided it", p.Name(), reason)
+	// auto is BoringSSL in the cgo build and Go in the pure-Go build, and says why.
+	want := map[bool]string{true: "boringssl", false: "go"}[BoringEnabled]
+	if p.Name() != want || reason == "" {
+		t.Errorf("auto chose %s (%q), want %s with a reason", p.Name(), reason, want)
+	}
+	if BoringEnabled && !strings.Contains(reason, autoRecord) {
+		t.Errorf("auto's reason %q does not name the record that decided it", reason)
+	}
+	if !BoringEnabled && !strings.Contains(reason, "pure Go") {
+		t.Errorf("auto's reason in the pure-Go build: %q", reason)
 	}
 	if p, _, err := Select("go"); err != nil || p.Name() != "go" {
 		t.Errorf("go: %v %v", p, err)
@@ -32,6 +39,14 @@ func TestSelect(t *testing.T) {
 	}
 	if _, _, err := Select("openssl"); err == nil {
 		t.Error("openssl accepted")
+	}
+}
+
+func TestAutoFallsBackWhenTheSelfTestFails(t *testing.T) {
+	failed := func() (Provider, error) { return nil, errors.New("BoringSSL self-test failed: boom") }
+	p, reason := selectAuto(failed)
+	if p.Name() != "go" || !strings.Contains(reason, "fell back") || !strings.Contains(reason, "boom") {
+		t.Errorf("auto after a failed self-test: %s (%q), want go and the failure", p.Name(), reason)
 	}
 }
 
