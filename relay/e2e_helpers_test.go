@@ -189,3 +189,22 @@ func checkNoGoroutineLeak(t *testing.T) {
 		}
 	})
 }
+
+// firstRead waits up to 10 s for conn's first byte and returns the read's error: io.EOF when
+// the proxy closed the connection cleanly.
+func firstRead(conn net.Conn) error {
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, err := conn.Read(make([]byte, 1))
+	return err
+}
+
+// startLimitedProxy runs a proxy for protocol in front of a fresh backend, allowing one
+// connection per client address.
+func startLimitedProxy(t *testing.T, protocol Protocol) (*Server, string) {
+	t.Helper()
+	backend := startBackend(t, false)
+	return startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Limits.MaxConnectionsPerIP = 1
+	}, protocol)
+}

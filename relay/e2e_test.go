@@ -188,8 +188,7 @@ func TestProxyProtocolIn(t *testing.T) {
 			}
 			if tc.wantSrc == "" {
 				conn.Write(handshakeFrame("h", NextLogin))
-				conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-				if _, err := conn.Read(make([]byte, 1)); err == nil {
+				if err := firstRead(conn); err == nil {
 					t.Fatal("want the connection closed")
 				}
 				return

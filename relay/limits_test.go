@@ -15,11 +15,7 @@ import (
 
 func TestConnectionsPerAddressLimit(t *testing.T) {
 	checkNoGoroutineLeak(t)
-	backend := startBackend(t, false)
-	_, addr := startProxy(t, func(c *Config) {
-		c.Routes = routeTo(backend.addr())
-		c.Limits.MaxConnectionsPerIP = 1
-	}, WS)
+	srv, addr := startLimitedProxy(t, WS)
 	first := dialClient(t, WS, addr)
 	defer first.Close()
 	exchange(t, first, "h", 10) // the session is up and counted
@@ -28,6 +24,7 @@ func TestConnectionsPerAddressLimit(t *testing.T) {
 	if _, err := dialWS(addr); !errors.As(err, &refused) || refused.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("second WebSocket client from the same address: %v, want HTTP 429", err)
 	}
+	waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedPerAddr}, 1)
 	first.Close()
 	// Once the first session ended, its slot is free again.
 	deadline := time.Now().Add(10 * time.Second)
@@ -42,6 +39,22 @@ func TestConnectionsPerAddressLimit(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+func TestConnectionsPerAddressLimitMinecraft(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	srv, addr := startLimitedProxy(t, Minecraft)
+	first := dialClient(t, Minecraft, addr)
+	defer first.Close()
+	exchange(t, first, "h", 10)
+
+	second := dialClient(t, Minecraft, addr)
+	defer second.Close()
+	if err := firstRead(second); err != io.EOF {
+		t.Errorf("second Minecraft client from the same address: read %v, want EOF (refused)", err)
+	}
+	waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedPerAddr}, 1)
+	exchange(t, first, "", 10) // the first session is undisturbed
 }
 
 func dialWS(addr string) (*ws.Conn, error) {
@@ -64,8 +77,7 @@ func TestTotalConnectionLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer second.Close()
-	second.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := second.Read(make([]byte, 1)); err != io.EOF {
+	if err := firstRead(second); err != io.EOF {
 		t.Errorf("over the total limit: read %v, want EOF (closed)", err)
 	}
 	exchange(t, first, "", 0) // the first session is undisturbed

@@ -99,6 +99,7 @@ func (ln *listener) handle(raw net.Conn) {
 	release, err := ln.srv.counter.acquireTotal()
 	if err != nil {
 		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused")
+		ln.srv.refuse(refusedTotal)
 		raw.Close()
 		return
 	}
@@ -106,6 +107,7 @@ func (ln *listener) handle(raw net.Conn) {
 	raw.SetReadDeadline(time.Now().Add(ln.srv.limits.SniffTimeout))
 	if err := ln.readProxyHeader(conn); err != nil {
 		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused: PROXY header")
+		ln.srv.refuse(refusedProxy)
 		conn.Close()
 		return
 	}
@@ -128,8 +130,25 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 		conn.info.tls = tlsConn
 		ln.wss.push(&clientConn{Conn: tlsConn, info: conn.info})
 	default:
+		if !ln.admitTCP(conn) {
+			return
+		}
 		ln.srv.runSession(ln, string(Minecraft), tcpDownstream{conn}, conn.info, "")
 	}
+}
+
+// admitTCP applies the per-address limit to a Minecraft client (WebSocket clients get it in
+// admit, after forwarded headers); over it, the connection is closed before the session.
+func (ln *listener) admitTCP(conn *clientConn) bool {
+	release, err := ln.srv.counter.acquireAddr(conn.info.client.Addr())
+	if err != nil {
+		ln.log.Warn().Str("client", conn.info.client.String()).Err(err).Msg("connection refused")
+		ln.srv.refuse(refusedPerAddr)
+		conn.Close()
+		return false
+	}
+	conn.addRelease(release)
+	return true
 }
 
 // readProxyHeader reads a PROXY header from trusted peers when the listener accepts them.
@@ -199,6 +218,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 	release, err := ln.srv.counter.acquireAddr(client.Addr())
 	if err != nil {
 		ln.log.Warn().Str("client", client.String()).Err(err).Msg("WebSocket upgrade refused")
+		ln.srv.refuse(refusedPerAddr)
 		return http.StatusTooManyRequests, err.Error()
 	}
 	conn.info.client = client

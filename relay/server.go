@@ -77,6 +77,7 @@ type Server struct {
 	mu        sync.Mutex
 	listeners []*listener
 	sessions  map[*session]struct{}
+	tally     tally // what has ended, for the metrics (metrics.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -94,7 +95,7 @@ func New(cfg Config) (*Server, error) {
 	limits := cfg.Limits.withDefaults()
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
-		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}),
+		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 	}, nil
 }
 
@@ -177,6 +178,7 @@ func (s *Server) track(sess *session) bool {
 func (s *Server) untrack(sess *session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
+	s.count(sess)
 	s.mu.Unlock()
 	s.live.Done()
 }

@@ -25,6 +25,8 @@ type session struct {
 	mu      sync.Mutex
 	backend net.Conn
 	reason  error // the first error that ended the session; nil for a clean end
+
+	meters // bytes moved so far, for the end line and the metrics
 }
 
 func (s *Server) runSession(ln *listener, protocol string, down downstream, info *connInfo, path string) {
@@ -115,6 +117,7 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	downPump := &pump{read: backend.Read, write: func(buf []byte, n int) error {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
+	s.start(sent, up, downPump)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); s.finish(up.run(), "client", func() { closeWrite(backend) }) }()
@@ -123,7 +126,8 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 		s.finish(downPump.run(), "backend", func() { s.down.CloseWrite("server closed the connection") })
 	}()
 	wg.Wait()
-	end.Int64("bytes_up", sent+up.bytes.Load()).Int64("bytes_down", downPump.bytes.Load())
+	bytesUp, bytesDown := s.relayed()
+	end.Int64("bytes_up", bytesUp).Int64("bytes_down", bytesDown)
 }
 
 // finish ends one direction: a clean end half-closes the other side, an error aborts both.
@@ -169,11 +173,16 @@ func (s *session) closeAll() {
 	}
 }
 
+// endReason is the first error that ended the session, nil for a clean end.
+func (s *session) endReason() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reason
+}
+
 // logEnd writes the session's one log line.
 func (s *session) logEnd(end *zerolog.Event) {
-	s.mu.Lock()
-	reason := s.reason
-	s.mu.Unlock()
+	reason := s.endReason()
 	if s.info.tls != nil {
 		state := s.info.tls.State()
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).

@@ -3,27 +3,35 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 )
 
 // startAdmin serves Prometheus metrics on /metrics and a liveness answer on /healthz, when addr
-// is set. The relay's own metrics are not exported yet: /metrics has the Go runtime's and the
-// process's.
-func startAdmin(addr string, log zerolog.Logger) (stop func(), err error) {
+// is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) beside the Go
+// runtime's and the process's, from a registry of this run's own.
+func startAdmin(addr string, relayMetrics prometheus.Collector, log zerolog.Logger) (stop func(), err error) {
 	if addr == "" {
 		return func() {}, nil
 	}
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(relayMetrics); err != nil {
+		return nil, err
+	}
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.Handler())
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
@@ -38,3 +46,8 @@ func startAdmin(addr string, log zerolog.Logger) (stop func(), err error) {
 		server.Shutdown(ctx)
 	}, nil
 }
+
+// promLogger passes the metrics handler's errors (a failed collection) to the log.
+type promLogger struct{ log zerolog.Logger }
+
+func (l promLogger) Println(v ...any) { l.log.Error().Msg(fmt.Sprint(v...)) }

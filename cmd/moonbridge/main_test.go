@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +98,20 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	logs := startServe(t, cfg)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no listener line in %q", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// startServe runs serve with cfg until the test ends, then checks it stopped cleanly; it
+// returns serve's JSON log.
+func startServe(t *testing.T, cfg config.Config) *testutil.SyncBuffer {
+	t.Helper()
 	var logs testutil.SyncBuffer
 	log, err := logging.New(&logs, "info", "json")
 	if err != nil {
@@ -104,15 +120,60 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, log) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return &logs
+}
+
+func TestServeAdminExportsRelayMetrics(t *testing.T) {
+	cfg := config.Default()
+	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	cfg.Admin.Listen = "127.0.0.1:0"
+	admin := adminAddr(t, startServe(t, cfg))
+	body := httpGet(t, "http://"+admin+"/metrics")
+	for _, want := range []string{`moonbridge_sessions_active{protocol="minecraft"} 0`,
+		`moonbridge_sessions_active{protocol="wss"} 0`, "go_goroutines", "process_resident_memory_bytes"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, body)
+		}
+	}
+	if got := httpGet(t, "http://"+admin+"/healthz"); got != "ok\n" {
+		t.Errorf("/healthz = %q", got)
+	}
+}
+
+// adminAddr waits for the admin endpoint's startup line and returns its address.
+func adminAddr(t *testing.T, logs *testutil.SyncBuffer) string {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no listener line in %q", logs.String())
+	for time.Now().Before(deadline) {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var entry struct{ Addr, Message string }
+			if json.Unmarshal([]byte(line), &entry) == nil && strings.HasPrefix(entry.Message, "Admin endpoint") {
+				return entry.Addr
+			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	t.Fatalf("no admin endpoint line in %q", logs.String())
+	return ""
+}
+
+func httpGet(t *testing.T, url string) string {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return string(body)
 }

@@ -35,7 +35,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if err := srv.Start(); err != nil {
 		return err
 	}
-	stopAdmin, err := startAdmin(cfg.Admin.Listen, log)
+	stopAdmin, err := startAdmin(cfg.Admin.Listen, srv, log)
 	if err != nil {
 		srv.Close()
 		return err

@@ -1,0 +1,148 @@
+package relay
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The relay's Prometheus series. Server is a prometheus.Collector: everything is read at scrape
+// time from counts the relay keeps anyway (the pumps' byte counters, the session set), so a
+// relayed byte costs nothing more and a scrape costs one walk over the live sessions.
+var (
+	activeDesc = prometheus.NewDesc("moonbridge_sessions_active",
+		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
+	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
+		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
+			"no_route, backend_unreachable, client_error, backend_error, shutdown.",
+		[]string{"protocol", "outcome"}, nil)
+	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
+		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
+		[]string{"protocol", "direction"}, nil)
+	refusedDesc = prometheus.NewDesc("moonbridge_connections_refused_total",
+		"Connections refused before a session: connections (total limit), connections_per_address "+
+			"(per-address limit, answered 429 on WebSocket), proxy_header (a bad or untrusted PROXY header).",
+		[]string{"reason"}, nil)
+)
+
+// The refusal reasons of moonbridge_connections_refused_total.
+const (
+	refusedTotal   = "connections"
+	refusedPerAddr = "connections_per_address"
+	refusedProxy   = "proxy_header"
+)
+
+// tally holds the counts of what has ended; the Server's mu guards it.
+type tally struct {
+	ended   map[[2]string]float64 // protocol, outcome
+	bytes   map[[2]string]float64 // protocol, direction
+	refused map[string]float64
+}
+
+func newTally() tally {
+	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: map[string]float64{}}
+}
+
+// outcome names how a session ended, in few enough words for a label.
+func outcome(reason error) string {
+	var side *SideError
+	switch {
+	case reason == nil:
+		return "closed"
+	case errors.Is(reason, errShutdown):
+		return "shutdown"
+	case errors.As(reason, new(*HandshakeError)):
+		return "bad_handshake"
+	case errors.As(reason, new(*NoRouteError)):
+		return "no_route"
+	case errors.As(reason, new(*DialError)):
+		return "backend_unreachable"
+	case errors.As(reason, &side):
+		return side.Side + "_error"
+	}
+	return "error"
+}
+
+// Describe sends the relay's descriptors.
+func (s *Server) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc} {
+		ch <- d
+	}
+}
+
+// Collect sends the relay's series as of now.
+func (s *Server) Collect(ch chan<- prometheus.Metric) {
+	s.mu.Lock()
+	active := map[string]float64{}
+	for _, ln := range s.listeners { // a protocol that is served shows 0, not nothing
+		for _, p := range ln.cfg.Protocols {
+			active[string(p)] += 0
+		}
+	}
+	bytes := make(map[[2]string]float64, len(s.tally.bytes))
+	for k, v := range s.tally.bytes {
+		bytes[k] = v
+	}
+	for sess := range s.sessions {
+		active[sess.protocol]++
+		up, down := sess.relayed()
+		bytes[[2]string{sess.protocol, "up"}] += float64(up)
+		bytes[[2]string{sess.protocol, "down"}] += float64(down)
+	}
+	send := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, t, v, labels...)
+	}
+	for p, n := range active {
+		send(activeDesc, prometheus.GaugeValue, n, p)
+	}
+	for k, n := range s.tally.ended {
+		send(endedDesc, prometheus.CounterValue, n, k[0], k[1])
+	}
+	for k, n := range bytes {
+		send(bytesDesc, prometheus.CounterValue, n, k[0], k[1])
+	}
+	for r, n := range s.tally.refused {
+		send(refusedDesc, prometheus.CounterValue, n, r)
+	}
+	s.mu.Unlock()
+}
+
+// refuse counts a connection refused before it became a session.
+func (s *Server) refuse(reason string) {
+	s.mu.Lock()
+	s.tally.refused[reason]++
+	s.mu.Unlock()
+}
+
+// count moves an ended session into the totals; the caller holds s.mu.
+func (s *Server) count(sess *session) {
+	up, down := sess.relayed()
+	s.tally.ended[[2]string{sess.protocol, outcome(sess.endReason())}]++
+	s.tally.bytes[[2]string{sess.protocol, "up"}] += float64(up)
+	s.tally.bytes[[2]string{sess.protocol, "down"}] += float64(down)
+}
+
+// meters are a session's byte counts while its pumps run: sent (the first bytes the backend
+// got before the pumps started) plus what each pump has moved.
+type meters struct {
+	mu       sync.Mutex
+	sent     int64
+	up, down *pump
+}
+
+func (m *meters) start(sent int64, up, down *pump) {
+	m.mu.Lock()
+	m.sent, m.up, m.down = sent, up, down
+	m.mu.Unlock()
+}
+
+// relayed is what the session has moved so far, each way.
+func (m *meters) relayed() (up, down int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.up == nil {
+		return 0, 0
+	}
+	return m.sent + m.up.bytes.Load(), m.down.bytes.Load()
+}
