@@ -49,6 +49,15 @@ func (c *clientConn) Read(p []byte) (int, error) {
 	return c.Conn.Read(p)
 }
 
+// socket is the accepted socket once the sniffed bytes are consumed (nil before), for reading
+// the player's bytes without this wrapper.
+func (c *clientConn) socket() net.Conn {
+	if c.reader != nil && c.reader.Buffered() > 0 {
+		return nil
+	}
+	return c.Conn
+}
+
 // RemoteAddr is the player's address (after PROXY or forwarded-for), so net/http and the
 // session log see the player rather than the CDN.
 func (c *clientConn) RemoteAddr() net.Addr {

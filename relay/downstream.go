@@ -20,6 +20,9 @@ type downstream interface {
 	WriteBatch(buf []byte) error
 	// CloseWrite tells the player nothing more will come: a TCP FIN or a WebSocket close.
 	CloseWrite(reason string) error
+	// socket is the plain socket to read the player's bytes from, or nil when they must come
+	// through Read (WebSocket and TLS, or sniffed bytes still buffered).
+	socket() net.Conn
 }
 
 // tcpDownstream is a raw Minecraft connection.
@@ -34,6 +37,8 @@ func (d tcpDownstream) WriteBatch(buf []byte) error {
 
 func (d tcpDownstream) CloseWrite(string) error { return d.clientConn.CloseWrite() }
 
+func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
+
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
 type wsDownstream struct {
 	*ws.Conn
@@ -42,3 +47,5 @@ type wsDownstream struct {
 func (d wsDownstream) CloseWrite(reason string) error {
 	return d.Conn.CloseWithCode(ws.CloseNormal, reason)
 }
+
+func (d wsDownstream) socket() net.Conn { return nil }

@@ -24,6 +24,9 @@ var (
 		"Connections refused before a session: connections (total limit), connections_per_address "+
 			"(per-address limit, answered 429 on WebSocket), proxy_header (a bad or untrusted PROXY header).",
 		[]string{"reason"}, nil)
+	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
+		"64 KiB relay buffers held now: one per direction that is moving data, and one per WebSocket "+
+			"or TLS client direction for as long as its session runs.", nil, nil)
 )
 
 // The refusal reasons of moonbridge_connections_refused_total.
@@ -66,7 +69,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc} {
 		ch <- d
 	}
 }
@@ -106,6 +109,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 		send(refusedDesc, prometheus.CounterValue, n, r)
 	}
 	s.mu.Unlock()
+	send(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
 }
 
 // refuse counts a connection refused before it became a session.

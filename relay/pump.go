@@ -4,17 +4,8 @@ import (
 	"errors"
 	"io"
 	"net"
-	"sync"
 	"sync/atomic"
 )
-
-// bufferPool holds headroom+batchSize buffers; a pump holds one while it runs, idle or not.
-// Holding none while idle (waiting for readability without a buffer, as DESIGN.md asks for a
-// memory profile) is not built: see bench/results/2026-11-29-idle-session-memory.md.
-var bufferPool = sync.Pool{New: func() any {
-	b := make([]byte, headroom+batchSize)
-	return &b
-}}
 
 // pumpResult is how one direction of a session ended.
 type pumpResult struct {
@@ -25,20 +16,18 @@ type pumpResult struct {
 // read, and the next read waits until that write returned, so a slow reader on the far side
 // holds back this side (at most one buffer in flight per direction).
 type pump struct {
-	read  func([]byte) (int, error)
+	src   source
 	write func(buf []byte, n int) error // buf[:headroom+n] with the payload at buf[headroom:]
 	bytes atomic.Int64
 }
 
 // run copies until the source ends or a write fails.
 func (p *pump) run() pumpResult {
-	bp := bufferPool.Get().(*[]byte)
-	defer bufferPool.Put(bp)
-	buf := *bp
+	defer p.src.close()
 	for {
-		n, err := p.read(buf[headroom:])
+		buf, n, err := p.src.next()
 		if n > 0 {
-			if werr := p.write(buf, n); werr != nil {
+			if werr := p.write(*buf, n); werr != nil {
 				return pumpResult{err: &WriteError{Err: werr}}
 			}
 			p.bytes.Add(int64(n))

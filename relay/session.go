@@ -110,11 +110,11 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	s.mu.Lock()
 	s.backend = backend
 	s.mu.Unlock()
-	up := &pump{read: s.down.Read, write: func(buf []byte, n int) error {
+	up := &pump{src: sourceFor(s.down.socket(), s.down.Read), write: func(buf []byte, n int) error {
 		_, err := backend.Write(buf[headroom : headroom+n])
 		return err
 	}}
-	downPump := &pump{read: backend.Read, write: func(buf []byte, n int) error {
+	downPump := &pump{src: sourceFor(backend, backend.Read), write: func(buf []byte, n int) error {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
 	s.start(sent, up, downPump)

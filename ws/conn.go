@@ -5,7 +5,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -26,7 +25,6 @@ const (
 // control frames never land inside a data frame.
 type Conn struct {
 	nc          net.Conn
-	raw         syscall.RawConn // nil when nc offers none (TLS, tests)
 	role        Role
 	cfg         Config
 	log         zerolog.Logger
@@ -53,9 +51,6 @@ type Conn struct {
 func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
 	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
 	c.log = c.cfg.Logger.With().Stringer("remote", nc.RemoteAddr()).Logger()
-	if sc, ok := nc.(syscall.Conn); ok {
-		c.raw, _ = sc.SyscallConn()
-	}
 	if role == RoleClient {
 		c.masks = newMaskSource()
 	}

@@ -1,0 +1,69 @@
+package relay
+
+import (
+	"net"
+	"sync"
+	"sync/atomic"
+)
+
+// A pump reads its source in batches of up to batchSize bytes, into a pooled buffer with
+// headroom in front. Plain sockets are read lean (source_linux.go): a pump waiting for data
+// holds no buffer, so an idle direction holds nothing. Other sources (WebSocket and TLS, which
+// keep state between reads) read into one buffer held while the pump runs.
+type source interface {
+	// next returns the next batch: buf[headroom:headroom+n] is the payload, valid until the
+	// next call (buf may be nil when n is 0).
+	next() (buf *[]byte, n int, err error)
+	// close gives back what the source holds when its pump ends.
+	close()
+}
+
+// batchPool holds headroom+batchSize buffers.
+var batchPool = sync.Pool{New: func() any {
+	b := make([]byte, headroom+batchSize)
+	return &b
+}}
+
+// batchesOut counts the buffers pumps hold now (moonbridge_relay_buffers on /metrics).
+var batchesOut atomic.Int64
+
+func getBatch() *[]byte {
+	batchesOut.Add(1)
+	return batchPool.Get().(*[]byte)
+}
+
+func putBatch(b *[]byte) {
+	batchesOut.Add(-1)
+	batchPool.Put(b)
+}
+
+// sourceFor reads conn lean when it is a plain socket, else through read into a held buffer.
+func sourceFor(conn net.Conn, read func([]byte) (int, error)) source {
+	if conn != nil {
+		if s := leanSourceFor(conn); s != nil {
+			return s
+		}
+	}
+	return &heldSource{from: read}
+}
+
+// heldSource reads into one buffer taken at the first read and kept until close.
+type heldSource struct {
+	from func([]byte) (int, error)
+	buf  *[]byte
+}
+
+func (s *heldSource) next() (*[]byte, int, error) {
+	if s.buf == nil {
+		s.buf = getBatch()
+	}
+	n, err := s.from((*s.buf)[headroom:])
+	return s.buf, n, err
+}
+
+func (s *heldSource) close() {
+	if s.buf != nil {
+		putBatch(s.buf)
+		s.buf = nil
+	}
+}
