@@ -16,6 +16,12 @@ import (
 // cgo call then opens together.
 const readBufSize = 2 * smallBuf
 
+// readPool holds the BoringSSL connections' ciphertext read buffers (readBufSize). They are
+// kept apart from the seal buffers: a read buffer stays with its connection while the player
+// is idle, and one that a big seal had filled would keep all its pages resident in every idle
+// session; reads of player traffic touch only the first few.
+var readPool = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
+
 // boringConn is a server connection over a shim engine. Locks, always taken in this order:
 // hsMu (the handshake), rmu (the read side and its ciphertext buffer), wmu (everything that
 // writes ciphertext to the socket, so records leave in the order they were sealed).
@@ -116,7 +122,7 @@ func (c *boringConn) pendingInput() []byte {
 // fill reads the socket once into the ciphertext buffer (whose input the engine has taken).
 func (c *boringConn) fill() error {
 	if c.rbuf == nil {
-		c.rbuf = getBuf(readBufSize)
+		c.rbuf = readPool.Get().(*[]byte)
 	}
 	n, err := c.raw.Read(*c.rbuf)
 	c.rpos, c.rend = 0, n
@@ -247,7 +253,7 @@ func (c *boringConn) Close() error {
 		}
 		c.rmu.Lock() // a Read blocked in the socket has returned now
 		if c.rbuf != nil {
-			putBuf(c.rbuf)
+			readPool.Put(c.rbuf)
 			c.rbuf = nil
 		}
 		c.rerr = net.ErrClosed

@@ -18,23 +18,31 @@ type source interface {
 	close()
 }
 
-// batchPool holds headroom+batchSize buffers.
-var batchPool = sync.Pool{New: func() any {
-	b := make([]byte, headroom+batchSize)
-	return &b
-}}
+// Two pools of headroom+batchSize buffers: lean sources borrow from batchPool for bursts, held
+// sources keep theirs from heldPool for a whole session. Apart, a held buffer is touched only by
+// the reads of its own direction (a player's small packets: a few pages), never by a backend's
+// burst that an earlier borrower read into it, which would keep all its pages resident while
+// the session idles.
+var batchPool, heldPool = newBatchPool(), newBatchPool()
+
+func newBatchPool() *sync.Pool {
+	return &sync.Pool{New: func() any {
+		b := make([]byte, headroom+batchSize)
+		return &b
+	}}
+}
 
 // batchesOut counts the buffers pumps hold now (moonbridge_relay_buffers on /metrics).
 var batchesOut atomic.Int64
 
-func getBatch() *[]byte {
+func getBatch(pool *sync.Pool) *[]byte {
 	batchesOut.Add(1)
-	return batchPool.Get().(*[]byte)
+	return pool.Get().(*[]byte)
 }
 
-func putBatch(b *[]byte) {
+func putBatch(pool *sync.Pool, b *[]byte) {
 	batchesOut.Add(-1)
-	batchPool.Put(b)
+	pool.Put(b)
 }
 
 // sourceFor reads conn lean when it is a plain socket, else through read into a held buffer.
@@ -55,7 +63,7 @@ type heldSource struct {
 
 func (s *heldSource) next() (*[]byte, int, error) {
 	if s.buf == nil {
-		s.buf = getBatch()
+		s.buf = getBatch(heldPool)
 	}
 	n, err := s.from((*s.buf)[headroom:])
 	return s.buf, n, err
@@ -63,7 +71,7 @@ func (s *heldSource) next() (*[]byte, int, error) {
 
 func (s *heldSource) close() {
 	if s.buf != nil {
-		putBatch(s.buf)
+		putBatch(heldPool, s.buf)
 		s.buf = nil
 	}
 }

@@ -53,7 +53,7 @@ func (s *leanSource) next() (*[]byte, int, error) {
 // readability and call it again.
 func (s *leanSource) tryRead(fd uintptr) bool {
 	if s.buf == nil {
-		s.buf = getBatch()
+		s.buf = getBatch(batchPool)
 	}
 	for {
 		n, err := syscall.Read(int(fd), (*s.buf)[headroom:])
@@ -61,7 +61,7 @@ func (s *leanSource) tryRead(fd uintptr) bool {
 		case syscall.EINTR:
 			continue
 		case syscall.EAGAIN:
-			putBatch(s.buf)
+			putBatch(batchPool, s.buf)
 			s.buf = nil
 			return false
 		case nil:
@@ -75,7 +75,7 @@ func (s *leanSource) tryRead(fd uintptr) bool {
 
 func (s *leanSource) close() {
 	if s.buf != nil {
-		putBatch(s.buf)
+		putBatch(batchPool, s.buf)
 		s.buf = nil
 	}
 }
