@@ -28,8 +28,15 @@ func socketBufferMax(t *testing.T, file string) int64 {
 
 // TestBackendThatStopsReading checks that a session buffers at most one batch (64 KiB) in the
 // proxy beyond the kernel's socket buffers while its backend does not read, and that it
-// recovers byte-exact when the backend reads again.
+// recovers byte-exact when the backend reads again. Over ws the keepalive's dead-peer check runs
+// at 0.4 s and the stall lasts longer: a client the relay is not reading from is not dead.
 func TestBackendThatStopsReading(t *testing.T) {
+	for _, protocol := range []Protocol{Minecraft, WS} {
+		t.Run(string(protocol), func(t *testing.T) { testBackendThatStopsReading(t, protocol) })
+	}
+}
+
+func testBackendThatStopsReading(t *testing.T, protocol Protocol) {
 	wmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_wmem")
 	rmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_rmem")
 	// client send buffer, proxy receive buffer, proxy send buffer, backend receive buffer,
@@ -37,12 +44,15 @@ func TestBackendThatStopsReading(t *testing.T) {
 	bound := 2*wmem + 2*rmem + batchSize
 	backend := startBackend(t, false)
 	backend.pause = make(chan struct{})
-	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
-	conn := dialClient(t, Minecraft, addr)
+	const keepalive = 200 * time.Millisecond // dead after 2 intervals: 0.4 s
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.WebSocket.Conn.PingInterval, c.WebSocket.Conn.DeadPeerIntervals = keepalive, 2
+	}, protocol)
+	payload := make([]byte, bound+8<<20) // made before dialing: over ws, filling it takes longer
+	rand.Read(payload)                   // than the 0.4 s the dead-peer check allows a silent client
+	conn := dialClient(t, protocol, addr)
 	defer conn.Close()
-
-	payload := make([]byte, bound+8<<20)
-	rand.Read(payload)
 	var written atomic.Int64
 	writeDone := make(chan error, 1)
 	go func() {
@@ -67,6 +77,7 @@ func TestBackendThatStopsReading(t *testing.T) {
 	if stalledAt >= int64(len(payload)) {
 		t.Fatalf("no backpressure: all %d bytes were accepted", stalledAt)
 	}
+	time.Sleep(5 * keepalive) // stalled past the dead-peer time
 	close(backend.pause)
 	got := make([]byte, len(payload))
 	conn.SetReadDeadline(time.Now().Add(120 * time.Second))

@@ -35,8 +35,9 @@ type Config struct {
 	// interval before. Zero disables the keepalive and the dead-peer check.
 	PingInterval time.Duration
 	// DeadPeerIntervals closes the connection (1001) after the peer sent
-	// nothing at all for this many PingIntervals. Zero means the default;
-	// negative disables the check.
+	// nothing at all for this many PingIntervals while a Read was waiting
+	// (time the reader spends elsewhere does not count). Zero means the
+	// default; negative disables the check.
 	DeadPeerIntervals int
 	// CloseTimeout bounds the write of a close frame and, after bad input, how long what the
 	// peer still sends is read and dropped before the socket closes (see Conn.close).

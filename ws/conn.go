@@ -38,8 +38,10 @@ type Conn struct {
 	masks     maskSource                             // guarded by wmu; clients only
 
 	wrote atomic.Bool // set by every frame written; read by the keepalive
-	heard atomic.Bool // set by every read that returned bytes
-	ka    *keepalive
+	// reader is the Read side's word for the keepalive (readerHeard, readerWaiting): one word,
+	// so a read costs one store more than before the dead-peer check needed to know the wait.
+	reader atomic.Uint32
+	ka     *keepalive
 
 	closeOnce sync.Once
 	closeErr  error

@@ -8,7 +8,8 @@ import (
 
 // keepalive is the task of DESIGN.md: every half interval it pings if
 // nothing was written in the half interval before, and it closes the
-// connection when the peer sent nothing for DeadPeerIntervals intervals.
+// connection when the peer sent nothing for DeadPeerIntervals intervals
+// while a Read was waiting.
 // Writes only set Conn.wrote; the task costs nothing per write. It runs as
 // a re-armed timer callback, so an idle connection holds no goroutine.
 type keepalive struct {
@@ -65,16 +66,33 @@ func (k *keepalive) tick() {
 	}
 }
 
-// peerDead counts consecutive half intervals in which nothing arrived and
-// returns whether that makes the peer dead, and for how long it was silent.
+// peerDead counts consecutive half intervals in which nothing arrived while
+// a Read was waiting for it, and returns whether that makes the peer dead,
+// and for how long it was silent. A half interval with no Read waiting does
+// not count: the reader was busy elsewhere (a relay held back by a stalled
+// backend), so the silence says nothing about the peer.
 func (k *keepalive) peerDead() (bool, time.Duration) {
-	if k.c.heard.Swap(false) {
+	state := k.c.reader.Load()
+	if state&readerHeard != 0 {
+		// A failed swap means the reader moved on, having heard: either way, alive. A reader
+		// entering Read between the load and the swap may put the bit back: one more half
+		// interval of grace, never a wrong close.
+		k.c.reader.CompareAndSwap(state, state&^readerHeard)
 		k.silentHalfs = 0
+		return false, 0
+	}
+	if state&readerWaiting == 0 {
 		return false, 0
 	}
 	k.silentHalfs++
 	return k.deadAfter > 0 && k.silentHalfs >= k.deadAfter, time.Duration(k.silentHalfs) * k.half
 }
+
+// The bits of Conn.reader.
+const (
+	readerHeard   = 1 << iota // a read returned bytes since the keepalive last looked
+	readerWaiting             // Read waits in the socket now
+)
 
 func (k *keepalive) stop() {
 	k.mu.Lock()

@@ -71,6 +71,7 @@ func TestKeepaliveDisabled(t *testing.T) {
 func TestDeadPeerIsClosed(t *testing.T) {
 	c, sc, clock := keepaliveConn(3)
 	defer c.Close()
+	c.reader.Store(readerWaiting) // as while Read waits for a peer that sends nothing
 	clock.Advance(3*testInterval - time.Nanosecond)
 	if sc.isClosed() {
 		t.Fatal("closed before three silent intervals")
@@ -84,6 +85,23 @@ func TestDeadPeerIsClosed(t *testing.T) {
 	code, reason, _ := ParseClosePayload(last.payload)
 	if last.op != OpClose || code != CloseGoingAway || len(reason) == 0 {
 		t.Fatalf("last frame %+v, want a 1001 close with a reason", last)
+	}
+}
+
+// A reader held back (a relay whose backend stopped reading) does not call
+// Read, so the peer's frames wait in the socket unread: that silence is not
+// the peer's, and the connection stays open.
+func TestSilenceWhileNotReadingIsNotDeath(t *testing.T) {
+	c, sc, clock := keepaliveConn(3)
+	defer c.Close()
+	clock.Advance(10 * testInterval)
+	if sc.isClosed() {
+		t.Fatal("closed as dead while nobody was reading")
+	}
+	c.reader.Store(readerWaiting) // the reader is back and waits: now silence counts
+	clock.Advance(3 * testInterval)
+	if !sc.isClosed() {
+		t.Fatal("not closed after three silent intervals with a Read waiting")
 	}
 }
 

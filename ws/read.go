@@ -43,9 +43,10 @@ func (c *Conn) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
+		c.reader.Store(c.reader.Load()&readerHeard | readerWaiting)
 		n, err := c.nc.Read(p)
 		if n > 0 {
-			c.heard.Store(true)
+			c.reader.Store(readerHeard)
 			out, perr := c.consume(p[:n])
 			if perr != nil {
 				c.rd.err = c.fail(perr)
@@ -55,8 +56,11 @@ func (c *Conn) Read(p []byte) (int, error) {
 			if out > 0 {
 				return out, nil
 			}
-		} else if err != nil {
-			c.rd.err = c.endOfStream(err)
+		} else {
+			c.reader.Store(c.reader.Load() &^ readerWaiting)
+			if err != nil {
+				c.rd.err = c.endOfStream(err)
+			}
 		}
 		if c.rd.err != nil {
 			return 0, c.rd.err
