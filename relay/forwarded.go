@@ -8,8 +8,9 @@ import (
 
 // Behind a CDN the WebSocket's TCP peer is the CDN's edge, and the client's
 // address travels in HTTP headers, which anyone can also send. So the
-// headers count only when the peer is in TrustedNets, and then in this
-// order, the first usable one winning:
+// headers count only when the peer is in TrustedNets, and only the ones
+// named in Config.ClientIPHeaders, in that order, the first usable one
+// winning. The default, DefaultClientIPHeaders:
 //
 //  1. CF-Connecting-IP   set by Cloudflare
 //  2. True-Client-IP     set by Akamai, and Cloudflare Enterprise
@@ -23,33 +24,38 @@ import (
 //                        the client. An invalid entry ends the walk with no
 //                        answer, since everything left of it is unverifiable.
 //
-// A single-address header counts only when it appears once and parses; a
-// repeated or invalid one is ignored and the next in order is tried. If
-// nothing usable remains, the peer is the client.
+// Any other name is read like the first three. A single-address header
+// counts only when it appears once and parses; a repeated or invalid one is
+// ignored and the next in order is tried. If nothing usable remains, the
+// peer is the client.
 //
-// Caution: a client can set the single-address headers itself. Behind a
-// CDN that does not overwrite one of them, strip it at the CDN, or the client
-// chooses its own address.
+// Caution: a client can set any of these headers itself. Behind a CDN that
+// does not overwrite one of them, leave it out of the list (behind
+// Cloudflare, the list can be just CF-Connecting-IP), or the client chooses
+// its own address.
 
-// forwardedHeaders are the single-address headers, in order of precedence.
-var forwardedHeaders = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP"}
+// DefaultClientIPHeaders are the headers read when Config.ClientIPHeaders is nil.
+var DefaultClientIPHeaders = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", xffHeader}
+
+const xffHeader = "X-Forwarded-For"
 
 // ForwardedClient returns the client address for a connection from peer
-// carrying header h, and the name of the header it came from ("" when it is
-// the peer itself).
-func ForwardedClient(peer netip.Addr, trusted TrustedNets, h http.Header) (client netip.Addr, from string) {
+// carrying header h, reading the headers names in order, and the name of the
+// header it came from ("" when it is the peer itself).
+func ForwardedClient(peer netip.Addr, trusted TrustedNets, names []string, h http.Header) (client netip.Addr, from string) {
 	if !trusted.Contains(peer) {
 		return peer, ""
 	}
-	for _, name := range forwardedHeaders {
-		if v := h.Values(name); len(v) == 1 {
+	for _, name := range names {
+		if strings.EqualFold(name, xffHeader) {
+			if a, ok := rightmostUntrusted(h.Values(xffHeader), trusted); ok {
+				return a, xffHeader
+			}
+		} else if v := h.Values(name); len(v) == 1 {
 			if a, ok := parseForwardedAddr(v[0]); ok {
 				return a, name
 			}
 		}
-	}
-	if a, ok := rightmostUntrusted(h.Values("X-Forwarded-For"), trusted); ok {
-		return a, "X-Forwarded-For"
 	}
 	return peer, ""
 }

@@ -11,24 +11,30 @@ import (
 )
 
 // TestForwardedHeadersOverWebSocket: the player's address comes from CF-Connecting-IP or
-// X-Forwarded-For only when the TCP peer is a trusted proxy, and reaches the backend in the
-// PROXY header.
+// X-Forwarded-For only when the TCP peer is a trusted proxy and the header is in the configured
+// list, and reaches the backend in the PROXY header.
 func TestForwardedHeadersOverWebSocket(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		trusted []string
+		names   []string // ClientIPHeaders; nil: the default list
 		header  http.Header
 		want    string
 	}{
-		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
-		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"},
+		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, nil, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
+		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"}, nil,
 			http.Header{"X-Forwarded-For": {"203.0.113.10, 198.51.100.7"}}, "203.0.113.10"},
-		{"untrusted peer", []string{"10.0.0.0/8"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+		{"untrusted peer", []string{"10.0.0.0/8"}, nil, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+		{"header not in the configured list", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
+			http.Header{"X-Real-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+		{"no headers configured", []string{"127.0.0.0/8"}, []string{},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := startBackend(t, true)
 			_, addr := startProxy(t, func(c *Config) {
 				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
+				c.ClientIPHeaders = tc.names
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, WS)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -56,9 +56,39 @@ func TestForwardedClient(t *testing.T) {
 				h.Add(k, v)
 			}
 		}
-		got, from := ForwardedClient(netip.MustParseAddr(tc.peer), trusted, h)
+		got, from := ForwardedClient(netip.MustParseAddr(tc.peer), trusted, DefaultClientIPHeaders, h)
 		if got != netip.MustParseAddr(tc.want) || from != tc.from {
 			t.Errorf("%s: %v from %q, want %v from %q", tc.name, got, from, tc.want, tc.from)
+		}
+	}
+}
+
+func TestClientIPHeadersList(t *testing.T) {
+	trusted, err := ParseTrustedNets([]string{"173.245.48.0/20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cdn := netip.MustParseAddr("173.245.48.1")
+	h := http.Header{}
+	h.Set("Cf-Connecting-Ip", "203.0.113.1")
+	h.Set("X-Real-Ip", "203.0.113.3") // what a client behind Cloudflare could send itself
+	h.Set("X-Forwarded-For", "203.0.113.4")
+	h.Set("X-Client-Addr", "203.0.113.5")
+	for _, c := range []struct {
+		names []string
+		want  string
+		from  string
+	}{
+		{[]string{"CF-Connecting-IP"}, "203.0.113.1", "CF-Connecting-IP"},
+		{[]string{"X-Real-IP", "CF-Connecting-IP"}, "203.0.113.3", "X-Real-IP"}, // the list's order
+		{[]string{"x-forwarded-for"}, "203.0.113.4", "X-Forwarded-For"},         // names are case-blind
+		{[]string{"X-Client-Addr"}, "203.0.113.5", "X-Client-Addr"},             // any single-address header
+		{[]string{"True-Client-IP"}, "173.245.48.1", ""},                        // named but absent
+		{[]string{}, "173.245.48.1", ""},                                        // none
+	} {
+		got, from := ForwardedClient(cdn, trusted, c.names, h)
+		if got != netip.MustParseAddr(c.want) || from != c.from {
+			t.Errorf("%v: %v from %q, want %s from %q", c.names, got, from, c.want, c.from)
 		}
 	}
 }
@@ -86,7 +116,7 @@ func FuzzForwardedFor(f *testing.F) {
 		}
 		h.Add("X-Forwarded-For", xff1)
 		h.Add("X-Forwarded-For", xff2)
-		got, from := ForwardedClient(peer, trusted, h)
+		got, from := ForwardedClient(peer, trusted, DefaultClientIPHeaders, h)
 		switch {
 		case from == "":
 			if got != peer {

@@ -228,7 +228,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.cfg.TrustedProxies, r.Header)
+	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.cfg.TrustedProxies, ln.srv.cfg.ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client
 	}

@@ -26,13 +26,14 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 		return relay.Config{}, nil, err
 	}
 	out := relay.Config{
-		Listeners:      relayListeners(cfg.Listeners),
-		Routes:         relayRoutes(cfg.Routes),
-		WebSocket:      wsConfig(cfg.WebSocket, log),
-		Limits:         relayLimits(cfg.Limits),
-		TrustedProxies: trusted,
-		Fallback:       fallback,
-		Logger:         log,
+		Listeners:       relayListeners(cfg.Listeners),
+		Routes:          relayRoutes(cfg.Routes),
+		WebSocket:       wsConfig(cfg.WebSocket, log),
+		Limits:          relayLimits(cfg.Limits),
+		TrustedProxies:  trusted,
+		ClientIPHeaders: cfg.ClientIPHeaders,
+		Fallback:        fallback,
+		Logger:          log,
 	}
 	if !servesWSS(cfg.Listeners) {
 		return out, nil, nil

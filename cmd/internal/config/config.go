@@ -17,9 +17,12 @@ type Config struct {
 	Routes    []Route    `yaml:"routes"`
 	// TrustedProxies may send PROXY headers and forwarded-for headers (CIDRs of a CDN or LB).
 	TrustedProxies []string `yaml:"trusted_proxies"`
-	Limits         Limits   `yaml:"limits"`
-	Fallback       Fallback `yaml:"fallback"`
-	Client         Client   `yaml:"client"`
+	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
+	// precedence; X-Forwarded-For is walked from the right. Empty: none, only PROXY headers.
+	ClientIPHeaders []string `yaml:"client_ip_headers"`
+	Limits          Limits   `yaml:"limits"`
+	Fallback        Fallback `yaml:"fallback"`
+	Client          Client   `yaml:"client"`
 }
 
 // Limits bound what one client can take; all are on by default.
@@ -121,8 +124,9 @@ func Default() Config {
 			Protocols:     []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS},
 			ProxyProtocol: "off",
 		}},
-		Routes:         []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
-		TrustedProxies: []string{},
+		Routes:          []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
+		TrustedProxies:  []string{},
+		ClientIPHeaders: []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", "X-Forwarded-For"},
 		Limits: Limits{
 			MaxConnections:      10000,
 			MaxConnectionsPerIP: 50,

@@ -48,6 +48,8 @@ func TestStrictErrorsNameKeyAndLine(t *testing.T) {
 		"bad listen":  {"listeners:\n  - listen: nowhere\n    protocols: [ws]\n", `listeners[0].listen: "nowhere" is not HOST:PORT`},
 		"bad proto":   {"listeners:\n  - listen: :1\n    protocols: [http]\n", "listeners[0].protocols[0]"},
 		"half tls":    {"tls:\n  cert: a.pem\n", "tls.cert and tls.key go together"},
+		"bad header":  {"client_ip_headers: [X-Real IP]\n", `client_ip_headers[0]: "X-Real IP" is not an HTTP header name`},
+		"twice":       {"client_ip_headers: [X-Real-IP, x-real-ip]\n", `client_ip_headers[1]: "x-real-ip" is listed twice`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -56,6 +58,20 @@ func TestStrictErrorsNameKeyAndLine(t *testing.T) {
 				t.Errorf("error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestClientIPHeadersEmptyMeansNone(t *testing.T) {
+	cfg, err := Parse([]byte("client_ip_headers: []\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ClientIPHeaders == nil || len(cfg.ClientIPHeaders) != 0 {
+		t.Errorf("client_ip_headers: [] gave %#v, want an empty (not nil) list: nil would mean the relay's default", cfg.ClientIPHeaders)
+	}
+	cfg, _ = Parse([]byte("client_ip_headers: [CF-Connecting-IP]\n"), noEnv)
+	if len(cfg.ClientIPHeaders) != 1 {
+		t.Errorf("a list of one gave %v", cfg.ClientIPHeaders)
 	}
 }
 

@@ -45,6 +45,7 @@ func (c Config) Validate() error {
 			}
 		}
 	}
+	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
@@ -155,4 +156,21 @@ func hostPort(key, addr string) error {
 		return invalid(key, "%q is not HOST:PORT", addr)
 	}
 	return nil
+}
+
+// validateHeaderNames checks HTTP header names: letters, digits and dashes, each once.
+func validateHeaderNames(key string, names []string) []error {
+	var errs []error
+	seen := map[string]bool{}
+	for i, name := range names {
+		field := fmt.Sprintf("%s[%d]", key, i)
+		switch {
+		case name == "" || strings.TrimLeft(strings.ToLower(name), "abcdefghijklmnopqrstuvwxyz0123456789-") != "":
+			errs = append(errs, invalid(field, "%q is not an HTTP header name (letters, digits, dashes)", name))
+		case seen[strings.ToLower(name)]:
+			errs = append(errs, invalid(field, "%q is listed twice", name))
+		}
+		seen[strings.ToLower(name)] = true
+	}
+	return errs
 }
