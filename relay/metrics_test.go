@@ -83,9 +83,10 @@ func TestMetricsCountSessionsAndBytes(t *testing.T) {
 	conn.Close()
 	waitForMetric(t, srv, "moonbridge_sessions_active", mc, 0)
 	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "closed"}, 1)
-	// Ended sessions keep their bytes in the totals.
+	// Ended sessions keep their bytes in the totals, and their buffers are all back.
 	waitForMetric(t, srv, "moonbridge_relayed_bytes_total", up, wantUp)
 	waitForMetric(t, srv, "moonbridge_relayed_bytes_total", down, 5000)
+	waitForMetric(t, srv, "moonbridge_relay_buffers", nil, 0)
 }
 
 func TestMetricsCountRefusalsAndFailures(t *testing.T) {
@@ -129,6 +130,9 @@ func TestMetricsCountRefusalsAndFailures(t *testing.T) {
 	over.Close()
 	waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedTotal}, 1)
 	known.Close()
+	held.Close()
+	waitForMetric(t, srv, "moonbridge_sessions_active", map[string]string{"protocol": "minecraft"}, 0)
+	waitForMetric(t, srv, "moonbridge_relay_buffers", nil, 0) // no failure path kept one
 }
 
 func TestOutcomeNames(t *testing.T) {
