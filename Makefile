@@ -8,6 +8,7 @@
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
+#   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make deps           install missing Debian packages (as root) or print the command
 #   make clean          remove build outputs (the BoringSSL cache stays; see BORINGSSL_CACHE)
 
@@ -29,7 +30,7 @@ CGO_TAGS := boringssl
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test vet test-cgo test-purego test-native \
-	run bench bench-micro bench-peers mbbench clean
+	run bench bench-micro bench-peers interop mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -101,6 +102,10 @@ bench: build mbbench
 # Micro-benchmarks of the codec and TLS layers (go test -bench), both providers.
 bench-micro: native
 	$(CGO_ENV) $(GO) test -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' -run '^$$' -bench . -benchtime 200ms ./ws/ ./gossl/ ./relay/
+
+# moonbridge against node-minecraft-protocol (npm) as server and player, over tcp, ws and wss.
+interop: build
+	bench/interop/run.sh $(BIN)/moonbridge
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:
