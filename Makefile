@@ -10,7 +10,7 @@
 #   make bench-micro    go test -bench of ws, gossl and relay
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make deps           install missing Debian packages (as root) or print the command
-#   make clean          remove build outputs (the BoringSSL cache stays; see BORINGSSL_CACHE)
+#   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
