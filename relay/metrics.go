@@ -74,9 +74,17 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
-// Collect sends the relay's series as of now.
+// Collect sends the relay's series as of now. They are made under the server's lock and sent
+// after it, so a slow scrape never holds up sessions starting or ending.
 func (s *Server) Collect(ch chan<- prometheus.Metric) {
+	for _, m := range s.snapshot() {
+		ch <- m
+	}
+}
+
+func (s *Server) snapshot() []prometheus.Metric {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	active := map[string]float64{}
 	for _, ln := range s.listeners { // a protocol that is served shows 0, not nothing
 		for _, p := range ln.cfg.Protocols {
@@ -93,23 +101,24 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 		bytes[[2]string{sess.protocol, "up"}] += float64(up)
 		bytes[[2]string{sess.protocol, "down"}] += float64(down)
 	}
-	send := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, t, v, labels...)
+	var out []prometheus.Metric
+	add := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
+		out = append(out, prometheus.MustNewConstMetric(d, t, v, labels...))
 	}
 	for p, n := range active {
-		send(activeDesc, prometheus.GaugeValue, n, p)
+		add(activeDesc, prometheus.GaugeValue, n, p)
 	}
 	for k, n := range s.tally.ended {
-		send(endedDesc, prometheus.CounterValue, n, k[0], k[1])
+		add(endedDesc, prometheus.CounterValue, n, k[0], k[1])
 	}
 	for k, n := range bytes {
-		send(bytesDesc, prometheus.CounterValue, n, k[0], k[1])
+		add(bytesDesc, prometheus.CounterValue, n, k[0], k[1])
 	}
 	for r, n := range s.tally.refused {
-		send(refusedDesc, prometheus.CounterValue, n, r)
+		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
-	s.mu.Unlock()
-	send(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
+	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
+	return out
 }
 
 // refuse counts a connection refused before it became a session.
