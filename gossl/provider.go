@@ -34,9 +34,9 @@ func GoProvider() Provider { return provider{name: "go", newBackend: newGoBacken
 // backend.
 //
 // auto takes BoringSSL when it is compiled in and passes the same self-test, and Go otherwise,
-// with the reason. Why BoringSSL: on modded and bulk wss it used 3-14% less proxy CPU per frame
-// than crypto/tls, and never more (bench/results/2026-11-30-tls-auto-default.md); that record
-// also says why the earlier 20% rule, which picked Go, could not decide a default.
+// with the reason. Why BoringSSL: on wss it was never worse than crypto/tls and about a tenth
+// cheaper per frame on busy and bulk traffic (bench/results/2026-11-30-tls-auto-default.md);
+// that record also says why the earlier 20% rule, which picked Go, could not decide a default.
 func Select(name string) (p Provider, reason string, err error) {
 	switch name {
 	case "go":
