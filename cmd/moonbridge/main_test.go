@@ -13,6 +13,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
@@ -176,4 +177,26 @@ func httpGet(t *testing.T, url string) string {
 		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
 	}
 	return string(body)
+}
+
+func TestWarnOnAutoFallback(t *testing.T) {
+	warned := func(requested string, boringCompiled bool, reason string) string {
+		var logs testutil.SyncBuffer
+		log, err := logging.New(&logs, "info", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		warnOnFallback(log, requested, boringCompiled, gossl.GoProvider(), reason)
+		return logs.String()
+	}
+	got := warned("auto", true, "auto fell back to Go: BoringSSL self-test failed: boom")
+	if !strings.Contains(got, `"level":"warn"`) || !strings.Contains(got, "boom") {
+		t.Errorf("no warning with the reason for a fallback: %q", got)
+	}
+	if got := warned("go", true, "tls.provider is go"); got != "" {
+		t.Errorf("warned when Go was asked for: %q", got)
+	}
+	if got := warned("auto", false, "auto: this build has no BoringSSL"); got != "" {
+		t.Errorf("warned in the pure-Go build: %q", got)
+	}
 }

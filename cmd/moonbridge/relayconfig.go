@@ -63,6 +63,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("tls.provider %s: %w", tlsCfg.Provider, err)
 	}
+	warnOnFallback(log, tlsCfg.Provider, gossl.BoringEnabled, provider, reason)
 	sources, err := certSources(tlsCfg, log)
 	if err != nil {
 		return nil, "", err
@@ -80,6 +81,15 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 		return nil, "", err
 	}
 	return server, reason, nil
+}
+
+// warnOnFallback says loudly when a build with BoringSSL serves wss with crypto/tls because
+// BoringSSL failed its startup self-test (auto fell back): the listener line says it too, but
+// at info level, among others.
+func warnOnFallback(log zerolog.Logger, requested string, boringCompiled bool, provider gossl.Provider, reason string) {
+	if boringCompiled && provider.Name() == "go" && (requested == "auto" || requested == "") {
+		log.Warn().Str("reason", reason).Msg("BoringSSL is compiled in but did not pass its self-test: wss runs on crypto/tls")
+	}
 }
 
 // selfSignedLifetime is long enough for a test server and short enough not to be mistaken for a
