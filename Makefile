@@ -37,8 +37,9 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 # all, against the old ones (a test binary was once linked with another BoringSSL this way).
 # NATIVE_ID, a hash of the archives taken after `make native`, goes into CGO_CFLAGS (part of
 # every cgo package's cache key) and the link flags (`version --json` shows it).
-# (= not :=, so it is read when a recipe runs.)
-NATIVE_ID = $(shell PKG_CONFIG_PATH=$(PKG_CONFIG_PATH) scripts/native-id.sh)
+# It is computed once, at its first use in a recipe (after `native` ran), and kept: hashing the
+# archives takes a quarter of a second and a recipe uses it twice.
+NATIVE_ID = $(eval NATIVE_ID := $(shell PKG_CONFIG_PATH=$(PKG_CONFIG_PATH) scripts/native-id.sh))$(NATIVE_ID)
 CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS='-O2 -g -DMB_NATIVE_ID=$(NATIVE_ID)'
 CGO_LDFLAGS_ID = -X $(PKG)/cmd/internal/buildinfo.nativeID=$(NATIVE_ID)
 

@@ -136,17 +136,15 @@ func (s *Server) count(sess *session) {
 	s.tally.bytes[[2]string{sess.protocol, "down"}] += float64(down)
 }
 
-// meters are a session's byte counts while its pumps run: sent (the first bytes the backend
-// got before the pumps started) plus what each pump has moved.
+// meters are a session's byte counts: its pumps' counters, once the pumps exist.
 type meters struct {
 	mu       sync.Mutex
-	sent     int64
 	up, down *pump
 }
 
-func (m *meters) start(sent int64, up, down *pump) {
+func (m *meters) start(up, down *pump) {
 	m.mu.Lock()
-	m.sent, m.up, m.down = sent, up, down
+	m.up, m.down = up, down
 	m.mu.Unlock()
 }
 
@@ -157,5 +155,5 @@ func (m *meters) relayed() (up, down int64) {
 	if m.up == nil {
 		return 0, 0
 	}
-	return m.sent + m.up.bytes.Load(), m.down.bytes.Load()
+	return m.up.bytes.Load(), m.down.bytes.Load()
 }

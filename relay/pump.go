@@ -18,7 +18,7 @@ type pumpResult struct {
 type pump struct {
 	src   source
 	write func(buf []byte, n int) error // buf[:headroom+n] with the payload at buf[headroom:]
-	bytes atomic.Int64
+	bytes atomic.Int64                  // bytes written on; the up pump starts from what the backend got first
 }
 
 // run copies until the source ends or a write fails.

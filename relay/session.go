@@ -117,7 +117,8 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	downPump := &pump{src: sourceFor(backend, backend.Read), write: func(buf []byte, n int) error {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
-	s.start(sent, up, downPump)
+	up.bytes.Store(sent) // the backend already has the first bytes: they count as relayed up
+	s.start(up, downPump)
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
 	// goroutines per session instead of three (a stack less per player).
 	upDone := make(chan struct{})
