@@ -18,7 +18,8 @@ NFPM_VERSION := v2.45.2
 NFPM := $(DIST_TOOLS)/nfpm-$(NFPM_VERSION)
 
 # OS/ARCH/FLAVOUR. boringssl: cgo with BoringSSL linked statically, Linux only (arm64 is
-# cross-compiled). A cgo windows/amd64 build with mingw-w64 is not here: see README, "Install".
+# cross-compiled). A cgo windows/amd64 build with mingw-w64 is not here: see docs/design.md,
+# "How BoringSSL is obtained and built".
 DIST_TARGETS := linux/amd64/boringssl linux/arm64/boringssl \
 	linux/amd64/purego linux/arm64/purego darwin/amd64/purego darwin/arm64/purego \
 	windows/amd64/purego windows/arm64/purego

@@ -1,5 +1,6 @@
-// Package bench is the session benchmark of moonbridge: the Go form of the seeds'
-// ProxySessionBenchmark. Its parts live in sub-packages, each with one job:
+// Package bench is the session benchmark of moonbridge: the Go form of the Java MoonBridge's
+// ProxySessionBenchmark (docs/design.md, "Where this comes from"). Its parts live in
+// sub-packages, each with one job:
 //
 //	mcwire    Minecraft frames and the offline-login packets both ends build
 //	traffic   what flows after login: the echo and modded profiles, byte for byte

@@ -20,8 +20,8 @@ type ServerConfig struct {
 	// KeyLog receives every session's secrets in NSS key log format (SSLKEYLOGFILE), for
 	// debugging with Wireshark only; nil is off. NewServer logs a loud warning when it is set.
 	KeyLog io.Writer
-	// WatchInterval is how often certificate files are checked for changes (mtime and size);
-	// 0 means DefaultWatchInterval, negative turns the watcher off.
+	// WatchInterval is how often certificate files are read and their content hashed to see
+	// whether they changed; 0 means DefaultWatchInterval, negative turns the watcher off.
 	WatchInterval time.Duration
 	// TicketRotation is how often a new session ticket key takes over; tickets stay valid for
 	// TicketKeysKept rotations. 0 means DefaultTicketRotation.

@@ -10,7 +10,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
-// stateOf starts an echo server that reports each connection's state after its handshake.
+// stateServer starts an echo server that reports each connection's state after its handshake.
 func stateServer(t *testing.T, p Provider, cfg ServerConfig) (*testServer, chan ConnState) {
 	states := make(chan ConnState, 16)
 	ts := startServer(t, p, cfg, func(c Conn) {

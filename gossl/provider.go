@@ -81,7 +81,7 @@ func testedBoring() (Provider, error) {
 	return p, nil
 }
 
-// ListeningMessage is the startup line of a wss listener, in the seeds' words:
+// ListeningMessage is the startup line of a wss listener, worded as the Java MoonBridge's was:
 // "Listening for WebSocket (TLS via BORINGSSL)" or "(TLS via GO)".
 func ListeningMessage(p Provider) string {
 	return "Listening for WebSocket (TLS via " + strings.ToUpper(p.Name()) + ")"

@@ -46,7 +46,8 @@ func (s *Server) listen(cfg Listener) (*listener, error) {
 	return ln, nil
 }
 
-// logStartup writes the startup line in the seeds' words, one per listener.
+// logStartup writes one startup line per listener, worded as the Java MoonBridge's were
+// (docs/design.md, "Where this comes from"); a wss line names the TLS provider and why.
 func (ln *listener) logStartup() {
 	ev := ln.log.Info().Str("addr", ln.tcp.Addr().String()).Interface("protocols", ln.cfg.Protocols)
 	switch {

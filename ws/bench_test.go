@@ -16,7 +16,8 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// The workload of seed 2026-10-23-client-websocket-codec.md, fixed seed:
+// The packet mix of the Java MoonBridge's client-codec record (2026-10-23,
+// docs/design.md "Where this comes from"), from a fixed random seed:
 // 88% 20-300 B, 11% 2-8 KiB, 1% 30-60 KiB packets, written in bursts of
 // 1-24 packets.
 const (

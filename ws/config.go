@@ -7,7 +7,8 @@ import (
 )
 
 // MaxBatchSize is the largest payload one WriteBatch sends as one binary
-// message (seed 2026-10-22: one message per batch, at most 64 KiB).
+// message (docs/design.md, "Rules of the data path": one message per batch,
+// at most 64 KiB).
 const MaxBatchSize = 64 << 10
 
 // Defaults. The size limits are generous because the connection is a byte
@@ -23,8 +24,9 @@ const (
 )
 
 // Config holds the settings of one connection. Start from DefaultConfig:
-// a zero PingInterval disables the keepalive (as DESIGN.md specifies), so
-// the zero Config has no keepalive; zero sizes and timeouts mean defaults.
+// a zero PingInterval disables the keepalive (docs/design.md, "Rules of the
+// data path": 0 turns it off), so the zero Config has no keepalive; zero
+// sizes and timeouts mean defaults.
 type Config struct {
 	// MaxFrameSize and MaxMessageSize bound a frame's and a fragmented
 	// message's announced payload length; over them the peer gets 1009.

@@ -2,11 +2,12 @@ package ws
 
 import "sync"
 
-// Encoder is the coalescing writer of seed 2026-10-23 (the client mod's
-// ClientFrameEncoder): Write only queues, and one goroutine writes what is
-// queued. Packets queued while a write is in flight therefore share the next
-// binary message (at most MaxBatchSize bytes), while a lone packet leaves at
-// once: the writer is woken by the Write itself, there is no timer. Pongs
+// Encoder is the coalescing writer of the Java MoonBridge's client mod (its
+// ClientFrameEncoder, 2026-10-23; docs/design.md "Where this comes from"):
+// Write only queues, and one goroutine writes what is queued. Packets
+// queued while a write is in flight therefore share the next binary message
+// (at most MaxBatchSize bytes), while a lone packet leaves at once: the
+// writer is woken by the Write itself, there is no timer. Pongs
 // and close frames do not pass through the queue; they take the connection's
 // writer lock directly, between two batches.
 //

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// keepalive is the task of DESIGN.md: every half interval it pings if
-// nothing was written in the half interval before, and it closes the
-// connection when the peer sent nothing for DeadPeerIntervals intervals
-// while a Read was waiting.
+// keepalive is the task of docs/design.md ("Rules of the data path",
+// Keepalive): every half interval it pings if nothing was written in the
+// half interval before, and it closes the connection when the peer sent
+// nothing for DeadPeerIntervals intervals while a Read was waiting.
 // Writes only set Conn.wrote; the task costs nothing per write. It runs as
 // a re-armed timer callback, so an idle connection holds no goroutine.
 type keepalive struct {

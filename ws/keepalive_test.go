@@ -17,9 +17,10 @@ func keepaliveConn(deadPeerIntervals int) (*Conn, *scriptConn, *fakeClock) {
 }
 
 // TestKeepaliveBounds writes at random moments, then idles, and checks the
-// two bounds of DESIGN.md on the recorded (fake) write times: never silent
-// longer than the interval, never a ping sooner than half of it after a
-// write; and an idle connection pings once per interval, not per tick.
+// two bounds of docs/design.md ("Rules of the data path", Keepalive) on the
+// recorded (fake) write times: never silent longer than the interval, never
+// a ping sooner than half of it after a write; and an idle connection pings
+// once per interval, not per tick.
 func TestKeepaliveBounds(t *testing.T) {
 	c, sc, clock := keepaliveConn(-1)
 	defer c.Close()

@@ -10,7 +10,7 @@ import (
 // without a crypto/rand call per frame.
 type maskSource struct {
 	rng *rand.ChaCha8
-	buf uint64 // a spare 32-bit key in the high half when have is true
+	buf uint64 // a spare 32-bit key in the high half when has is true
 	has bool
 }
 

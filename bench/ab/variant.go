@@ -1,7 +1,7 @@
-// Package ab compares variants the way the seeds do: each variant is a separate `mbbench run`
-// process, pairs run one after another with the starting variant rotating, and results are
-// the median [min-max] of every variant's proxy phases plus, per pair, each variant's median
-// over the first variant's.
+// Package ab compares variants as docs/design.md ("How we measure") asks: each variant is a
+// separate `mbbench run` process, pairs run one after another with the starting variant
+// rotating, and results are the median [min-max] of every variant's proxy phases plus, per
+// pair, each variant's median over the first variant's.
 package ab
 
 import (

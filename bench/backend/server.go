@@ -1,6 +1,7 @@
 // Package backend is the fake Minecraft server every relay under test forwards to: it accepts
 // offline logins and then plays a traffic profile, answering everything one read delivered with
-// one write, as the seeds' fake backend flushed once per read batch.
+// one write, as the Java MoonBridge's benchmark backend flushed once per read batch
+// (docs/design.md, "Where this comes from").
 package backend
 
 import (

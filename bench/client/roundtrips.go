@@ -12,8 +12,8 @@ import (
 
 // Run plays round trips first to first+n-1 with up to window in flight, appending each round
 // trip's time from its first write to its last checked byte to rtts. It returns the frames
-// sent and received (both directions count, as in the seeds). A writer goroutine sends while
-// this one reads, so a large answer never waits on a blocked write.
+// sent and received (both directions count, as in every bench/results/ record). A writer
+// goroutine sends while this one reads, so a large answer never waits on a blocked write.
 func (s *Session) Run(ctx context.Context, first, n uint64, window int, rtts []time.Duration) ([]time.Duration, int64, error) {
 	credits := make(chan struct{}, window)
 	for range window {

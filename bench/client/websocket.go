@@ -10,8 +10,8 @@ import (
 )
 
 // webSocketDialer reaches a relay over ws or wss with the ws package's client. ws.Conn.Write
-// sends each call as one binary message, so --client-coalesce keeps the seeds' meaning: one
-// message per packet by default, one per tick with it.
+// sends each call as one binary message, so --client-coalesce keeps the meaning it had in the
+// Java MoonBridge's benchmark: one message per packet by default, one per tick with it.
 type webSocketDialer struct{ cfg ws.DialConfig }
 
 // newWebSocketDialer checks that target is a URL of the transport's scheme.

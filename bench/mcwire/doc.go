@@ -13,5 +13,6 @@
 //	                                       <- the profile's login burst (modded: 70 x 30,000 B S3F)
 //	play: the profile's round trips
 //
-// Set Compression is never sent: frames stay uncompressed, as the seeds' benchmark had them.
+// Set Compression is never sent: frames stay uncompressed, as the Java MoonBridge's benchmark
+// had them (docs/design.md, "Where this comes from").
 package mcwire

@@ -9,7 +9,8 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// Protocol is Minecraft 1.7.10's protocol number, the version of the seeds' modpack traffic.
+// Protocol is Minecraft 1.7.10's protocol number, the version of the modpack whose traffic the
+// modded profile imitates (docs/design.md, "Where this comes from").
 const Protocol = 5
 
 // Packet ids the login uses (1.7.10 numbering).

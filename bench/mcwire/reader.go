@@ -7,7 +7,7 @@ import (
 )
 
 // Reader splits a stream into frames one read at a time, so that a server can answer everything
-// a single read delivered with a single write, as the seeds' fake backend flushed once per read.
+// a single read delivered with a single write (one write per read batch, docs/design.md).
 type Reader struct {
 	r          io.Reader
 	buf        []byte

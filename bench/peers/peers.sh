@@ -35,7 +35,8 @@ install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 }
 
-# cert makes a throwaway ECDSA P-256 certificate for localhost, as the seeds' wss runs used.
+# cert makes a throwaway ECDSA P-256 certificate for localhost, the kind moonbridge generates
+# when it has none, so every relay's wss runs on the same key type.
 cert() {
   [ -f "$PEERS_DIR/cert.pem" ] && return
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \

@@ -6,7 +6,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/stats"
 )
 
-// Metric names, in the order reports show them. The seeds' metrics plus RSS.
+// Metric names, in the order reports show them: the metrics of docs/design.md, "How we measure".
 const (
 	FramesPerSec   = "frames_per_s"
 	P50ms          = "p50_ms"

@@ -1,5 +1,5 @@
-// Package report renders benchmark results as the seeds show them: markdown tables of median
-// [min-max], and one line of metrics per phase for the raw output.
+// Package report renders benchmark results as bench/results/ records show them: markdown
+// tables of median [min-max], and one line of metrics per phase for the raw output.
 package report
 
 import (

@@ -1,5 +1,5 @@
-// Package stats summarises repeated measurements the way the seeds report them: the median
-// with the [min-max] range, and latency percentiles.
+// Package stats summarises repeated measurements the way bench/results/ records report them:
+// the median with the [min-max] range, and latency percentiles.
 package stats
 
 import (

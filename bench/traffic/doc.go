@@ -3,7 +3,8 @@
 // the round trip's sequence number, so the client checks each clientbound packet byte for byte
 // without remembering what it sent.
 //
-// Profiles (from seeds 2026-10-05 and 2026-10-23):
+// Profiles (from the Java MoonBridge's records of 2026-10-05 and 2026-10-23, docs/design.md
+// "Where this comes from"):
 //
 //	echo    each round trip is --burst frames of --payload bytes in one write; the backend echoes
 //	        every frame, one write per read batch

@@ -32,7 +32,7 @@ func (e *Echo) Name() string { return "echo" }
 
 func (e *Echo) LoginBurst() Burst { return Burst{} }
 
-// Request writes the burst as one unit: the seeds' echo client wrote each round trip at once.
+// Request writes the burst as one unit: --burst N means N frames in one client write.
 func (e *Echo) Request(seq uint64, r *Request) {
 	r.Bytes = e.appendBurst(r.Bytes[:0], seq)
 	r.Units = append(r.Units[:0], len(r.Bytes))

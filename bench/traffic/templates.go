@@ -6,14 +6,15 @@ import (
 )
 
 // templateCount and templateSeed fix the modded answers. The seed is the first below 200 whose
-// 256 templates average within 0.1 packet and 0.1 KB of the seed record's 10.2 packets and
-// 6.1 KB per tick: 10.27 packets, 6087 bytes (TestModdedShape pins them).
+// 256 templates average within 0.1 packet and 0.1 KB of the 10.2 packets and 6.1 KB per tick
+// of the Java MoonBridge's CDN record (2026-10-23, docs/design.md "Where this comes from"):
+// 10.27 packets, 6087 bytes (TestModdedShape pins them).
 const (
 	templateCount = 256
 	templateSeed  = 35
 )
 
-// Size ranges of the modded mix (seed 2026-10-23): 6-14 small packets of 20-600 B, a 2-8 KiB
+// Size ranges of the modded mix (the same record): 6-14 small packets of 20-600 B, a 2-8 KiB
 // payload on about one tick in three, a 30-60 KiB chunk on about one in twenty.
 const (
 	minSmall, maxSmall        = 6, 14

@@ -11,7 +11,8 @@ import (
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
-// runFlags are the seeds' ProxySessionBenchmark flags plus where the relay is.
+// runFlags are the Java MoonBridge's ProxySessionBenchmark flags plus where the relay is
+// (docs/design.md, "Where this comes from").
 type runFlags struct {
 	connections, window, burst, payload, repeats int
 	messages, warmup                             uint64

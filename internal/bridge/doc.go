@@ -4,9 +4,9 @@
 //
 //	game ──TCP──> bridge (127.0.0.1:25565) ──ws/wss──> CDN ──> moonbridge serve ──TCP──> server
 //
-// Game to server, bytes go through ws.Encoder, the coalescing writer of seed 2026-10-23:
-// packets the game writes while a WebSocket write is in flight share the next binary message
-// (at most 64 KiB), and a lone packet leaves at once. Server to game, every read from the
+// Game to server, bytes go through ws.Encoder, the coalescing writer of docs/design.md ("Data
+// paths"): packets the game writes while a WebSocket write is in flight share the next binary
+// message (at most 64 KiB), and a lone packet leaves at once. Server to game, every read from the
 // WebSocket is one write to the game. TCP_NODELAY is on at both ends: the encoder batches, so
 // Nagle would only add delay.
 //

@@ -3,7 +3,7 @@
 # outside this repository, then prints the install prefix on stdout. Everything else it says goes
 # to stderr, including the one line that names the source and revision it used.
 #
-# Source, first that works (DESIGN.md, "BoringSSL"):
+# Source, first that works (docs/design.md, "How BoringSSL is obtained and built"):
 #   1. BORINGSSL_SRC            a BoringSSL checkout someone points to
 #   2. a cached build           under $MOONBRIDGE_CACHE/boringssl/<revision>/<target>/install
 #                               (BORINGSSL_REVISION picks one; otherwise the last one built)
