@@ -5,7 +5,7 @@ set -euo pipefail
 
 # command:package pairs; a missing command means its package is installed.
 needs=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf openssl:openssl
-  xz:xz-utils flock:util-linux git:git file:file)
+  xz:xz-utils flock:util-linux git:git file:file jq:jq)
 missing=()
 for pair in "${needs[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
