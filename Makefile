@@ -10,6 +10,7 @@
 #   make bench-micro    go test -bench of ws, gossl and relay
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make deps           install missing Debian packages (as root) or print the command
+#                       (scripts/bootstrap.sh base; dist-deps, interop, bench-peers add sets)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -57,7 +58,7 @@ cross:
 	done
 
 deps:
-	third_party/deps.sh
+	scripts/bootstrap.sh base
 
 # obtain.sh is cheap when its cache is warm, so it runs every time and CMake decides what to redo.
 native: deps
@@ -114,11 +115,12 @@ bench-micro: native
 
 # moonbridge against node-minecraft-protocol (npm) as server and player, over tcp, ws and wss.
 interop: build
+	scripts/bootstrap.sh interop
 	bench/interop/run.sh $(BIN)/moonbridge
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:
-	bench/peers/peers.sh install
+	scripts/bootstrap.sh base peers
 	bench/peers/peers.sh start
 
 clean:
