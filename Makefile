@@ -3,13 +3,14 @@
 #   make / make build   bin/moonbridge, cgo with BoringSSL linked statically
 #   make purego         bin/moonbridge-purego, CGO_ENABLED=0 (crypto/tls only)
 #   make cross          pure-Go builds for darwin/arm64, darwin/amd64, windows/amd64
-#   make test           deps, native, both builds, vet, go test -race (cgo), go test (purego),
-#                       the shim's test under AddressSanitizer
+#   make test           deps, native, both builds, vet, go test -race (cgo), the allocation tests
+#                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make deps           install missing Debian packages (as root) or print the command
+#                       (scripts/bootstrap.sh base; dist-deps, interop, bench-peers add sets)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -29,7 +30,7 @@ CGO_TAGS := boringssl
 # cgo finds the shim and BoringSSL through the pkg-config file CMake generates.
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
-.PHONY: build purego cross native native-asan deps test vet test-cgo test-purego test-native \
+.PHONY: build purego cross native native-asan deps test vet test-cgo test-allocs test-purego test-native \
 	run bench bench-micro bench-peers interop mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -57,7 +58,7 @@ cross:
 	done
 
 deps:
-	third_party/deps.sh
+	scripts/bootstrap.sh base
 
 # obtain.sh is cheap when its cache is warm, so it runs every time and CMake decides what to redo.
 native: deps
@@ -77,13 +78,21 @@ vet: native
 test-cgo: native
 	$(CGO_ENV) scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
+# The allocation tests skip under -race (it makes sync.Pool drop buffers at random), so the cgo
+# flavour runs them again without it; the purego run has no -race and runs them with the rest.
+# Their names carry ALLOC_TESTS, which check-alloc-names.sh enforces, so one -run selects them.
+ALLOC_TESTS := ZeroAllocs
+test-allocs: native
+	scripts/check-alloc-names.sh $(ALLOC_TESTS)
+	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -count=1 -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+
 test-purego:
 	CGO_ENABLED=0 scripts/gotest.sh purego -count=1 -timeout 20m ./...
 
 test-native: native-asan
 	ctest --test-dir $(BUILD)/asan --output-on-failure
 
-test: deps build purego cross vet test-native test-cgo test-purego
+test: deps build purego cross vet test-native test-cgo test-allocs test-purego
 
 run: build
 	$(BIN)/moonbridge serve
@@ -106,11 +115,12 @@ bench-micro: native
 
 # moonbridge against node-minecraft-protocol (npm) as server and player, over tcp, ws and wss.
 interop: build
+	scripts/bootstrap.sh interop
 	bench/interop/run.sh $(BIN)/moonbridge
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:
-	bench/peers/peers.sh install
+	scripts/bootstrap.sh base peers
 	bench/peers/peers.sh start
 
 clean:

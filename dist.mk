@@ -4,18 +4,19 @@
 #                     a .deb and an .rpm per Linux architecture, and SHA256SUMS
 #   make dist-check   runs or inspects everything in dist/, rebuilds a pure-Go target to prove it
 #                     is reproducible, installs and removes the .deb (as root)
-#   make dist-deps    installs the tools both need (as root) or prints the command
+#   make dist-deps    installs the tools both need (scripts/bootstrap.sh base dist: Debian's as
+#                     root, or it prints the command; nfpm from the Go module proxy)
 #
-# The scripts doing the work live in packaging/ (one job each); this file holds the matrix and
-# the pinned tool versions. Build dirs: build/cross-<target> (BoringSSL shim per architecture),
-# build/dist-stage (binaries), build/dist-tools (nfpm); build/ itself is left to `make build`.
+# The scripts doing the work live in packaging/ (one job each); this file holds the matrix, and
+# scripts/bootstrap.sh the pinned tool versions. Build dirs: build/cross-<target> (BoringSSL shim
+# per architecture), build/dist-stage (binaries), build/dist-tools (nfpm); build/ itself is left
+# to `make build`.
 
 DIST := dist
 DIST_STAGE := $(BUILD)/dist-stage
 DIST_TOOLS := $(BUILD)/dist-tools
-# A version the Go module proxy serves and that is known to build with Go 1.26.
-NFPM_VERSION := v2.45.2
-NFPM := $(DIST_TOOLS)/nfpm-$(NFPM_VERSION)
+# A link to the pinned nfpm that scripts/bootstrap.sh dist installs.
+NFPM := $(DIST_TOOLS)/nfpm
 
 # OS/ARCH/FLAVOUR. boringssl: cgo with BoringSSL linked statically, Linux only (arm64 is
 # cross-compiled). A cgo windows/amd64 build with mingw-w64 is not here: see docs/design.md,
@@ -32,14 +33,10 @@ dist dist-check: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/
 
 .PHONY: dist dist-check dist-deps
 
-dist-deps: deps
-	packaging/deps.sh
+dist-deps:
+	scripts/bootstrap.sh base dist
 
-$(NFPM):
-	GOBIN=$(CURDIR)/$(DIST_TOOLS) $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION)
-	mv $(DIST_TOOLS)/nfpm $@
-
-dist: dist-deps $(NFPM)
+dist: dist-deps
 	packaging/dist.sh $(NFPM) $(DIST) $(DIST_STAGE) $(DIST_TARGETS)
 
 dist-check: dist-deps

@@ -21,7 +21,7 @@ expected=(/usr/bin/moonbridge /etc/moonbridge/moonbridge.yml /usr/lib/systemd/sy
 check_rpm() {
   local rpm=$1 files
   if ! command -v rpm >/dev/null; then
-    skip "$(basename "$rpm"): rpm is not installed (packaging/deps.sh installs it)"
+    skip "$(basename "$rpm"): rpm is not installed (scripts/bootstrap.sh dist installs it)"
     return
   fi
   files=$(rpm -qpl "$rpm" 2>/dev/null)

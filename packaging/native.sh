@@ -8,7 +8,7 @@
 #   packaging/native.sh amd64|arm64
 #
 # The build machine is linux/amd64; arm64 is cross-compiled with Debian's aarch64 toolchain
-# through packaging/cmake/aarch64-linux-gnu.cmake (packaging/deps.sh installs it).
+# through packaging/cmake/aarch64-linux-gnu.cmake (scripts/bootstrap.sh dist installs it).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

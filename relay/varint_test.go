@@ -84,7 +84,7 @@ func TestVarIntRoundTripAll32BitPatterns(t *testing.T) {
 	}
 }
 
-func TestAppendVarIntDoesNotAllocate(t *testing.T) {
+func TestAppendVarIntZeroAllocs(t *testing.T) {
 	buf := make([]byte, 0, 64)
 	allocs := testing.AllocsPerRun(100, func() { buf = AppendVarInt(buf[:0], -1) })
 	if allocs != 0 {

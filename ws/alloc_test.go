@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-func TestWriteBatchDoesNotAllocate(t *testing.T) {
+func TestWriteBatchZeroAllocs(t *testing.T) {
 	for _, role := range []Role{RoleServer, RoleClient} {
 		lc := &loopConn{}
 		c := NewConn(lc, role, noKeepalive())
@@ -21,7 +21,7 @@ func TestWriteBatchDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestWriteDoesNotAllocate(t *testing.T) {
+func TestWriteZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop buffers at random; WriteBatch's test covers the frame path")
 	}
@@ -32,9 +32,9 @@ func TestWriteDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestReadDoesNotAllocate reads a steady stream of masked frames with
+// TestReadZeroAllocs reads a steady stream of masked frames with
 // pings (answered with pongs) in 1460-byte socket reads.
-func TestReadDoesNotAllocate(t *testing.T) {
+func TestReadZeroAllocs(t *testing.T) {
 	var stream []byte
 	for i, size := range []int{20, 300, 5000, 40000, 125, 0, 70000} {
 		stream = append(stream, frame(true, OpBinary, make([]byte, size), uint32(0x01020304*(i+1)))...)
@@ -55,7 +55,7 @@ func TestReadDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestEncoderDoesNotAllocate(t *testing.T) {
+func TestEncoderZeroAllocs(t *testing.T) {
 	c := NewConn(&loopConn{}, RoleClient, noKeepalive())
 	e := NewEncoder(c)
 	defer e.Close()

@@ -2,23 +2,17 @@
 # run.sh: moonbridge against an independent implementation of the Minecraft protocol,
 # node-minecraft-protocol (npm), over raw TCP, ws and wss (each TLS provider), the WebSocket
 # ones through `moonbridge client`. Not part of `make test`: the npm package and its data weigh
-# about 500 MB, so they are installed into the cache directory on first use.
+# about 500 MB; `scripts/bootstrap.sh interop` installs them (and node) into the cache directory.
 #
-# Usage: bench/interop/run.sh [BIN]   (BIN defaults to bin/moonbridge; run `make build` first)
+# Usage: bench/interop/run.sh [BIN]   (BIN defaults to bin/moonbridge; `make interop` builds it
+# and runs the bootstrap first)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${1:-$root/bin/moonbridge}
-version=1.68.0
-cache=${MOONBRIDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/moonbridge}/interop/minecraft-protocol-$version
-command -v node >/dev/null && command -v npm >/dev/null || {
-  echo "interop: needs node and npm (Debian: apt-get install nodejs npm)" >&2; exit 2; }
-if [ ! -d "$cache/node_modules/minecraft-protocol" ]; then
-  echo "interop: installing minecraft-protocol@$version into $cache" >&2
-  mkdir -p "$cache"
-  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error "minecraft-protocol@$version" >&2
-fi
-export NODE_PATH=$cache/node_modules
+export NODE_PATH=${MOONBRIDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/moonbridge}/interop/node_modules
+command -v node >/dev/null && [ -d "$NODE_PATH/minecraft-protocol" ] || {
+  echo "interop: needs node and minecraft-protocol in $NODE_PATH; run scripts/bootstrap.sh interop" >&2; exit 2; }
 
 work=$(mktemp -d)
 pids=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # peers.sh: the relays moonbridge is compared with, from Debian's packages, on loopback in front
-# of mbbench's fake backend. See README.md for each configuration and why it is fair.
+# of mbbench's fake backend. See README.md for each configuration and why it is fair. The
+# packages come from `scripts/bootstrap.sh peers` (make bench-peers runs it).
 #
-#   peers.sh install   apt-get install haproxy websockify v2ray (as root; skipped when present)
 #   peers.sh start     write the configs, start every peer, print NAME ADDRESS PID lines
 #   peers.sh stop      stop the peers this script started (by the PIDs it recorded)
 #   peers.sh check     run a short mbbench echo through every peer (needs bin/mbbench)
@@ -24,16 +24,6 @@ PEERS=(
   "v2ray-ws ws 127.0.0.1:25582"
   "v2ray-wss wss 127.0.0.1:25583"
 )
-
-install() {
-  local missing=()
-  command -v haproxy >/dev/null || missing+=(haproxy)
-  command -v websockify >/dev/null || missing+=(websockify)
-  command -v v2ray >/dev/null || missing+=(v2ray)
-  [ ${#missing[@]} -eq 0 ] && return
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-}
 
 # cert makes a throwaway ECDSA P-256 certificate for localhost, the kind moonbridge generates
 # when it has none, so every relay's wss runs on the same key type.
@@ -129,6 +119,6 @@ check() {
 }
 
 case ${1:-} in
-  install | start | stop | check) "$1" ;;
-  *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+  start | stop | check) "$1" ;;
+  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
 esac

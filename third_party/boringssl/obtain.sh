@@ -99,29 +99,12 @@ from_cache() {
   report_and_print "$(prefix_of "$revision")" cached
 }
 
-# ensure_deb_src: apt-get source needs deb-src entries; add them for this machine's suite.
+# ensure_deb_src: apt-get source needs deb-src entries; scripts/bootstrap.sh base adds them.
 ensure_deb_src() {
   if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
     return
   fi
-  [ "$(id -u)" = 0 ] || die "no deb-src entry in apt sources; as root run: make deps"
-  local suite
-  suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
-  say "adding deb-src entries for $suite"
-  cat >/etc/apt/sources.list.d/moonbridge-deb-src.sources <<EOF
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: $suite $suite-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: $suite-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-  apt-get update -qq >&2
+  die "no deb-src entry in apt sources; as root run: scripts/bootstrap.sh base (make deps)"
 }
 
 # fetch_debian_source PACKAGE DIR: download the newest version whose files the mirror serves
