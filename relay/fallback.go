@@ -3,19 +3,21 @@ package relay
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Fallback is what the proxy answers by itself when no backend takes a session: the server
 // list shows Status (its ping gets a pong), and a login gets Disconnect as its reason.
 type Fallback struct {
-	Status     Status
+	Status     mc.Status
 	Disconnect string
 }
 
 // DefaultFallback says plainly that the server is not reachable.
 func DefaultFallback() Fallback {
 	return Fallback{
-		Status:     Status{VersionName: "moonbridge", MaxPlayers: 0, MOTD: "§cThe server is not reachable right now"},
+		Status:     mc.Status{VersionName: "moonbridge", MaxPlayers: 0, MOTD: "§cThe server is not reachable right now"},
 		Disconnect: "The server is not reachable right now. Please try again in a minute.",
 	}
 }
@@ -30,15 +32,15 @@ func (f Fallback) answerStatus(r *bufio.Reader, down downstream, protocol int32)
 		return fmt.Errorf("fallback status: %w", err)
 	}
 	for range 2 {
-		packet, err := ReadStatusPacket(r)
+		packet, err := mc.ReadStatusPacket(r)
 		if err != nil {
 			return err
 		}
 		out := make([]byte, headroom, headroom+len(body)+16)
 		if packet.Ping {
-			out = AppendPong(out, packet.Payload)
+			out = mc.AppendPong(out, packet.Payload)
 		} else {
-			out = AppendStatusResponse(out, body)
+			out = mc.AppendStatusResponse(out, body)
 		}
 		if err := down.WriteBatch(out); err != nil || packet.Ping {
 			return err
@@ -49,13 +51,13 @@ func (f Fallback) answerStatus(r *bufio.Reader, down downstream, protocol int32)
 
 // answerLogin sends a login disconnect packet with reason as JSON text.
 func answerLogin(down downstream, reason string) error {
-	return down.WriteBatch(AppendLoginDisconnect(make([]byte, headroom), reason))
+	return down.WriteBatch(mc.AppendLoginDisconnect(make([]byte, headroom), reason))
 }
 
 // answerLegacy answers a pre-1.7 server-list ping with the fallback status; the proxy does not
 // relay legacy pings, which modern servers answer with the same kind of text anyway.
-func (f Fallback) answerLegacy(down downstream, ping *LegacyPing) error {
+func (f Fallback) answerLegacy(down downstream, ping *mc.LegacyPing) error {
 	status := f.Status
 	status.Protocol = int32(ping.Protocol)
-	return down.WriteBatch(AppendLegacyKick(make([]byte, headroom), ping.Form, status))
+	return down.WriteBatch(mc.AppendLegacyKick(make([]byte, headroom), ping.Form, status))
 }

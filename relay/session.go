@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // session is one player's connection: the Minecraft hello, the route, the backend, then two
@@ -49,7 +51,7 @@ func (s *session) run() {
 	defer func() { s.closeAll(); s.logEnd(end) }()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
 	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
-	hello, err := ReadHello(r, s.srv.limits.MaxHandshakeFrame)
+	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
 	if err != nil {
 		s.fail(&HandshakeError{Err: err})
 		return
@@ -82,7 +84,7 @@ func (s *session) run() {
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
 // so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
 // buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
-func (s *session) firstBytes(r *bufio.Reader, hs Handshake, route *Route) (first []byte, buffered int) {
+func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (first []byte, buffered int) {
 	if route.RewriteHost != "" {
 		first = hs.AppendFrame(nil, route.RewriteHost)
 	} else {
@@ -93,10 +95,10 @@ func (s *session) firstBytes(r *bufio.Reader, hs Handshake, route *Route) (first
 }
 
 // answerUnreachable tells the player why there is no server: a status entry or a disconnect.
-func (s *session) answerUnreachable(r *bufio.Reader, hs Handshake, cause error) error {
+func (s *session) answerUnreachable(r *bufio.Reader, hs mc.Handshake, cause error) error {
 	s.log.Warn().Err(cause).Str("host", hs.Host).Msg("no backend for session; answering from the fallback")
 	fallback := s.srv.cfg.Fallback
-	if hs.NextState == NextStatus {
+	if hs.NextState == mc.NextStatus {
 		if err := fallback.answerStatus(r, s.down, hs.Protocol); err != nil {
 			return errors.Join(cause, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -176,7 +177,7 @@ func relayLimits(l config.Limits) relay.Limits {
 
 func relayFallback(f config.Fallback) (relay.Fallback, error) {
 	out := relay.Fallback{
-		Status:     relay.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
+		Status:     mc.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
 		Disconnect: f.Disconnect,
 	}
 	if f.Favicon != "" {
@@ -184,7 +185,7 @@ func relayFallback(f config.Fallback) (relay.Fallback, error) {
 		if err != nil {
 			return relay.Fallback{}, fmt.Errorf("fallback.favicon: %w", err)
 		}
-		if out.Status.Favicon, err = relay.FaviconDataURL(png); err != nil {
+		if out.Status.Favicon, err = mc.FaviconDataURL(png); err != nil {
 			return relay.Fallback{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
 		}
 	}

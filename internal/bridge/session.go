@@ -10,7 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -24,8 +24,8 @@ type session struct {
 	up      atomic.Int64 // bytes game -> server, handshake included
 	down    atomic.Int64 // bytes server -> game
 
-	hello     relay.Hello // what the game sent first, once read
-	answerErr error       // why telling the game about a failed dial failed, if it did
+	hello     mc.Hello // what the game sent first, once read
+	answerErr error    // why telling the game about a failed dial failed, if it did
 
 	mu     sync.Mutex
 	remote *ws.Conn
@@ -43,7 +43,7 @@ func (s *session) run() {
 	setNoDelay(s.game)
 	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout))
 	r := bufio.NewReader(s.game)
-	hello, err := relay.ReadHello(r, s.b.cfg.MaxHandshake)
+	hello, err := mc.ReadHello(r, s.b.cfg.MaxHandshake)
 	if err != nil {
 		s.fail(&HelloError{Err: err})
 		return
@@ -75,7 +75,7 @@ func (s *session) refuse(r *bufio.Reader, cause *DialError) {
 
 // firstBytes is what the server gets first: the handshake and whatever the game sent behind
 // it that is already buffered (Login Start, the status request), taken out of r.
-func firstBytes(r *bufio.Reader, hs relay.Handshake) []byte {
+func firstBytes(r *bufio.Reader, hs mc.Handshake) []byte {
 	rest, _ := r.Peek(r.Buffered())
 	first := append(hs.Raw, rest...)
 	r.Discard(len(rest))
