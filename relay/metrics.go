@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // The relay's Prometheus series. Server is a prometheus.Collector: everything is read at scrape
@@ -55,7 +57,7 @@ func outcome(reason error) string {
 		return "closed"
 	case errors.Is(reason, errShutdown):
 		return "shutdown"
-	case errors.As(reason, new(*HandshakeError)):
+	case errors.As(reason, new(*mc.HelloError)):
 		return "bad_handshake"
 	case errors.As(reason, new(*NoRouteError)):
 		return "no_route"

@@ -144,7 +144,7 @@ func TestOutcomeNames(t *testing.T) {
 	}{
 		{nil, "closed"},
 		{errShutdown, "shutdown"},
-		{&HandshakeError{Err: errors.New("x")}, "bad_handshake"},
+		{&mc.HelloError{Err: errors.New("x")}, "bad_handshake"},
 		{errors.Join(&NoRouteError{Host: "h"}, errors.New("fallback write failed")), "no_route"},
 		{fmt.Errorf("answered: %w", &DialError{}), "backend_unreachable"},
 		{&SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},

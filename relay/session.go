@@ -53,7 +53,7 @@ func (s *session) run() {
 	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
 	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
 	if err != nil {
-		s.fail(&HandshakeError{Err: err})
+		s.fail(&mc.HelloError{Err: err})
 		return
 	}
 	if hello.Legacy != nil {
@@ -203,12 +203,6 @@ type NoRouteError struct {
 }
 
 func (e *NoRouteError) Error() string { return "no route for host " + strconv.Quote(e.Host) }
-
-// HandshakeError is a client whose first bytes were not a valid Minecraft hello.
-type HandshakeError struct{ Err error }
-
-func (e *HandshakeError) Error() string { return "bad handshake: " + e.Err.Error() }
-func (e *HandshakeError) Unwrap() error { return e.Err }
 
 // SideError is a failure on one side of a running session.
 type SideError struct {

@@ -10,12 +10,6 @@ var (
 	ErrLegacyPing   = errors.New("answered a pre-1.7 server-list ping")
 )
 
-// HelloError is a game whose first bytes were not a Minecraft handshake or legacy ping.
-type HelloError struct{ Err error }
-
-func (e *HelloError) Error() string { return "no valid handshake from the game: " + e.Err.Error() }
-func (e *HelloError) Unwrap() error { return e.Err }
-
 // SideError is a failure on one side of a running session.
 type SideError struct {
 	Side string // "game" or "server": whose read, or the write to whom, failed

@@ -45,7 +45,7 @@ func (s *session) run() {
 	r := bufio.NewReader(s.game)
 	hello, err := mc.ReadHello(r, s.b.cfg.MaxHandshake)
 	if err != nil {
-		s.fail(&HelloError{Err: err})
+		s.fail(&mc.HelloError{Err: err})
 		return
 	}
 	s.hello = hello

@@ -44,3 +44,11 @@ func (e *ProtocolError) Unwrap() error { return e.Err }
 func protocolError(layer string, offset int, reason error) *ProtocolError {
 	return &ProtocolError{Layer: layer, Offset: offset, Err: reason}
 }
+
+// HelloError is a connection whose first bytes were not a Minecraft hello
+// (a handshake or a legacy ping): what ReadHello failed with, wrapped by the
+// server and the client bridge as the session's close reason.
+type HelloError struct{ Err error }
+
+func (e *HelloError) Error() string { return "bad handshake: " + e.Err.Error() }
+func (e *HelloError) Unwrap() error { return e.Err }

@@ -151,6 +151,10 @@ func TestErrorAndStateText(t *testing.T) {
 	if want := "handshake: at byte 1: unexpected packet id"; err == nil || err.Error() != want {
 		t.Errorf("error text %q, want %q", err, want)
 	}
+	hello := &HelloError{Err: err}
+	if want := "bad handshake: handshake: at byte 1: unexpected packet id"; hello.Error() != want || !errors.Is(hello, ErrPacketID) {
+		t.Errorf("HelloError %q (wraps ErrPacketID: %v), want %q", hello, errors.Is(hello, ErrPacketID), want)
+	}
 	for state, want := range map[NextState]string{NextStatus: "status", NextLogin: "login", NextTransfer: "transfer", 0: "invalid"} {
 		if state.String() != want {
 			t.Errorf("NextState(%d) = %q, want %q", state, state.String(), want)
