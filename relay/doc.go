@@ -26,5 +26,5 @@
 //	                valid but short, an *mc.ProtocolError otherwise
 //	hello           a Minecraft handshake or legacy ping (mc.ParseHello)
 //	[status state]  answered by the proxy itself when no backend is up
-//	                (the Config's Fallback)
+//	                (the Config's Fallback, an mc.Answer)
 package relay

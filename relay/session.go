@@ -57,7 +57,7 @@ func (s *session) run() {
 		return
 	}
 	if hello.Legacy != nil {
-		s.fail(s.srv.cfg.Fallback.answerLegacy(s.down, hello.Legacy))
+		s.fail(s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")
 		return
 	}
@@ -65,14 +65,14 @@ func (s *session) run() {
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
 	route, ok := s.srv.router.Match(hs.Host, s.path)
 	if !ok {
-		s.fail(s.answerUnreachable(r, hs, &NoRouteError{Host: hs.Host, Path: s.path}))
+		s.fail(s.answerUnreachable(r, hello, &NoRouteError{Host: hs.Host, Path: s.path}))
 		return
 	}
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
 		addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
-		s.fail(s.answerUnreachable(r, hs, err))
+		s.fail(s.answerUnreachable(r, hello, err))
 		return
 	}
 	r.Discard(buffered)
@@ -95,16 +95,12 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 }
 
 // answerUnreachable tells the player why there is no server: a status entry or a disconnect.
-func (s *session) answerUnreachable(r *bufio.Reader, hs mc.Handshake, cause error) error {
-	s.log.Warn().Err(cause).Str("host", hs.Host).Msg("no backend for session; answering from the fallback")
-	fallback := s.srv.cfg.Fallback
-	if hs.NextState == mc.NextStatus {
-		if err := fallback.answerStatus(r, s.down, hs.Protocol); err != nil {
-			return errors.Join(cause, err)
-		}
-		return cause
+func (s *session) answerUnreachable(r *bufio.Reader, hello mc.Hello, cause error) error {
+	s.log.Warn().Err(cause).Str("host", hello.Handshake.Host).Msg("no backend for session; answering from the fallback")
+	if err := s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer); err != nil {
+		return errors.Join(cause, err)
 	}
-	return errors.Join(cause, answerLogin(s.down, fallback.Disconnect))
+	return cause
 }
 
 // relay runs both pumps until both directions are done; sent is what the backend already got.

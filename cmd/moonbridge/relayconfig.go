@@ -175,18 +175,18 @@ func relayLimits(l config.Limits) relay.Limits {
 	}
 }
 
-func relayFallback(f config.Fallback) (relay.Fallback, error) {
-	out := relay.Fallback{
+func relayFallback(f config.Fallback) (mc.Answer, error) {
+	out := mc.Answer{
 		Status:     mc.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
 		Disconnect: f.Disconnect,
 	}
 	if f.Favicon != "" {
 		png, err := os.ReadFile(f.Favicon)
 		if err != nil {
-			return relay.Fallback{}, fmt.Errorf("fallback.favicon: %w", err)
+			return mc.Answer{}, fmt.Errorf("fallback.favicon: %w", err)
 		}
 		if out.Status.Favicon, err = mc.FaviconDataURL(png); err != nil {
-			return relay.Fallback{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
+			return mc.Answer{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
 		}
 	}
 	return out, nil

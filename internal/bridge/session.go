@@ -58,7 +58,8 @@ func (s *session) run() {
 		return
 	}
 	if hello.Legacy != nil {
-		s.fail(errors.Join(ErrLegacyPing, answerLegacy(s.game, hello.Legacy, "§amoonbridge client: server reachable; join with 1.7 or newer")))
+		reachable := legacyAnswer("§amoonbridge client: server reachable; join with 1.7 or newer")
+		s.fail(errors.Join(ErrLegacyPing, reachable.Serve(r, hello, writeTo(s.game))))
 		return
 	}
 	s.game.SetDeadline(time.Time{})

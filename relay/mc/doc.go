@@ -16,7 +16,8 @@
 //	hello           a modern handshake frame (handshake.go) or a pre-1.7
 //	                0xFE server-list ping (legacy.go), see ParseHello
 //	[status state]  status request and ping, which a proxy may answer
-//	                itself when no server is up (statusread.go, status.go)
+//	                itself when no server is up (statusread.go, status.go;
+//	                Answer serves the whole exchange)
 //
 // After the handshake a proxy forwards bytes untouched; it never needs to
 // know the game version, only the frame layout shared by every version
