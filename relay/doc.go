@@ -1,6 +1,7 @@
 // Package relay is moonbridge's server side: how the real client address reaches the proxy
 // (PROXY protocol, forwarded headers), and the Server that runs listeners and sessions. The
-// Minecraft bytes themselves are package mc's (relay/mc).
+// Minecraft bytes themselves are package mc's (relay/mc); the pumps and the record of why a
+// session ended are package pipe's (internal/pipe), shared with the client bridge.
 //
 // A Server accepts on each listener, reads a PROXY header from trusted peers,
 // sniffs the first byte (0x16 is wss, "GET " is ws, anything else is a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -51,7 +52,7 @@ func newTally() tally {
 
 // outcome names how a session ended, in few enough words for a label.
 func outcome(reason error) string {
-	var side *SideError
+	var side *pipe.SideError
 	switch {
 	case reason == nil:
 		return "closed"
@@ -141,10 +142,10 @@ func (s *Server) count(sess *session) {
 // meters are a session's byte counts: its pumps' counters, once the pumps exist.
 type meters struct {
 	mu       sync.Mutex
-	up, down *pump
+	up, down *pipe.Pump
 }
 
-func (m *meters) start(up, down *pump) {
+func (m *meters) start(up, down *pipe.Pump) {
 	m.mu.Lock()
 	m.up, m.down = up, down
 	m.mu.Unlock()
@@ -157,5 +158,5 @@ func (m *meters) relayed() (up, down int64) {
 	if m.up == nil {
 		return 0, 0
 	}
-	return m.up.bytes.Load(), m.down.bytes.Load()
+	return m.up.Bytes.Load(), m.down.Bytes.Load()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -147,8 +148,8 @@ func TestOutcomeNames(t *testing.T) {
 		{&mc.HelloError{Err: errors.New("x")}, "bad_handshake"},
 		{errors.Join(&NoRouteError{Host: "h"}, errors.New("fallback write failed")), "no_route"},
 		{fmt.Errorf("answered: %w", &DialError{}), "backend_unreachable"},
-		{&SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},
-		{&SideError{Side: "backend", Err: io.ErrUnexpectedEOF}, "backend_error"},
+		{&pipe.SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},
+		{&pipe.SideError{Side: "backend", Err: io.ErrUnexpectedEOF}, "backend_error"},
 		{errors.New("something else"), "error"},
 	} {
 		if got := outcome(c.reason); got != c.want {

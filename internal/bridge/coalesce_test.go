@@ -65,7 +65,7 @@ func (b *Bridge) bytesUp() int64 {
 	defer b.mu.Unlock()
 	var n int64
 	for s := range b.sessions {
-		n += s.up.Load()
+		n += s.up.Bytes.Load()
 	}
 	return n
 }
