@@ -2,7 +2,7 @@
 // ProxySessionBenchmark (docs/design.md, "Where this comes from"). Its parts live in
 // sub-packages, each with one job:
 //
-//	mcwire    Minecraft frames and the offline-login packets both ends build
+//	login     the offline 1.7.10 login both ends play (frames: relay/mc, the proxy's codec)
 //	traffic   what flows after login: the echo and modded profiles, byte for byte
 //	backend   the fake Minecraft server the relays forward to
 //	client    transports (tcp now; ws and wss wait for the ws client) and one player session

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/netip"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
 // Backend is one Minecraft server a route can send players to.
@@ -61,7 +63,7 @@ func dialBackend(ctx context.Context, b Backend, timeout time.Duration) (net.Con
 	if err != nil {
 		return nil, err
 	}
-	setNoDelay(conn)
+	pipe.SetNoDelay(conn) // the relay writes whole batches
 	return conn, nil
 }
 
@@ -78,11 +80,4 @@ func writePreamble(conn net.Conn, b Backend, client, local netip.AddrPort, first
 	preamble = append(preamble, first...)
 	_, err := conn.Write(preamble)
 	return err
-}
-
-// setNoDelay turns Nagle off: the relay writes whole batches, so waiting only adds latency.
-func setNoDelay(conn net.Conn) {
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		tcp.SetNoDelay(true)
-	}
 }

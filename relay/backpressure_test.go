@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // socketBufferMax reads the largest TCP buffer the kernel grows a socket to (the third field).
@@ -56,7 +58,7 @@ func testBackendThatStopsReading(t *testing.T, protocol Protocol) {
 	var written atomic.Int64
 	writeDone := make(chan error, 1)
 	go func() {
-		if _, err := conn.Write(handshakeFrame("h", NextLogin)); err != nil {
+		if _, err := conn.Write(handshakeFrame("h", mc.NextLogin)); err != nil {
 			writeDone <- err
 			return
 		}

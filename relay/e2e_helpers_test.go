@@ -16,6 +16,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -26,7 +27,7 @@ type testBackend struct {
 	wantProxy bool
 	mu        sync.Mutex
 	proxies   []ProxyHeader
-	hellos    []Handshake
+	hellos    []mc.Handshake
 	wg        sync.WaitGroup
 	pause     chan struct{} // when non-nil, a session stops reading until it is closed
 }
@@ -70,7 +71,7 @@ func (b *testBackend) serve(conn net.Conn) {
 		b.proxies = append(b.proxies, h)
 		b.mu.Unlock()
 	}
-	hello, err := ReadHello(r, 0)
+	hello, err := mc.ReadHello(r, 0)
 	if err != nil || hello.Legacy != nil {
 		return
 	}
@@ -85,7 +86,7 @@ func (b *testBackend) serve(conn net.Conn) {
 	conn.(*net.TCPConn).CloseWrite()
 }
 
-func (b *testBackend) lastHello(t *testing.T) Handshake {
+func (b *testBackend) lastHello(t *testing.T) mc.Handshake {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -139,8 +140,8 @@ func routeTo(addrs ...string) []Route {
 }
 
 // handshakeFrame builds a login (or status) handshake for host.
-func handshakeFrame(host string, next NextState) []byte {
-	return Handshake{Protocol: 767, Host: host, Port: 25565, NextState: next}.AppendFrame(nil, host)
+func handshakeFrame(host string, next mc.NextState) []byte {
+	return mc.Handshake{Protocol: 767, Host: host, Port: 25565, NextState: next}.AppendFrame(nil, host)
 }
 
 // dialClient opens a client stream over transport "minecraft", "ws" or "wss".

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // exchange sends the handshake (unless host is "": a session already under way) and size random bytes and checks that the echo comes back
@@ -21,7 +23,7 @@ func exchange(t *testing.T, conn net.Conn, host string, size int) {
 	errs := make(chan error, 1)
 	go func() {
 		if host != "" {
-			if _, err := conn.Write(handshakeFrame(host, NextLogin)); err != nil {
+			if _, err := conn.Write(handshakeFrame(host, mc.NextLogin)); err != nil {
 				errs <- err
 				return
 			}
@@ -77,7 +79,7 @@ func TestEndToEndEachProtocol(t *testing.T) {
 			conn := dialClient(t, tc.transport, addr)
 			defer conn.Close()
 			exchange(t, conn, "play.example.net", size)
-			if h := backend.lastHello(t); h.Host != "play.example.net" || h.NextState != NextLogin {
+			if h := backend.lastHello(t); h.Host != "play.example.net" || h.NextState != mc.NextLogin {
 				t.Errorf("backend got handshake %+v", h)
 			}
 		})
@@ -187,7 +189,7 @@ func TestProxyProtocolIn(t *testing.T) {
 				conn.Write(headerBytes)
 			}
 			if tc.wantSrc == "" {
-				conn.Write(handshakeFrame("h", NextLogin))
+				conn.Write(handshakeFrame("h", mc.NextLogin))
 				if err := firstRead(conn); err == nil {
 					t.Fatal("want the connection closed")
 				}
@@ -211,7 +213,7 @@ func TestStatusFallbackAndLoginDisconnect(t *testing.T) {
 	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(deadAddr) }, Minecraft, WS)
 	for _, transport := range []Protocol{Minecraft, WS} {
 		conn := dialClient(t, transport, addr)
-		conn.Write(handshakeFrame("h", NextStatus))
+		conn.Write(handshakeFrame("h", mc.NextStatus))
 		conn.Write([]byte{0x01, 0x00})                         // status request
 		conn.Write([]byte{0x09, 0x01, 1, 2, 3, 4, 5, 6, 7, 8}) // ping
 		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -227,7 +229,7 @@ func TestStatusFallbackAndLoginDisconnect(t *testing.T) {
 		conn.Close()
 
 		login := dialClient(t, transport, addr)
-		login.Write(handshakeFrame("h", NextLogin))
+		login.Write(handshakeFrame("h", mc.NextLogin))
 		login.SetReadDeadline(time.Now().Add(10 * time.Second))
 		body, err = readFrameFrom(bufio.NewReader(login))
 		if err != nil || body[0] != 0x00 || !bytes.Contains(body, []byte(`{"text":"The server is not reachable`)) {
@@ -246,8 +248,8 @@ func readFrameFrom(r *bufio.Reader) ([]byte, error) {
 			return nil, err
 		}
 		b = append(b, c)
-		body, _, err := ReadFrame(b, MaxFrameLen)
-		if !errors.Is(err, ErrNeedMore) {
+		body, _, err := mc.ReadFrame(b, mc.MaxFrameLen)
+		if !errors.Is(err, mc.ErrNeedMore) {
 			return body, err
 		}
 	}

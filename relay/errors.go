@@ -2,47 +2,19 @@ package relay
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
-// ErrNeedMore means the input is a valid beginning that ends too early:
-// read more bytes and parse again from the start. It is never wrapped in a
-// *ProtocolError, since nothing is wrong yet.
-var ErrNeedMore = errors.New("relay: need more bytes")
-
-// Reasons a *ProtocolError carries; test them with errors.Is.
+// Reasons a PROXY header is refused, carried by an *mc.ProtocolError; test them with errors.Is.
 var (
-	ErrVarIntTooLong      = errors.New("VarInt longer than 5 bytes or wider than 32 bits")
-	ErrVarIntNonCanonical = errors.New("VarInt not in its shortest encoding")
-	ErrTooLarge           = errors.New("larger than the configured limit")
-	ErrTruncated          = errors.New("field runs past the end of its frame")
-	ErrTrailingBytes      = errors.New("bytes left over at the end of the frame")
-	ErrPacketID           = errors.New("unexpected packet id")
-	ErrHostTooLong        = errors.New("server address longer than 255 characters")
-	ErrBadEncoding        = errors.New("string is not validly encoded")
-	ErrNextState          = errors.New("next state is not 1, 2 or 3")
-	ErrMalformed          = errors.New("malformed")
-	ErrNotProxyHeader     = errors.New("not a PROXY protocol header")
-	ErrProxyCommand       = errors.New("unsupported PROXY version or command")
-	ErrProxyFamily        = errors.New("unsupported PROXY address family")
-	ErrProxyAddress       = errors.New("invalid PROXY address")
-	ErrProxyChecksum      = errors.New("PROXY header CRC32c mismatch")
+	ErrNotProxyHeader = errors.New("not a PROXY protocol header")
+	ErrProxyCommand   = errors.New("unsupported PROXY version or command")
+	ErrProxyFamily    = errors.New("unsupported PROXY address family")
+	ErrProxyAddress   = errors.New("invalid PROXY address")
+	ErrProxyChecksum  = errors.New("PROXY header CRC32c mismatch")
 )
 
-// ProtocolError reports input that breaks a protocol. Retrying with more
-// bytes cannot fix it; the connection should be closed with Error() as reason.
-type ProtocolError struct {
-	Layer  string // what was being parsed: "varint", "handshake", "proxy v2", ...
-	Offset int    // byte offset into the parsed input where the fault was found
-	Err    error  // one of the sentinel reasons above
-}
-
-func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("relay: %s: at byte %d: %v", e.Layer, e.Offset, e.Err)
-}
-
-func (e *ProtocolError) Unwrap() error { return e.Err }
-
-func protocolError(layer string, offset int, reason error) *ProtocolError {
-	return &ProtocolError{Layer: layer, Offset: offset, Err: reason}
+func protocolError(layer string, offset int, reason error) *mc.ProtocolError {
+	return &mc.ProtocolError{Layer: layer, Offset: offset, Err: reason}
 }

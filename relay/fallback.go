@@ -1,61 +1,18 @@
 package relay
 
-import (
-	"bufio"
-	"fmt"
-)
+import "github.com/moonbridge/moonbridge/relay/mc"
 
-// Fallback is what the proxy answers by itself when no backend takes a session: the server
-// list shows Status (its ping gets a pong), and a login gets Disconnect as its reason.
-type Fallback struct {
-	Status     Status
-	Disconnect string
-}
-
-// DefaultFallback says plainly that the server is not reachable.
-func DefaultFallback() Fallback {
-	return Fallback{
-		Status:     Status{VersionName: "moonbridge", MaxPlayers: 0, MOTD: "§cThe server is not reachable right now"},
+// DefaultFallback says plainly that the server is not reachable. A Config's Fallback answers
+// legacy pings always (the proxy does not relay them: modern servers answer them with the same
+// kind of text anyway), and status pings and logins when no backend takes the session.
+func DefaultFallback() mc.Answer {
+	return mc.Answer{
+		Status:     mc.Status{VersionName: "moonbridge", MaxPlayers: 0, MOTD: "§cThe server is not reachable right now"},
 		Disconnect: "The server is not reachable right now. Please try again in a minute.",
 	}
 }
 
-// answerStatus serves the status exchange (request, then ping) from the fallback. The client's
-// protocol is echoed so the entry does not show as incompatible.
-func (f Fallback) answerStatus(r *bufio.Reader, down downstream, protocol int32) error {
-	status := f.Status
-	status.Protocol = protocol
-	body, err := status.JSON()
-	if err != nil {
-		return fmt.Errorf("fallback status: %w", err)
-	}
-	for range 2 {
-		packet, err := ReadStatusPacket(r)
-		if err != nil {
-			return err
-		}
-		out := make([]byte, headroom, headroom+len(body)+16)
-		if packet.Ping {
-			out = AppendPong(out, packet.Payload)
-		} else {
-			out = AppendStatusResponse(out, body)
-		}
-		if err := down.WriteBatch(out); err != nil || packet.Ping {
-			return err
-		}
-	}
-	return nil
-}
-
-// answerLogin sends a login disconnect packet with reason as JSON text.
-func answerLogin(down downstream, reason string) error {
-	return down.WriteBatch(AppendLoginDisconnect(make([]byte, headroom), reason))
-}
-
-// answerLegacy answers a pre-1.7 server-list ping with the fallback status; the proxy does not
-// relay legacy pings, which modern servers answer with the same kind of text anyway.
-func (f Fallback) answerLegacy(down downstream, ping *LegacyPing) error {
-	status := f.Status
-	status.Protocol = int32(ping.Protocol)
-	return down.WriteBatch(AppendLegacyKick(make([]byte, headroom), ping.Form, status))
+// sendAnswer writes one frame of a fallback answer to the player as one batch.
+func (s *session) sendAnswer(frame []byte) error {
+	return s.down.WriteBatch(append(make([]byte, headroom, headroom+len(frame)), frame...))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -86,7 +87,7 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 
 	doomed := dialClient(t, Minecraft, addr)
 	defer doomed.Close()
-	doomed.Write(handshakeFrame("reset.example", NextLogin))
+	doomed.Write(handshakeFrame("reset.example", mc.NextLogin))
 	if err := firstRead(doomed); err == nil {
 		t.Fatal("the client of a reset backend was not closed")
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".
@@ -25,7 +27,7 @@ func DefaultLimits() Limits {
 		MaxConnectionsPerIP: 50,
 		SniffTimeout:        5 * time.Second,
 		HandshakeTimeout:    10 * time.Second,
-		MaxHandshakeFrame:   DefaultMaxHandshakeFrame,
+		MaxHandshakeFrame:   mc.DefaultMaxHandshakeFrame,
 		MaxProxyHeader:      DefaultMaxProxyHeader,
 		DialTimeout:         5 * time.Second,
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -90,7 +91,7 @@ func TestHalfCloseAndAbruptReset(t *testing.T) {
 
 	// Half-close: the client stops sending and still receives everything the backend echoes.
 	conn := dialClient(t, Minecraft, addr).(*net.TCPConn)
-	conn.Write(handshakeFrame("h", NextLogin))
+	conn.Write(handshakeFrame("h", mc.NextLogin))
 	conn.Write([]byte("last words"))
 	conn.CloseWrite()
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -105,7 +106,7 @@ func TestHalfCloseAndAbruptReset(t *testing.T) {
 	defer other.Close()
 	exchange(t, other, "h", 1000)
 	reset := dialClient(t, Minecraft, addr).(*net.TCPConn)
-	reset.Write(handshakeFrame("h", NextLogin))
+	reset.Write(handshakeFrame("h", mc.NextLogin))
 	reset.SetLinger(0)
 	reset.Close()
 	exchange(t, other, "", 0)
@@ -127,7 +128,7 @@ func TestBackendHalfCloseKeepsClientSending(t *testing.T) {
 		}
 		defer c.Close()
 		r := bufio.NewReader(c)
-		if _, err := ReadHello(r, 0); err != nil {
+		if _, err := mc.ReadHello(r, 0); err != nil {
 			return
 		}
 		c.Write([]byte("bye"))
@@ -138,7 +139,7 @@ func TestBackendHalfCloseKeepsClientSending(t *testing.T) {
 	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(ln.Addr().String()) }, Minecraft)
 	conn := dialClient(t, Minecraft, addr).(*net.TCPConn)
 	defer conn.Close()
-	conn.Write(handshakeFrame("h", NextLogin))
+	conn.Write(handshakeFrame("h", mc.NextLogin))
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	got, err := io.ReadAll(conn)
 	if err != nil || string(got) != "bye" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -96,7 +97,7 @@ func (ln *listener) acceptLoop() {
 
 // handle runs the start of a connection: limits, PROXY header, protocol sniffing.
 func (ln *listener) handle(raw net.Conn) {
-	setNoDelay(raw)
+	pipe.SetNoDelay(raw)
 	release, err := ln.srv.counter.acquireTotal()
 	if err != nil {
 		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused")

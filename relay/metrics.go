@@ -5,6 +5,9 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // The relay's Prometheus series. Server is a prometheus.Collector: everything is read at scrape
@@ -49,13 +52,13 @@ func newTally() tally {
 
 // outcome names how a session ended, in few enough words for a label.
 func outcome(reason error) string {
-	var side *SideError
+	var side *pipe.SideError
 	switch {
 	case reason == nil:
 		return "closed"
 	case errors.Is(reason, errShutdown):
 		return "shutdown"
-	case errors.As(reason, new(*HandshakeError)):
+	case errors.As(reason, new(*mc.HelloError)):
 		return "bad_handshake"
 	case errors.As(reason, new(*NoRouteError)):
 		return "no_route"
@@ -139,10 +142,10 @@ func (s *Server) count(sess *session) {
 // meters are a session's byte counts: its pumps' counters, once the pumps exist.
 type meters struct {
 	mu       sync.Mutex
-	up, down *pump
+	up, down *pipe.Pump
 }
 
-func (m *meters) start(up, down *pump) {
+func (m *meters) start(up, down *pipe.Pump) {
 	m.mu.Lock()
 	m.up, m.down = up, down
 	m.mu.Unlock()
@@ -155,5 +158,5 @@ func (m *meters) relayed() (up, down int64) {
 	if m.up == nil {
 		return 0, 0
 	}
-	return m.up.bytes.Load(), m.down.bytes.Load()
+	return m.up.Bytes.Load(), m.down.Bytes.Load()
 }

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // metricValue gathers srv's series (through a pedantic registry, which also checks that
@@ -64,14 +67,14 @@ func waitForMetric(t *testing.T, srv *Server, name string, labels map[string]str
 func TestMetricsCountSessionsAndBytes(t *testing.T) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
-	mc := map[string]string{"protocol": "minecraft"}
+	minecraft := map[string]string{"protocol": "minecraft"}
 	up := map[string]string{"protocol": "minecraft", "direction": "up"}
 	down := map[string]string{"protocol": "minecraft", "direction": "down"}
 
 	conn := dialClient(t, Minecraft, addr)
 	exchange(t, conn, "h", 5000) // handshake frame + 5000 bytes up, 5000 echoed down
-	wantUp := float64(len(handshakeFrame("h", NextLogin)) + 5000)
-	waitForMetric(t, srv, "moonbridge_sessions_active", mc, 1)
+	wantUp := float64(len(handshakeFrame("h", mc.NextLogin)) + 5000)
+	waitForMetric(t, srv, "moonbridge_sessions_active", minecraft, 1)
 	// A live session's bytes count before it ends.
 	waitForMetric(t, srv, "moonbridge_relayed_bytes_total", up, wantUp)
 	waitForMetric(t, srv, "moonbridge_relayed_bytes_total", down, 5000)
@@ -81,7 +84,7 @@ func TestMetricsCountSessionsAndBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close()
-	waitForMetric(t, srv, "moonbridge_sessions_active", mc, 0)
+	waitForMetric(t, srv, "moonbridge_sessions_active", minecraft, 0)
 	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "closed"}, 1)
 	// Ended sessions keep their bytes in the totals, and their buffers are all back.
 	waitForMetric(t, srv, "moonbridge_relayed_bytes_total", up, wantUp)
@@ -107,14 +110,14 @@ func TestMetricsCountRefusalsAndFailures(t *testing.T) {
 
 	// No route for the host: answered by the fallback, counted as no_route.
 	unknown := dialClient(t, Minecraft, addr)
-	unknown.Write(handshakeFrame("other.example", NextLogin))
+	unknown.Write(handshakeFrame("other.example", mc.NextLogin))
 	io.Copy(io.Discard, unknown)
 	unknown.Close()
 	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "no_route"}, 1)
 
 	// A route whose backend refuses: backend_unreachable.
 	known := dialClient(t, Minecraft, addr)
-	known.Write(handshakeFrame("known.example", NextLogin))
+	known.Write(handshakeFrame("known.example", mc.NextLogin))
 	io.Copy(io.Discard, known)
 	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_unreachable"}, 1)
 
@@ -142,11 +145,11 @@ func TestOutcomeNames(t *testing.T) {
 	}{
 		{nil, "closed"},
 		{errShutdown, "shutdown"},
-		{&HandshakeError{Err: errors.New("x")}, "bad_handshake"},
+		{&mc.HelloError{Err: errors.New("x")}, "bad_handshake"},
 		{errors.Join(&NoRouteError{Host: "h"}, errors.New("fallback write failed")), "no_route"},
 		{fmt.Errorf("answered: %w", &DialError{}), "backend_unreachable"},
-		{&SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},
-		{&SideError{Side: "backend", Err: io.ErrUnexpectedEOF}, "backend_error"},
+		{&pipe.SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},
+		{&pipe.SideError{Side: "backend", Err: io.ErrUnexpectedEOF}, "backend_error"},
 		{errors.New("something else"), "error"},
 	} {
 		if got := outcome(c.reason); got != c.want {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"net/netip"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // The PROXY protocol (haproxy's proxy-protocol.txt) puts the real client's
@@ -53,7 +55,7 @@ type ProxyHeader struct {
 // ParseProxyHeader decodes the v1 or v2 header at the start of b and
 // returns it with the number of bytes it used. maxHeader bounds a v2 header
 // (DefaultMaxProxyHeader when <= 0); a v1 line is bounded by the spec's 107
-// bytes. ErrNotProxyHeader (in a *ProtocolError) means b does not start
+// bytes. ErrNotProxyHeader (in a *mc.ProtocolError) means b does not start
 // like either version, so the bytes belong to the next protocol. TLVs alias b.
 func ParseProxyHeader(b []byte, maxHeader int) (ProxyHeader, int, error) {
 	if maxHeader <= 0 {
@@ -71,7 +73,7 @@ func ParseProxyHeader(b []byte, maxHeader int) (ProxyHeader, int, error) {
 // ReadProxyHeader reads a v1 or v2 header from r; on ErrNotProxyHeader
 // nothing is consumed. The returned TLVs are the caller's own.
 func ReadProxyHeader(r *bufio.Reader, maxHeader int) (ProxyHeader, error) {
-	h, err := readParsed(r, func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, maxHeader) })
+	h, err := mc.ReadParsed(r, func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, maxHeader) })
 	h.TLVs = bytes.Clone(h.TLVs)
 	return h, err
 }

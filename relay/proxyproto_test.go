@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"testing/quick"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 const v2sig = "0d0a0d0a000d0a515549540a"
@@ -67,7 +70,7 @@ func TestParseProxyHeader(t *testing.T) {
 		if !reflect.DeepEqual(h, tc.want) {
 			t.Errorf("%s: %+v\nwant %+v", tc.name, h, tc.want)
 		}
-		checkPrefixesNeedMore(t, tc.wire, func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, 0) })
+		testutil.CheckPrefixesNeedMore(t, tc.wire, func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, 0) }, mc.ErrNeedMore)
 	}
 }
 
@@ -95,28 +98,28 @@ func TestParseProxyHeaderRejects(t *testing.T) {
 		{"v1 IPv6 under TCP4", "PROXY TCP4 ::1 ::1 1 2\r\n", ErrProxyAddress},
 		{"v1 IPv4 under TCP6", "PROXY TCP6 1.2.3.4 ::1 1 2\r\n", ErrProxyAddress},
 		{"v1 zone", "PROXY TCP6 fe80::1%eth0 ::1 1 2\r\n", ErrProxyAddress},
-		{"v1 double space", "PROXY TCP4  192.168.0.1 192.168.0.11 56324 443\r\n", ErrMalformed},
-		{"v1 trailing space", "PROXY TCP4 192.168.0.1 192.168.0.11 56324 443 \r\n", ErrMalformed},
-		{"v1 missing port", "PROXY TCP4 192.168.0.1 192.168.0.11 56324\r\n", ErrMalformed},
-		{"v1 other protocol", "PROXY UDP4 192.168.0.1 192.168.0.11 56324 443\r\n", ErrMalformed},
-		{"v1 lone LF", "PROXY UNKNOWN\n", ErrMalformed},
-		{"v1 lone CR", "PROXY UNKNOWN\rX\n", ErrMalformed},
-		{"v1 no CRLF in 107 bytes", "PROXY UNKNOWN " + strings.Repeat("a", 93), ErrTooLarge},
-		{"v1 CRLF at byte 108", "PROXY UNKNOWN " + strings.Repeat("a", 92) + "\r\n", ErrTooLarge},
+		{"v1 double space", "PROXY TCP4  192.168.0.1 192.168.0.11 56324 443\r\n", mc.ErrMalformed},
+		{"v1 trailing space", "PROXY TCP4 192.168.0.1 192.168.0.11 56324 443 \r\n", mc.ErrMalformed},
+		{"v1 missing port", "PROXY TCP4 192.168.0.1 192.168.0.11 56324\r\n", mc.ErrMalformed},
+		{"v1 other protocol", "PROXY UDP4 192.168.0.1 192.168.0.11 56324 443\r\n", mc.ErrMalformed},
+		{"v1 lone LF", "PROXY UNKNOWN\n", mc.ErrMalformed},
+		{"v1 lone CR", "PROXY UNKNOWN\rX\n", mc.ErrMalformed},
+		{"v1 no CRLF in 107 bytes", "PROXY UNKNOWN " + strings.Repeat("a", 93), mc.ErrTooLarge},
+		{"v1 CRLF at byte 108", "PROXY UNKNOWN " + strings.Repeat("a", 92) + "\r\n", mc.ErrTooLarge},
 		{"v2 version 1", string(unhex(v2sig + "11")), ErrProxyCommand},
 		{"v2 command 2", string(unhex(v2sig + "22")), ErrProxyCommand},
 		{"v2 family 0x13", string(unhex(v2sig + "21 13")), ErrProxyFamily},
 		{"v2 family 0x41", string(unhex(v2sig + "21 41")), ErrProxyFamily},
-		{"v2 over the limit", string(unhex(v2sig + "21 11 03f1")), ErrTooLarge},
+		{"v2 over the limit", string(unhex(v2sig + "21 11 03f1")), mc.ErrTooLarge},
 		{"v2 TCP4 block too short", string(unhex(v2sig + "21 11 000b c0a80001 c0a8000b dc04 01")), ErrProxyAddress},
-		{"v2 partial TLV", string(unhex(v2sig + "21 11 000e c0a80001 c0a8000b dc04 01bb 0100")), ErrMalformed},
-		{"v2 TLV overruns", string(unhex(v2sig + "21 11 0010 c0a80001 c0a8000b dc04 01bb 01 0005 68")), ErrMalformed},
+		{"v2 partial TLV", string(unhex(v2sig + "21 11 000e c0a80001 c0a8000b dc04 01bb 0100")), mc.ErrMalformed},
+		{"v2 TLV overruns", string(unhex(v2sig + "21 11 0010 c0a80001 c0a8000b dc04 01bb 01 0005 68")), mc.ErrMalformed},
 		{"v2 CRC32c of the wrong size", string(unhex(v2sig + "21 00 0005 03 0002 0000")), ErrProxyChecksum},
 		{"v2 CRC32c mismatch", string(badCRC), ErrProxyChecksum},
 	}
 	for _, tc := range cases {
 		_, n, err := ParseProxyHeader([]byte(tc.wire), 0)
-		var pe *ProtocolError
+		var pe *mc.ProtocolError
 		if !errors.Is(err, tc.want) || !errors.As(err, &pe) || n != 0 {
 			t.Errorf("%s: n %d, %v; want %v", tc.name, n, err, tc.want)
 		}
@@ -220,16 +223,16 @@ func TestProxyHeaderRoundTripGenerated(t *testing.T) {
 
 func TestReadProxyHeader(t *testing.T) {
 	v2 := unhex(v2sig + "21 11 0011 c0a80001 c0a8000b dc04 01bb 01 0002 6832")
-	r := bufio.NewReader(&chunkReader{chunks: [][]byte{v2[:5], v2[5:14], append(bytes.Clone(v2[14:]), handshake18...)}})
+	r := bufio.NewReader(&testutil.ChunkReader{Chunks: [][]byte{v2[:5], v2[5:14], append(bytes.Clone(v2[14:]), handshake18...)}})
 	h, err := ReadProxyHeader(r, 0)
 	if err != nil || h.Source != spec4Source || !bytes.Equal(h.TLVs, unhex("01 0002 6832")) {
 		t.Fatalf("ReadProxyHeader = %+v, %v", h, err)
 	}
-	if hello, err := ReadHello(r, 0); err != nil || !bytes.Equal(hello.Handshake.Raw, handshake18) {
+	if hello, err := mc.ReadHello(r, 0); err != nil || !bytes.Equal(hello.Handshake.Raw, handshake18) {
 		t.Fatalf("hello after the header: %+v, %v", hello, err)
 	}
 
-	r = bufio.NewReader(&chunkReader{chunks: [][]byte{handshake18}})
+	r = bufio.NewReader(&testutil.ChunkReader{Chunks: [][]byte{handshake18}})
 	if _, err := ReadProxyHeader(r, 0); !errors.Is(err, ErrNotProxyHeader) || r.Buffered() != len(handshake18) {
 		t.Fatalf("no header: %v, %d bytes left buffered", err, r.Buffered())
 	}
@@ -248,7 +251,7 @@ func FuzzProxyHeader(f *testing.F) {
 	f.Add(withCRC32C(unhex(v2sig+"21 11 0013 c0a80001 c0a8000b dc04 01bb 03 0004 00000000")), 0)
 	f.Fuzz(func(t *testing.T, in []byte, maxHeader int) {
 		h, n, err := ParseProxyHeader(in, maxHeader)
-		checkParseResult(t, in, n, err)
+		testutil.CheckParseResult(t, in, n, err, mc.ErrNeedMore, protocolOffset)
 		if err != nil {
 			return
 		}
@@ -265,7 +268,7 @@ func FuzzProxyHeader(f *testing.F) {
 		if h.Source.IsValid() != h.Destination.IsValid() {
 			t.Fatalf("only one address valid: %+v", h)
 		}
-		checkPrefixesNeedMore(t, in[:n], func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, maxHeader) })
+		testutil.CheckPrefixesNeedMore(t, in[:n], func(b []byte) (ProxyHeader, int, error) { return ParseProxyHeader(b, maxHeader) }, mc.ErrNeedMore)
 		checkProxyRoundTrip(t, h)
 	})
 }

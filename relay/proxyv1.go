@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Version 1 is one line of printable US-ASCII: "PROXY", then fields each
@@ -28,7 +30,7 @@ func parseProxyV1(b []byte) (ProxyHeader, int, error) {
 	case len(fields) >= 2 && fields[1] == "UNKNOWN":
 		return h, n, nil // the spec says to ignore the rest of the line
 	case len(fields) != 6 || fields[1] != "TCP4" && fields[1] != "TCP6":
-		return ProxyHeader{}, 0, protocolError("proxy v1", 0, ErrMalformed)
+		return ProxyHeader{}, 0, protocolError("proxy v1", 0, mc.ErrMalformed)
 	}
 	var srcOK, dstOK bool
 	h.Source, srcOK = proxyV1AddrPort(fields[1], fields[2], fields[4])
@@ -47,17 +49,17 @@ func proxyV1Line(b []byte) ([]byte, int, error) {
 	for i, c := range b[:scan] {
 		switch {
 		case c == '\r' && i+1 == len(b):
-			return nil, 0, ErrNeedMore
+			return nil, 0, mc.ErrNeedMore
 		case c == '\r' && b[i+1] == '\n':
 			return b[:i], i + 2, nil
 		case c < 0x20 || c > 0x7e:
-			return nil, 0, protocolError("proxy v1", i, ErrMalformed)
+			return nil, 0, protocolError("proxy v1", i, mc.ErrMalformed)
 		}
 	}
 	if scan == maxProxyV1Line-1 {
-		return nil, 0, protocolError("proxy v1", scan, ErrTooLarge)
+		return nil, 0, protocolError("proxy v1", scan, mc.ErrTooLarge)
 	}
-	return nil, 0, ErrNeedMore
+	return nil, 0, mc.ErrNeedMore
 }
 
 // proxyV1AddrPort parses one address and port of the family's kind.

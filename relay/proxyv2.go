@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"net/netip"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Version 2 is checked as far as it has arrived: signature, then version 2
@@ -71,14 +73,14 @@ func proxyV2Head(b []byte, maxHeader int) (int, error) {
 	case len(b) > 13 && b[12] == proxyV2Version|byte(ProxyProxy) && !validProxyV2Family(b[13]):
 		return fail(13, ErrProxyFamily)
 	case len(b) < proxyV2HeadLen:
-		return 0, ErrNeedMore
+		return 0, mc.ErrNeedMore
 	}
 	n := proxyV2HeadLen + int(binary.BigEndian.Uint16(b[14:]))
 	switch {
 	case n > maxHeader:
-		return fail(14, ErrTooLarge)
+		return fail(14, mc.ErrTooLarge)
 	case len(b) < n:
-		return 0, ErrNeedMore
+		return 0, mc.ErrNeedMore
 	}
 	return n, nil
 }
@@ -111,12 +113,12 @@ func proxyV2Addrs(family byte, block []byte) (src, dst netip.AddrPort) {
 func checkTLVs(header []byte, offset int) error {
 	for at := offset; at < len(header); {
 		if len(header)-at < 3 {
-			return protocolError("proxy v2", at, ErrMalformed)
+			return protocolError("proxy v2", at, mc.ErrMalformed)
 		}
 		size := int(binary.BigEndian.Uint16(header[at+1:]))
 		value := at + 3
 		if len(header)-value < size {
-			return protocolError("proxy v2", at, ErrMalformed)
+			return protocolError("proxy v2", at, mc.ErrMalformed)
 		}
 		if header[at] == tlvCRC32C && !crc32cMatches(header, value, size) {
 			return protocolError("proxy v2", at, ErrProxyChecksum)
@@ -156,7 +158,7 @@ func appendProxyV2(dst []byte, h ProxyHeader) ([]byte, error) {
 	}
 	size := addrLen + len(tlvs)
 	if size > 0xffff {
-		return dst, protocolError("proxy v2", 14, ErrTooLarge)
+		return dst, protocolError("proxy v2", 14, mc.ErrTooLarge)
 	}
 	dst = append(dst, proxyV2Signature...)
 	dst = append(dst, proxyV2Version|byte(h.Command), family)

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -57,7 +58,7 @@ type Config struct {
 	// order (see ForwardedClient); nil means DefaultClientIPHeaders, empty means none.
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
-	Fallback Fallback
+	Fallback mc.Answer
 	Logger   zerolog.Logger
 }
 

@@ -3,12 +3,15 @@ package relay
 import (
 	"bufio"
 	"errors"
+	"io"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // session is one player's connection: the Minecraft hello, the route, the backend, then two
@@ -21,10 +24,7 @@ type session struct {
 	path     string
 	log      zerolog.Logger
 	started  time.Time
-
-	mu      sync.Mutex
-	backend net.Conn
-	reason  error // the first error that ended the session; nil for a clean end
+	end      pipe.End // why the session ended; closes the player and the backend
 
 	meters // bytes moved so far, for the end line and the metrics
 }
@@ -35,6 +35,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 		path: path, started: time.Now(),
 	}
 	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
+	sess.end.Add(func(error) { down.Close() })
 	if !s.track(sess) {
 		down.Close()
 		return
@@ -46,16 +47,16 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 // run drives the session and logs its one end line.
 func (s *session) run() {
 	end := s.log.Info()
-	defer func() { s.closeAll(); s.logEnd(end) }()
+	defer func() { s.end.Close(); s.logEnd(end) }()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
 	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
-	hello, err := ReadHello(r, s.srv.limits.MaxHandshakeFrame)
+	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
 	if err != nil {
-		s.fail(&HandshakeError{Err: err})
+		s.abort(&mc.HelloError{Err: err})
 		return
 	}
 	if hello.Legacy != nil {
-		s.fail(s.srv.cfg.Fallback.answerLegacy(s.down, hello.Legacy))
+		s.abort(s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")
 		return
 	}
@@ -63,14 +64,14 @@ func (s *session) run() {
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
 	route, ok := s.srv.router.Match(hs.Host, s.path)
 	if !ok {
-		s.fail(s.answerUnreachable(r, hs, &NoRouteError{Host: hs.Host, Path: s.path}))
+		s.abort(s.answerUnreachable(r, hello, &NoRouteError{Host: hs.Host, Path: s.path}))
 		return
 	}
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
 		addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
-		s.fail(s.answerUnreachable(r, hs, err))
+		s.abort(s.answerUnreachable(r, hello, err))
 		return
 	}
 	r.Discard(buffered)
@@ -82,7 +83,7 @@ func (s *session) run() {
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
 // so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
 // buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
-func (s *session) firstBytes(r *bufio.Reader, hs Handshake, route *Route) (first []byte, buffered int) {
+func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (first []byte, buffered int) {
 	if route.RewriteHost != "" {
 		first = hs.AppendFrame(nil, route.RewriteHost)
 	} else {
@@ -93,49 +94,50 @@ func (s *session) firstBytes(r *bufio.Reader, hs Handshake, route *Route) (first
 }
 
 // answerUnreachable tells the player why there is no server: a status entry or a disconnect.
-func (s *session) answerUnreachable(r *bufio.Reader, hs Handshake, cause error) error {
-	s.log.Warn().Err(cause).Str("host", hs.Host).Msg("no backend for session; answering from the fallback")
-	fallback := s.srv.cfg.Fallback
-	if hs.NextState == NextStatus {
-		if err := fallback.answerStatus(r, s.down, hs.Protocol); err != nil {
-			return errors.Join(cause, err)
-		}
-		return cause
+func (s *session) answerUnreachable(r *bufio.Reader, hello mc.Hello, cause error) error {
+	s.log.Warn().Err(cause).Str("host", hello.Handshake.Host).Msg("no backend for session; answering from the fallback")
+	if err := s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer); err != nil {
+		return errors.Join(cause, err)
 	}
-	return errors.Join(cause, answerLogin(s.down, fallback.Disconnect))
+	return cause
 }
 
 // relay runs both pumps until both directions are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
-	s.mu.Lock()
-	s.backend = backend
-	s.mu.Unlock()
-	up := &pump{src: sourceFor(s.down.socket(), s.down.Read), write: func(buf []byte, n int) error {
+	s.end.Add(func(error) { backend.Close() })
+	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
 		_, err := backend.Write(buf[headroom : headroom+n])
 		return err
 	}}
-	downPump := &pump{src: sourceFor(backend, backend.Read), write: func(buf []byte, n int) error {
+	downPump := &pipe.Pump{Source: sourceFor(backend, backend.Read), Write: func(buf []byte, n int) error {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
-	up.bytes.Store(sent) // the backend already has the first bytes: they count as relayed up
+	up.Bytes.Store(sent) // the backend already has the first bytes: they count as relayed up
 	s.start(up, downPump)
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
 	// goroutines per session instead of three (a stack less per player).
 	upDone := make(chan struct{})
-	go func() { defer close(upDone); s.finish(up.run(), "client", func() { closeWrite(backend) }) }()
-	s.finish(downPump.run(), "backend", func() { s.down.CloseWrite("server closed the connection") })
+	go func() { defer close(upDone); s.finish(up.Run(), "client", func() { closeWrite(backend) }) }()
+	s.finish(downPump.Run(), "backend", func() { s.down.CloseWrite("server closed the connection") })
 	<-upDone
 	bytesUp, bytesDown := s.relayed()
 	end.Int64("bytes_up", bytesUp).Int64("bytes_down", bytesDown)
 }
 
 // finish ends one direction: a clean end half-closes the other side, an error aborts both.
-func (s *session) finish(result pumpResult, side string, halfClose func()) {
-	if result.err != nil {
-		s.abort(&SideError{Side: side, Err: result.err})
+func (s *session) finish(err error, side string, halfClose func()) {
+	if endedCleanly(err) {
+		halfClose()
 		return
 	}
-	halfClose()
+	s.abort(&pipe.SideError{Side: side, Err: err})
+}
+
+// endedCleanly: the source ended (EOF) or was closed by the other direction; a failed write is
+// never a clean end.
+func endedCleanly(err error) bool {
+	var we *pipe.WriteError
+	return !errors.As(err, &we) && (errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed))
 }
 
 func closeWrite(c net.Conn) {
@@ -146,38 +148,12 @@ func closeWrite(c net.Conn) {
 	c.Close()
 }
 
-// abort records reason (the first one wins) and closes both sides, which ends both pumps.
-func (s *session) abort(reason error) {
-	s.mu.Lock()
-	if s.reason == nil {
-		s.reason = reason
-	}
-	s.mu.Unlock()
-	s.closeAll()
-}
-
-func (s *session) fail(err error) {
-	if err != nil {
-		s.abort(err)
-	}
-}
-
-func (s *session) closeAll() {
-	s.mu.Lock()
-	backend := s.backend
-	s.mu.Unlock()
-	s.down.Close()
-	if backend != nil {
-		backend.Close()
-	}
-}
+// abort records reason (the first one wins) and closes both sides, which ends both pumps. A nil
+// reason ends nothing, so abort(step()) ends the session only when the step failed.
+func (s *session) abort(reason error) { s.end.Fail(reason) }
 
 // endReason is the first error that ended the session, nil for a clean end.
-func (s *session) endReason() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.reason
-}
+func (s *session) endReason() error { return s.end.Reason() }
 
 // logEnd writes the session's one log line.
 func (s *session) logEnd(end *zerolog.Event) {
@@ -201,18 +177,3 @@ type NoRouteError struct {
 }
 
 func (e *NoRouteError) Error() string { return "no route for host " + strconv.Quote(e.Host) }
-
-// HandshakeError is a client whose first bytes were not a valid Minecraft hello.
-type HandshakeError struct{ Err error }
-
-func (e *HandshakeError) Error() string { return "bad handshake: " + e.Err.Error() }
-func (e *HandshakeError) Unwrap() error { return e.Err }
-
-// SideError is a failure on one side of a running session.
-type SideError struct {
-	Side string // "client" or "backend": whose read or the write to whom failed
-	Err  error
-}
-
-func (e *SideError) Error() string { return e.Side + ": " + e.Err.Error() }
-func (e *SideError) Unwrap() error { return e.Err }

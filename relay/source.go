@@ -4,19 +4,15 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
-// A pump reads its source in batches of up to batchSize bytes, into a pooled buffer with
-// headroom in front. Plain sockets are read lean (source_linux.go): a pump waiting for data
-// holds no buffer, so an idle direction holds nothing. Other sources (WebSocket and TLS, which
-// keep state between reads) read into one buffer held while the pump runs.
-type source interface {
-	// next returns the next batch: buf[headroom:headroom+n] is the payload, valid until the
-	// next call (buf may be nil when n is 0).
-	next() (buf *[]byte, n int, err error)
-	// close gives back what the source holds when its pump ends.
-	close()
-}
+// A pump (a pipe.Pump) reads its source in batches of up to batchSize bytes, into a pooled
+// buffer with headroom in front: buf[headroom:headroom+n] is the payload. Plain sockets are read
+// lean (source_linux.go): a pump waiting for data holds no buffer, so an idle direction holds
+// nothing. Other sources (WebSocket and TLS, which keep state between reads) read into one
+// buffer held while the pump runs.
 
 // Two pools of headroom+batchSize buffers: lean sources borrow from batchPool for bursts, held
 // sources keep theirs from heldPool for a whole session. Apart, a held buffer is touched only by
@@ -46,7 +42,7 @@ func putBatch(pool *sync.Pool, b *[]byte) {
 }
 
 // sourceFor reads conn lean when it is a plain socket, else through read into a held buffer.
-func sourceFor(conn net.Conn, read func([]byte) (int, error)) source {
+func sourceFor(conn net.Conn, read func([]byte) (int, error)) pipe.Source {
 	if conn != nil {
 		if s := leanSourceFor(conn); s != nil {
 			return s
@@ -61,7 +57,7 @@ type heldSource struct {
 	buf  *[]byte
 }
 
-func (s *heldSource) next() (*[]byte, int, error) {
+func (s *heldSource) Next() (*[]byte, int, error) {
 	if s.buf == nil {
 		s.buf = getBatch(heldPool)
 	}
@@ -69,7 +65,7 @@ func (s *heldSource) next() (*[]byte, int, error) {
 	return s.buf, n, err
 }
 
-func (s *heldSource) close() {
+func (s *heldSource) Close() {
 	if s.buf != nil {
 		putBatch(heldPool, s.buf)
 		s.buf = nil

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
 // leanSource reads a socket through its RawConn: Go's poller calls tryRead when the socket may
@@ -24,7 +26,7 @@ type leanSource struct {
 }
 
 // leanSourceFor is nil when conn is not a socket with a RawConn.
-func leanSourceFor(conn net.Conn) source {
+func leanSourceFor(conn net.Conn) pipe.Source {
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
 		return nil
@@ -38,7 +40,7 @@ func leanSourceFor(conn net.Conn) source {
 	return s
 }
 
-func (s *leanSource) next() (*[]byte, int, error) {
+func (s *leanSource) Next() (*[]byte, int, error) {
 	s.n, s.err = 0, nil
 	if err := s.raw.Read(s.tryReadFn); err != nil { // closed, or a deadline
 		return nil, 0, err
@@ -73,7 +75,7 @@ func (s *leanSource) tryRead(fd uintptr) bool {
 	}
 }
 
-func (s *leanSource) close() {
+func (s *leanSource) Close() {
 	if s.buf != nil {
 		putBatch(batchPool, s.buf)
 		s.buf = nil

@@ -2,8 +2,12 @@
 
 package relay
 
-import "net"
+import (
+	"net"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+)
 
 // leanSourceFor: reading without a held buffer is built for Linux only (it reads the socket
 // with syscall.Read in the poller's callback); elsewhere pumps hold their buffer.
-func leanSourceFor(net.Conn) source { return nil }
+func leanSourceFor(net.Conn) pipe.Source { return nil }

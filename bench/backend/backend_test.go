@@ -8,7 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -26,12 +26,12 @@ func TestOutOfOrderTickIsRefused(t *testing.T) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(30 * time.Second))
-	c.Write(mcwire.AppendLoginRequest(nil, "localhost", 25565, "bad"))
-	answer := mcwire.AppendLoginAnswer(nil, "bad")
+	c.Write(login.AppendRequest(nil, "localhost", 25565, "bad"))
+	answer := login.AppendAnswer(nil, "bad")
 	if _, err := io.ReadFull(c, make([]byte, len(answer))); err != nil {
 		t.Fatal(err)
 	}
-	c.Write(mcwire.AppendPositionConfirm(nil))
+	c.Write(login.AppendPositionConfirm(nil))
 	var req traffic.Request
 	traffic.Modded().Request(1, &req) // tick 0 skipped
 	c.Write(req.Bytes)

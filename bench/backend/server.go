@@ -14,8 +14,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/bench/traffic"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // readBuffer is the first read buffer of a connection; it grows for larger frames. It is small
@@ -109,15 +110,15 @@ func (s *Server) serve(c net.Conn) {
 // play runs one session: login, login burst, then the profile's answers until the client
 // leaves.
 func (s *Server) play(c net.Conn) error {
-	r := mcwire.NewReader(c, readBuffer)
-	name, err := mcwire.ReadLogin(r)
+	r := mc.NewFrameReader(c, readBuffer)
+	name, err := login.ReadRequest(r)
 	if err != nil {
 		return err
 	}
-	if _, err := c.Write(mcwire.AppendLoginAnswer(nil, name)); err != nil {
+	if _, err := c.Write(login.AppendAnswer(nil, name)); err != nil {
 		return err
 	}
-	if err := mcwire.ReadPositionConfirm(r); err != nil {
+	if err := login.ReadPositionConfirm(r); err != nil {
 		return err
 	}
 	if burst := s.profile.LoginBurst(); len(burst.Bytes) > 0 {
@@ -129,7 +130,7 @@ func (s *Server) play(c net.Conn) error {
 }
 
 // answerLoop answers every frame of each read, then writes all answers at once.
-func answerLoop(c net.Conn, r *mcwire.Reader, a traffic.Answerer) error {
+func answerLoop(c net.Conn, r *mc.FrameReader, a traffic.Answerer) error {
 	var out []byte
 	for {
 		for {

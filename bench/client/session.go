@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -51,14 +51,14 @@ func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coales
 }
 
 func (s *Session) login() (time.Duration, error) {
-	if _, err := s.stream.Write(mcwire.AppendLoginRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
+	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
 		return 0, err
 	}
-	if err := s.expect("login", 0, mcwire.AppendLoginAnswer(nil, s.name)); err != nil {
+	if err := s.expect("login", 0, login.AppendAnswer(nil, s.name)); err != nil {
 		return 0, err
 	}
 	start := time.Now()
-	if _, err := s.stream.Write(mcwire.AppendPositionConfirm(nil)); err != nil {
+	if _, err := s.stream.Write(login.AppendPositionConfirm(nil)); err != nil {
 		return 0, err
 	}
 	if err := s.expect("login burst", 0, s.profile.LoginBurst().Bytes); err != nil {

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // echoPacketID is C17, a custom payload: the kind of packet a relay must pass on untouched. It
@@ -46,9 +46,9 @@ func (e *Echo) Response(dst []byte, seq uint64) ([]byte, int) {
 
 func (e *Echo) appendBurst(b []byte, seq uint64) []byte {
 	for i := range e.burst {
-		// Built in place rather than with mcwire.AppendFrame: the client's CPU shares the machine
+		// Built in place rather than with mc.AppendFrame: the client's CPU shares the machine
 		// with the proxy, so it builds frames without allocating.
-		b = relay.AppendVarInt(b, int32(e.payload))
+		b = mc.AppendVarInt(b, int32(e.payload))
 		b = append(b, echoPacketID)
 		b = binary.BigEndian.AppendUint64(b, seq*uint64(e.burst)+uint64(i))
 		b = append(b, e.filler...)

@@ -6,7 +6,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Serverbound packet ids of a client tick (1.7.10 numbering).
@@ -54,7 +54,7 @@ func (m *ModdedProfile) Request(seq uint64, r *Request) {
 	units = append(units, len(b))
 	b = appendTickPosition(b, seq)
 	units = append(units, len(b))
-	b = mcwire.AppendFrame(b, idClientOnGround, []byte{1})
+	b = mc.AppendFrame(b, idClientOnGround, []byte{1})
 	units = append(units, len(b))
 	r.Bytes, r.Units, r.Frames = b, units, len(units)
 }
@@ -68,10 +68,10 @@ func (m *ModdedProfile) Response(dst []byte, seq uint64) ([]byte, int) {
 // appendTickPayload appends the tick's C17: channel, data length, the sequence, mod state.
 func appendTickPayload(dst []byte, seq uint64, filler []byte) []byte {
 	var fields [64]byte
-	f := mcwire.AppendString(fields[:0], tickChannel)
+	f := mc.AppendString(fields[:0], tickChannel)
 	f = binary.BigEndian.AppendUint16(f, tickPayloadLen)
 	f = binary.BigEndian.AppendUint64(f, seq)
-	return mcwire.AppendFrame(dst, idClientPayload, append(f, filler...))
+	return mc.AppendFrame(dst, idClientPayload, append(f, filler...))
 }
 
 // appendTickPosition appends the tick's C04; x holds the sequence so the backend can check it.
@@ -81,7 +81,7 @@ func appendTickPosition(dst []byte, seq uint64) []byte {
 	for _, v := range []float64{64, 65.62, 8.5} { // feet y, head y, z
 		f = binary.BigEndian.AppendUint64(f, math.Float64bits(v))
 	}
-	return mcwire.AppendFrame(dst, idClientPosition, append(f, 1))
+	return mc.AppendFrame(dst, idClientPosition, append(f, 1))
 }
 
 func (m *ModdedProfile) NewAnswerer() Answerer { return &moddedAnswerer{profile: m} }
@@ -97,7 +97,7 @@ type moddedAnswerer struct {
 var tickOrder = [...]int32{idClientPayload, idClientPosition, idClientOnGround}
 
 func (a *moddedAnswerer) Answer(dst, _, body []byte) ([]byte, error) {
-	id, fields, err := mcwire.PacketID(body)
+	id, fields, err := mc.PacketID(body)
 	if err != nil {
 		return dst, err
 	}

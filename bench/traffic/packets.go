@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Clientbound packet ids of the modded mix (1.7.10 numbering).
@@ -34,7 +34,7 @@ type placed struct {
 
 // appendCustomPayload appends an S3F whose data (sequence first) is dataLen bytes.
 func appendCustomPayload(dst []byte, r *rand.Rand, channel string, dataLen int) placed {
-	fields := mcwire.AppendString(nil, channel)
+	fields := mc.AppendString(nil, channel)
 	fields = binary.BigEndian.AppendUint16(fields, uint16(dataLen))
 	return appendWithData(dst, r, idCustomPayload, fields, dataLen)
 }
@@ -69,6 +69,6 @@ func appendChunk(dst []byte, r *rand.Rand, dataLen int) placed {
 func appendWithData(dst []byte, r *rand.Rand, id int32, head []byte, dataLen int) placed {
 	fields := append(head, make([]byte, seqLen)...)
 	fields = append(fields, randomBytes(r, dataLen-seqLen)...)
-	out := mcwire.AppendFrame(dst, id, fields)
+	out := mc.AppendFrame(dst, id, fields)
 	return placed{blob: out, seqAt: len(out) - dataLen}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // answer feeds the request's frames to a backend answerer and returns what it sends back.
@@ -14,7 +14,7 @@ func answer(t *testing.T, a Answerer, req []byte) ([]byte, error) {
 	t.Helper()
 	var out []byte
 	for len(req) > 0 {
-		body, n, err := relay.ReadFrame(req, relay.MaxFrameLen)
+		body, n, err := mc.ReadFrame(req, mc.MaxFrameLen)
 		if err != nil {
 			t.Fatalf("request does not split into frames: %v", err)
 		}
@@ -67,7 +67,7 @@ func TestModdedRequestUnitsAreThePackets(t *testing.T) {
 	}
 	start := 0
 	for i, end := range req.Units {
-		if _, n, err := relay.ReadFrame(req.Bytes[start:end], relay.MaxFrameLen); err != nil || n != end-start {
+		if _, n, err := mc.ReadFrame(req.Bytes[start:end], mc.MaxFrameLen); err != nil || n != end-start {
 			t.Errorf("unit %d is not exactly one frame: n=%d err=%v", i, n, err)
 		}
 		start = end

@@ -10,6 +10,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -174,18 +175,18 @@ func relayLimits(l config.Limits) relay.Limits {
 	}
 }
 
-func relayFallback(f config.Fallback) (relay.Fallback, error) {
-	out := relay.Fallback{
-		Status:     relay.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
+func relayFallback(f config.Fallback) (mc.Answer, error) {
+	out := mc.Answer{
+		Status:     mc.Status{VersionName: f.VersionName, MaxPlayers: f.MaxPlayers, MOTD: f.MOTD},
 		Disconnect: f.Disconnect,
 	}
 	if f.Favicon != "" {
 		png, err := os.ReadFile(f.Favicon)
 		if err != nil {
-			return relay.Fallback{}, fmt.Errorf("fallback.favicon: %w", err)
+			return mc.Answer{}, fmt.Errorf("fallback.favicon: %w", err)
 		}
-		if out.Status.Favicon, err = relay.FaviconDataURL(png); err != nil {
-			return relay.Fallback{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
+		if out.Status.Favicon, err = mc.FaviconDataURL(png); err != nil {
+			return mc.Answer{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
 		}
 	}
 	return out, nil

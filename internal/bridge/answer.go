@@ -6,7 +6,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // The bridge answers the game by itself when it has no server to pass the game to: with the
@@ -14,49 +14,31 @@ import (
 // answers those from its own fallback and these clients cannot join a modern server anyway.
 
 // answerFailure tells the game why there is no server, in the form its first packet asks for.
-func answerFailure(game net.Conn, r *bufio.Reader, hello relay.Hello, cause *DialError) error {
-	switch {
-	case hello.Legacy != nil:
-		return answerLegacy(game, hello.Legacy, "§ccannot reach the server: "+cause.Summary)
-	case hello.Handshake.NextState == relay.NextStatus:
-		motd := "§cmoonbridge client: cannot reach the server\n§7" + cause.Summary
-		return answerStatus(game, r, relay.Status{VersionName: "moonbridge client", Protocol: hello.Handshake.Protocol, MOTD: motd})
+func answerFailure(game net.Conn, r *bufio.Reader, hello mc.Hello, cause *DialError) error {
+	answer := mc.Answer{
+		Status:     mc.Status{VersionName: "moonbridge client", MOTD: "§cmoonbridge client: cannot reach the server\n§7" + cause.Summary},
+		Disconnect: "moonbridge client: cannot reach the server.\n" + cause.Summary,
 	}
-	reason := "moonbridge client: cannot reach the server.\n" + cause.Summary
-	return write(game, relay.AppendLoginDisconnect(nil, reason))
+	if hello.Legacy != nil {
+		answer = legacyAnswer("§ccannot reach the server: " + cause.Summary)
+	}
+	err := answer.Serve(r, hello, writeTo(game))
+	if errors.Is(err, io.EOF) {
+		return nil // a game may leave without pinging
+	}
+	return err
 }
 
-// answerLegacy sends the kick packet that carries a legacy ping's answer.
-func answerLegacy(game net.Conn, ping *relay.LegacyPing, motd string) error {
-	status := relay.Status{VersionName: "1.7+", Protocol: int32(ping.Protocol), MOTD: motd}
-	return write(game, relay.AppendLegacyKick(nil, ping.Form, status))
+// legacyAnswer is the kick that answers a legacy ping: motd, and as the version the client
+// shows in red, what it takes to join.
+func legacyAnswer(motd string) mc.Answer {
+	return mc.Answer{Status: mc.Status{VersionName: "1.7+", MOTD: motd}}
 }
 
-// answerStatus serves the status exchange: the status response to the request, then the pong
-// to the ping, which ends it.
-func answerStatus(game net.Conn, r *bufio.Reader, status relay.Status) error {
-	body, err := status.JSON()
-	if err != nil {
+// writeTo sends each answer frame to the game with one write.
+func writeTo(game net.Conn) func([]byte) error {
+	return func(frame []byte) error {
+		_, err := game.Write(frame)
 		return err
 	}
-	for {
-		packet, err := relay.ReadStatusPacket(r)
-		if errors.Is(err, io.EOF) {
-			return nil // a game may leave without pinging
-		}
-		if err != nil {
-			return err
-		}
-		if packet.Ping {
-			return write(game, relay.AppendPong(nil, packet.Payload))
-		}
-		if err := write(game, relay.AppendStatusResponse(nil, body)); err != nil {
-			return err
-		}
-	}
-}
-
-func write(c net.Conn, b []byte) error {
-	_, err := c.Write(b)
-	return err
 }

@@ -7,7 +7,8 @@ import (
 	"net"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/login"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -24,8 +25,8 @@ func TestPacketsQueuedDuringAWriteShareOneMessage(t *testing.T) {
 	})
 	t.Cleanup(func() { serverEnd.Close() }) // runs before the bridge's Close, which then need not wait
 	game := dialGame(t, b)
-	login := mcwire.AppendLoginRequest(nil, gameHost, 25565, "Steve")
-	if _, err := game.Write(login); err != nil {
+	request := login.AppendRequest(nil, gameHost, 25565, "Steve")
+	if _, err := game.Write(request); err != nil {
 		t.Fatal(err)
 	}
 	frames := &frameReader{r: serverEnd}
@@ -33,22 +34,22 @@ func TestPacketsQueuedDuringAWriteShareOneMessage(t *testing.T) {
 
 	var burst []byte
 	for i := range 20 {
-		packet := mcwire.AppendFrame(nil, 0x10, bytes.Repeat([]byte{byte(i)}, 50+i))
+		packet := mc.AppendFrame(nil, 0x10, bytes.Repeat([]byte{byte(i)}, 50+i))
 		burst = append(burst, packet...)
 		if _, err := game.Write(packet); err != nil {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "the bridge to queue the burst", func() bool { return b.bytesUp() == int64(len(login)+len(burst)) })
+	waitFor(t, "the bridge to queue the burst", func() bool { return b.bytesUp() == int64(len(request)+len(burst)) })
 
-	if got := frames.rest(t); !bytes.Equal(got, login) {
+	if got := frames.rest(t); !bytes.Equal(got, request) {
 		t.Fatalf("first message % x, want the handshake and Login Start", got)
 	}
 	frames.startFrame(t)
 	if got := frames.rest(t); !bytes.Equal(got, burst) {
 		t.Fatalf("second message has %d bytes, want the 20 packets written during the first write (%d bytes)", len(got), len(burst))
 	}
-	lone := mcwire.AppendFrame(nil, 0x11, []byte("lone"))
+	lone := mc.AppendFrame(nil, 0x11, []byte("lone"))
 	if _, err := game.Write(lone); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func (b *Bridge) bytesUp() int64 {
 	defer b.mu.Unlock()
 	var n int64
 	for s := range b.sessions {
-		n += s.up.Load()
+		n += s.up.Bytes.Load()
 	}
 	return n
 }

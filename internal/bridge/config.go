@@ -7,7 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -22,7 +22,7 @@ type Config struct {
 	// HelloTimeout bounds how long the game may take to send its first packet, and how long
 	// answering it with a failure may take. Zero means DefaultHelloTimeout.
 	HelloTimeout time.Duration
-	// MaxHandshake bounds the handshake body; zero means relay.DefaultMaxHandshakeFrame.
+	// MaxHandshake bounds the handshake body; zero means mc.DefaultMaxHandshakeFrame.
 	MaxHandshake int
 	Logger       zerolog.Logger
 }
@@ -50,7 +50,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.HelloTimeout = DefaultHelloTimeout
 	}
 	if c.MaxHandshake <= 0 {
-		c.MaxHandshake = relay.DefaultMaxHandshakeFrame
+		c.MaxHandshake = mc.DefaultMaxHandshakeFrame
 	}
 	return c, nil
 }

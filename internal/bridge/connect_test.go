@@ -11,9 +11,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -101,7 +100,7 @@ func TestConnectElsewhereKeepsTheURLsName(t *testing.T) {
 				ServerName: tc.sni, Host: tc.host, Header: header, TLSConfig: trusting(t, cert),
 			}, nil)
 			game := dialGame(t, b)
-			hello := handshake(relay.NextLogin)
+			hello := handshake(mc.NextLogin)
 			if _, err := game.Write(hello); err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +115,7 @@ func TestConnectElsewhereKeepsTheURLsName(t *testing.T) {
 			if got := receive(t, rs.messages, "message"); !bytes.Equal(got, hello) {
 				t.Errorf("first message % x, want the handshake", got)
 			}
-			lone := mcwire.AppendFrame(nil, 0x00, mcwire.AppendString(nil, "Steve"))
+			lone := mc.AppendFrame(nil, 0x00, mc.AppendString(nil, "Steve"))
 			if _, err := game.Write(lone); err != nil {
 				t.Fatal(err)
 			}

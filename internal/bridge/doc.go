@@ -23,5 +23,7 @@
 // succeeds, the handshake bytes and whatever the game sent behind them go out first.
 //
 // Closing either side closes the other; each session logs one line with the bytes each way,
-// its duration and the close reason.
+// its duration and the close reason. The Minecraft bytes are read and answered with package mc
+// (relay/mc), and the pumps and the end record are package pipe's (internal/pipe): the same
+// code moonbridge serve runs, without the server itself.
 package bridge

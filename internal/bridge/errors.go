@@ -9,18 +9,3 @@ var (
 	ErrShutdown     = errors.New("bridge shutting down")
 	ErrLegacyPing   = errors.New("answered a pre-1.7 server-list ping")
 )
-
-// HelloError is a game whose first bytes were not a Minecraft handshake or legacy ping.
-type HelloError struct{ Err error }
-
-func (e *HelloError) Error() string { return "no valid handshake from the game: " + e.Err.Error() }
-func (e *HelloError) Unwrap() error { return e.Err }
-
-// SideError is a failure on one side of a running session.
-type SideError struct {
-	Side string // "game" or "server": whose read, or the write to whom, failed
-	Err  error
-}
-
-func (e *SideError) Error() string { return e.Side + ": " + e.Err.Error() }
-func (e *SideError) Unwrap() error { return e.Err }

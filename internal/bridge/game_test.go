@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/bench/login"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // The test game client: what Minecraft sends to the bridge and what it reads back.
@@ -33,10 +33,10 @@ func dialGame(t *testing.T, b *Bridge) net.Conn {
 // joinOffline plays an offline login and checks the server's answer byte for byte.
 func joinOffline(t *testing.T, conn net.Conn, name string) {
 	t.Helper()
-	if _, err := conn.Write(mcwire.AppendLoginRequest(nil, gameHost, 25565, name)); err != nil {
+	if _, err := conn.Write(login.AppendRequest(nil, gameHost, 25565, name)); err != nil {
 		t.Fatal(err)
 	}
-	want := mcwire.AppendLoginAnswer(nil, name)
+	want := login.AppendAnswer(nil, name)
 	got := make([]byte, len(want))
 	if _, err := io.ReadFull(conn, got); err != nil {
 		t.Fatalf("reading the login answer: %v", err)
@@ -80,8 +80,8 @@ func echoCheck(t *testing.T, conn net.Conn, size int) {
 	}
 }
 
-func handshake(next relay.NextState) []byte {
-	hs := relay.Handshake{Protocol: 767, Host: gameHost, Port: 25565, NextState: next}
+func handshake(next mc.NextState) []byte {
+	hs := mc.Handshake{Protocol: 767, Host: gameHost, Port: 25565, NextState: next}
 	return hs.AppendFrame(nil, gameHost)
 }
 
@@ -89,10 +89,10 @@ func handshake(next relay.NextState) []byte {
 func askStatus(t *testing.T, b *Bridge) string {
 	t.Helper()
 	conn := dialGame(t, b)
-	if _, err := conn.Write(append(handshake(relay.NextStatus), 0x01, 0x00)); err != nil {
+	if _, err := conn.Write(append(handshake(mc.NextStatus), 0x01, 0x00)); err != nil {
 		t.Fatal(err)
 	}
-	r := mcwire.NewReader(conn, 4096)
+	r := mc.NewFrameReader(conn, 4096)
 	var status struct {
 		Description struct{ Text string } `json:"description"`
 	}
@@ -113,11 +113,11 @@ func askStatus(t *testing.T, b *Bridge) string {
 func askLogin(t *testing.T, b *Bridge) string {
 	t.Helper()
 	conn := dialGame(t, b)
-	if _, err := conn.Write(mcwire.AppendLoginRequest(nil, gameHost, 25565, "Steve")); err != nil {
+	if _, err := conn.Write(login.AppendRequest(nil, gameHost, 25565, "Steve")); err != nil {
 		t.Fatal(err)
 	}
 	var reason struct{ Text string }
-	if err := json.Unmarshal([]byte(readStringPacket(t, mcwire.NewReader(conn, 4096), 0x00)), &reason); err != nil {
+	if err := json.Unmarshal([]byte(readStringPacket(t, mc.NewFrameReader(conn, 4096), 0x00)), &reason); err != nil {
 		t.Fatalf("disconnect JSON: %v", err)
 	}
 	return reason.Text
@@ -142,17 +142,17 @@ func askLegacy(t *testing.T, b *Bridge) string {
 }
 
 // readStringPacket reads a frame whose body is packet id wantID and one String.
-func readStringPacket(t *testing.T, r *mcwire.Reader, wantID int32) string {
+func readStringPacket(t *testing.T, r *mc.FrameReader, wantID int32) string {
 	t.Helper()
 	_, body, err := r.ReadFrame()
 	if err != nil {
 		t.Fatalf("reading a packet: %v", err)
 	}
-	id, fields, err := mcwire.PacketID(body)
+	id, fields, err := mc.PacketID(body)
 	if err != nil || id != wantID {
 		t.Fatalf("packet id %#x (%v), want %#x", id, err, wantID)
 	}
-	size, n, err := relay.ReadVarInt(fields)
+	size, n, err := mc.ReadVarInt(fields)
 	if err != nil || int(size) != len(fields)-n {
 		t.Fatalf("string of %d bytes in %d (%v)", size, len(fields)-n, err)
 	}

@@ -12,9 +12,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/bench/mcwire"
+	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -137,11 +138,11 @@ func serveLoginThenEcho(conn net.Conn) {
 	conn.SetDeadline(time.Now().Add(testTimeout))
 	// The game sends nothing after Login Start until it has the answer, so the reader holds
 	// no bytes of the echo phase.
-	name, err := mcwire.ReadLogin(mcwire.NewReader(conn, 4096))
+	name, err := login.ReadRequest(mc.NewFrameReader(conn, 4096))
 	if err != nil {
 		return
 	}
-	if _, err := conn.Write(mcwire.AppendLoginAnswer(nil, name)); err != nil {
+	if _, err := conn.Write(login.AppendAnswer(nil, name)); err != nil {
 		return
 	}
 	buf := make([]byte, 64<<10)

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 	"sync"
-	"sync/atomic"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -15,7 +15,8 @@ func (s *session) relay(remote *ws.Conn, first []byte) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		s.fail(pump(s.game, remote, &s.down, direction{from: "server", to: "game", eof: ErrServerClosed}))
+		s.down.Source, s.down.Write = pipe.ReaderSource(remote, ws.MaxBatchSize), writeAll(s.game)
+		s.fail(ended(s.down.Run(), direction{from: "server", to: "game", eof: ErrServerClosed}))
 	}()
 	s.fail(s.gameToServer(ws.NewEncoder(remote), first))
 	wg.Wait()
@@ -27,10 +28,19 @@ func (s *session) relay(remote *ws.Conn, first []byte) {
 func (s *session) gameToServer(enc *ws.Encoder, first []byte) error {
 	defer enc.Close()
 	if _, err := enc.Write(first); err != nil {
-		return &SideError{Side: "server", Err: err}
+		return &pipe.SideError{Side: "server", Err: err}
 	}
-	s.up.Add(int64(len(first)))
-	return pump(enc, s.game, &s.up, direction{from: "game", to: "server", eof: ErrGameClosed})
+	s.up.Bytes.Add(int64(len(first)))
+	s.up.Source, s.up.Write = pipe.ReaderSource(s.game, ws.MaxBatchSize), writeAll(enc)
+	return ended(s.up.Run(), direction{from: "game", to: "server", eof: ErrGameClosed})
+}
+
+// writeAll writes each batch, which a ReaderSource keeps at the start of its buffer, to w.
+func writeAll(w io.Writer) func(buf []byte, n int) error {
+	return func(buf []byte, n int) error {
+		_, err := w.Write(buf[:n])
+		return err
+	}
 }
 
 // direction names the two sides of a pump for its close reasons.
@@ -39,24 +49,15 @@ type direction struct {
 	eof      error // the reason when from ends cleanly
 }
 
-// pump copies src to dst with one write per read, so that what arrived together leaves
-// together, until src ends or a write fails; it returns the reason. The next read waits for
-// the write, so a slow far side holds this side back with one buffer in flight.
-func pump(dst io.Writer, src io.Reader, count *atomic.Int64, d direction) error {
-	buf := make([]byte, ws.MaxBatchSize)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return &SideError{Side: d.to, Err: werr}
-			}
-			count.Add(int64(n))
-		}
-		switch {
-		case errors.Is(err, io.EOF):
-			return d.eof
-		case err != nil:
-			return &SideError{Side: d.from, Err: err}
-		}
+// ended turns how a pump ended into the session's close reason: from's clean end, or a
+// *pipe.SideError naming the side whose read, or the write to whom, failed.
+func ended(err error, d direction) error {
+	var we *pipe.WriteError
+	switch {
+	case errors.As(err, &we):
+		return &pipe.SideError{Side: d.to, Err: we.Err}
+	case errors.Is(err, io.EOF):
+		return d.eof
 	}
+	return &pipe.SideError{Side: d.from, Err: err}
 }

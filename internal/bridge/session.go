@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"net"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -21,31 +20,31 @@ type session struct {
 	game    net.Conn
 	log     zerolog.Logger
 	started time.Time
-	up      atomic.Int64 // bytes game -> server, handshake included
-	down    atomic.Int64 // bytes server -> game
+	up      pipe.Pump // game -> server; its bytes count the handshake
+	down    pipe.Pump // server -> game
 
-	hello     relay.Hello // what the game sent first, once read
-	answerErr error       // why telling the game about a failed dial failed, if it did
+	hello     mc.Hello // what the game sent first, once read
+	answerErr error    // why telling the game about a failed dial failed, if it did
 
-	mu     sync.Mutex
-	remote *ws.Conn
-	reason error // the first reason the session ended; non-nil once it has
+	end pipe.End // why the session ended; closes the game and the WebSocket
 }
 
 func newSession(b *Bridge, game net.Conn) *session {
 	log := b.log.With().Stringer("game", game.RemoteAddr()).Logger()
-	return &session{b: b, game: game, log: log, started: time.Now()}
+	s := &session{b: b, game: game, log: log, started: time.Now()}
+	s.end.Add(func(error) { game.Close() })
+	return s
 }
 
 // run drives the session and writes its one log line.
 func (s *session) run() {
-	defer func() { s.closeBoth(); s.logEnd() }() // every path below has called fail
-	setNoDelay(s.game)
+	defer func() { s.end.Close(); s.logEnd() }() // every path below has called fail
+	pipe.SetNoDelay(s.game)                      // the encoder batches, not Nagle
 	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout))
 	r := bufio.NewReader(s.game)
-	hello, err := relay.ReadHello(r, s.b.cfg.MaxHandshake)
+	hello, err := mc.ReadHello(r, s.b.cfg.MaxHandshake)
 	if err != nil {
-		s.fail(&HelloError{Err: err})
+		s.fail(&mc.HelloError{Err: err})
 		return
 	}
 	s.hello = hello
@@ -58,7 +57,8 @@ func (s *session) run() {
 		return
 	}
 	if hello.Legacy != nil {
-		s.fail(errors.Join(ErrLegacyPing, answerLegacy(s.game, hello.Legacy, "§amoonbridge client: server reachable; join with 1.7 or newer")))
+		reachable := legacyAnswer("§amoonbridge client: server reachable; join with 1.7 or newer")
+		s.fail(errors.Join(ErrLegacyPing, reachable.Serve(r, hello, writeTo(s.game))))
 		return
 	}
 	s.game.SetDeadline(time.Time{})
@@ -75,46 +75,21 @@ func (s *session) refuse(r *bufio.Reader, cause *DialError) {
 
 // firstBytes is what the server gets first: the handshake and whatever the game sent behind
 // it that is already buffered (Login Start, the status request), taken out of r.
-func firstBytes(r *bufio.Reader, hs relay.Handshake) []byte {
+func firstBytes(r *bufio.Reader, hs mc.Handshake) []byte {
 	rest, _ := r.Peek(r.Buffered())
 	first := append(hs.Raw, rest...)
 	r.Discard(len(rest))
 	return first
 }
 
-// attach makes remote the session's WebSocket, unless the session already ended (Close ran
-// during the dial), in which case it closes remote.
+// attach makes remote the session's WebSocket, closed with the session's reason when it ends,
+// unless the session already ended (Close ran during the dial), in which case it closes remote.
 func (s *session) attach(remote *ws.Conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.reason != nil {
-		remote.CloseWithCode(ws.CloseGoingAway, s.reason.Error())
-		return false
-	}
-	s.remote = remote
-	return true
+	return s.end.Add(func(reason error) { remote.CloseWithCode(closeCode(reason), reason.Error()) })
 }
 
 // fail records reason, if it is the first, and closes both sides, which ends both pumps.
-func (s *session) fail(reason error) {
-	s.mu.Lock()
-	if s.reason == nil {
-		s.reason = reason
-	}
-	s.mu.Unlock()
-	s.closeBoth()
-}
-
-// closeBoth closes the game connection and the WebSocket, telling the server the reason.
-func (s *session) closeBoth() {
-	s.mu.Lock()
-	remote, reason := s.remote, s.reason
-	s.mu.Unlock()
-	s.game.Close()
-	if remote != nil {
-		remote.CloseWithCode(closeCode(reason), reason.Error())
-	}
-}
+func (s *session) fail(reason error) { s.end.Fail(reason) }
 
 func closeCode(reason error) ws.CloseCode {
 	if errors.Is(reason, ErrShutdown) {
@@ -125,9 +100,7 @@ func closeCode(reason error) ws.CloseCode {
 
 // logEnd writes the session's one line: a warning when the WebSocket could not be opened.
 func (s *session) logEnd() {
-	s.mu.Lock()
-	reason := s.reason
-	s.mu.Unlock()
+	reason := s.end.Reason()
 	var dialErr *DialError
 	refused := errors.As(reason, &dialErr)
 	level := zerolog.InfoLevel
@@ -141,12 +114,6 @@ func (s *session) logEnd() {
 	if hs := s.hello.Handshake; hs.NextState != 0 { // zero before the hello and for a legacy ping
 		end.Str("host", hs.Host).Stringer("next", hs.NextState)
 	}
-	end.Int64("bytes_up", s.up.Load()).Int64("bytes_down", s.down.Load()).
+	end.Int64("bytes_up", s.up.Bytes.Load()).Int64("bytes_down", s.down.Bytes.Load()).
 		Dur("duration", time.Since(s.started)).Str("close_reason", reason.Error()).Msg("session ended")
-}
-
-func setNoDelay(c net.Conn) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetNoDelay(true) // Go's default, said out loud: the encoder batches, not Nagle
-	}
 }

@@ -1,6 +1,6 @@
-// Package mcwire builds and splits the few Minecraft 1.7.10 packets the benchmark needs. VarInts
-// and frame splitting come from package relay, so the benchmark speaks the same framing the proxy
-// parses:
+// Package login is the offline Minecraft 1.7.10 login the benchmark's two ends play: the bench
+// client sends it, the fake backend checks and answers it. The frames themselves are built and
+// split with package mc, the same codec the proxy parses with:
 //
 //	frame  = VarInt(length of what follows) | VarInt(packet id) | fields
 //
@@ -15,4 +15,4 @@
 //
 // Set Compression is never sent: frames stay uncompressed, as the Java MoonBridge's benchmark
 // had them (docs/design.md, "Where this comes from").
-package mcwire
+package login

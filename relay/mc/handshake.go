@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bufio"
@@ -6,12 +6,14 @@ import (
 	"io"
 )
 
-// readParsed runs parse over the bytes r holds, reading more only while
-// parse answers ErrNeedMore, and then consumes the bytes parse used. Asking
-// bufio for one byte more than parse has seen makes it issue a single read
-// that takes whatever the peer has sent, so the first call sees exactly the
-// connection's first read. Parsers bound their own input, so the loop ends.
-func readParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (T, error) {
+// ReadParsed runs parse, a parser of this package's kind (ErrNeedMore while
+// the bytes are a valid beginning), over the bytes r holds, reading more
+// only while parse answers ErrNeedMore, and then consumes the bytes parse
+// used. Asking bufio for one byte more than parse has seen makes it issue a
+// single read that takes whatever the peer has sent, so the first call sees
+// exactly the connection's first read. Parsers bound their own input, so
+// the loop ends.
+func ReadParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (T, error) {
 	var zero T
 	for want := 1; ; {
 		if _, err := r.Peek(want); err != nil {

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 func TestStatusJSON(t *testing.T) {
@@ -114,7 +116,7 @@ func FuzzStatusPacket(f *testing.F) {
 	f.Add(unhex("02 00 00"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		p, n, err := ParseStatusPacket(in)
-		checkParseResult(t, in, n, err)
+		testutil.CheckParseResult(t, in, n, err, ErrNeedMore, protocolOffset)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/quick"
 	"unicode/utf8"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 var (
@@ -62,7 +64,7 @@ func TestParseHandshakeRealClients(t *testing.T) {
 		if got := h.AppendFrame(nil, h.Host); !bytes.Equal(got, tc.wire) {
 			t.Errorf("%s: AppendFrame with the same host = % x, want % x", tc.name, got, tc.wire)
 		}
-		checkPrefixesNeedMore(t, tc.wire, parseHandshakeDefault)
+		testutil.CheckPrefixesNeedMore(t, tc.wire, parseHandshakeDefault, ErrNeedMore)
 	}
 }
 
@@ -146,8 +148,12 @@ func TestParseHandshakeRejects(t *testing.T) {
 
 func TestErrorAndStateText(t *testing.T) {
 	_, _, err := ParseHandshake([]byte("GET "), 0)
-	if want := "relay: handshake: at byte 1: unexpected packet id"; err == nil || err.Error() != want {
+	if want := "handshake: at byte 1: unexpected packet id"; err == nil || err.Error() != want {
 		t.Errorf("error text %q, want %q", err, want)
+	}
+	hello := &HelloError{Err: err}
+	if want := "bad handshake: handshake: at byte 1: unexpected packet id"; hello.Error() != want || !errors.Is(hello, ErrPacketID) {
+		t.Errorf("HelloError %q (wraps ErrPacketID: %v), want %q", hello, errors.Is(hello, ErrPacketID), want)
 	}
 	for state, want := range map[NextState]string{NextStatus: "status", NextLogin: "login", NextTransfer: "transfer", 0: "invalid"} {
 		if state.String() != want {
@@ -158,7 +164,7 @@ func TestErrorAndStateText(t *testing.T) {
 
 func TestReadHelloAcrossReads(t *testing.T) {
 	status := unhex("01 00")
-	r := bufio.NewReader(&chunkReader{chunks: [][]byte{
+	r := bufio.NewReader(&testutil.ChunkReader{Chunks: [][]byte{
 		handshake18[:3], handshake18[3:10], append(bytes.Clone(handshake18[10:]), status...),
 	}})
 	hello, err := ReadHello(r, 0)
@@ -171,17 +177,17 @@ func TestReadHelloAcrossReads(t *testing.T) {
 }
 
 func TestReadHelloErrors(t *testing.T) {
-	r := bufio.NewReader(&chunkReader{chunks: [][]byte{handshake18[:5]}})
+	r := bufio.NewReader(&testutil.ChunkReader{Chunks: [][]byte{handshake18[:5]}})
 	if _, err := ReadHello(r, 0); err == nil || err.Error() != "unexpected EOF" {
 		t.Errorf("ReadHello of a cut handshake: %v, want unexpected EOF", err)
 	}
-	r = bufio.NewReader(&chunkReader{})
+	r = bufio.NewReader(&testutil.ChunkReader{})
 	if _, err := ReadHello(r, 0); err == nil || err.Error() != "EOF" {
 		t.Errorf("ReadHello of nothing: %v, want EOF", err)
 	}
 	// A limit above the reader's buffer turns into ErrTooLarge, not a hang.
 	big := frameOf(unhex("00 2f"), hostField(strings.Repeat("語", 255)), unhex("63dd 02"))
-	r = bufio.NewReaderSize(&chunkReader{chunks: [][]byte{big}}, 16)
+	r = bufio.NewReaderSize(&testutil.ChunkReader{Chunks: [][]byte{big}}, 16)
 	if _, err := ReadHello(r, 0); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("ReadHello over a small buffer: %v, want ErrTooLarge", err)
 	}
@@ -199,7 +205,7 @@ func FuzzHandshake(f *testing.F) {
 	f.Add(unhex("ff05 00 2f fe05"), 2000)
 	f.Fuzz(func(t *testing.T, in []byte, maxBody int) {
 		hello, n, err := ParseHello(in, maxBody)
-		checkParseResult(t, in, n, err)
+		testutil.CheckParseResult(t, in, n, err, ErrNeedMore, protocolOffset)
 		if err != nil {
 			return
 		}
@@ -217,26 +223,6 @@ func FuzzHandshake(f *testing.F) {
 		if got := h.AppendFrame(nil, h.Host); !bytes.Equal(got, h.Raw) {
 			t.Fatalf("AppendFrame = % x, want the original % x", got, h.Raw)
 		}
-		checkPrefixesNeedMore(t, in[:n], func(b []byte) (Handshake, int, error) { return ParseHandshake(b, maxBody) })
+		testutil.CheckPrefixesNeedMore(t, in[:n], func(b []byte) (Handshake, int, error) { return ParseHandshake(b, maxBody) }, ErrNeedMore)
 	})
-}
-
-// checkParseResult asserts what every parser promises: a count within the
-// input on success, nothing consumed otherwise, and typed errors that point
-// into the input.
-func checkParseResult(t *testing.T, in []byte, n int, err error) {
-	t.Helper()
-	var pe *ProtocolError
-	switch {
-	case err == nil && (n < 1 || n > len(in)):
-		t.Fatalf("consumed %d of %d bytes", n, len(in))
-	case err == nil:
-	case n != 0:
-		t.Fatalf("consumed %d bytes with error %v", n, err)
-	case err == ErrNeedMore:
-	case !errors.As(err, &pe):
-		t.Fatalf("error %v (%T) is not a *ProtocolError", err, err)
-	case pe.Offset < 0 || pe.Offset > len(in):
-		t.Fatalf("error offset %d outside the input of %d bytes", pe.Offset, len(in))
-	}
 }

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // A 1.6.4 client (protocol 78) pinging localhost:25565.
@@ -46,9 +48,9 @@ func TestParseHelloLegacyPing(t *testing.T) {
 		}
 	}
 	// From the third byte on; FE and FE 01 are pings of their own.
-	checkPrefixesNeedMore(t, legacyPing16[3:], func(rest []byte) (Hello, int, error) {
+	testutil.CheckPrefixesNeedMore(t, legacyPing16[3:], func(rest []byte) (Hello, int, error) {
 		return ParseHello(append(bytes.Clone(legacyPing16[:3]), rest...), 0)
-	})
+	}, ErrNeedMore)
 }
 
 func TestParseHelloModernFrameStartingWithFE(t *testing.T) {
@@ -97,7 +99,7 @@ func TestReadHelloLegacyFirstRead(t *testing.T) {
 		{[][]byte{{0xfe, 0x01}}, LegacyPing14},
 		{[][]byte{legacyPing16[:5], legacyPing16[5:]}, LegacyPing16},
 	} {
-		r := bufio.NewReader(&chunkReader{chunks: tc.chunks})
+		r := bufio.NewReader(&testutil.ChunkReader{Chunks: tc.chunks})
 		hello, err := ReadHello(r, 0)
 		if err != nil || hello.Legacy == nil || hello.Legacy.Form != tc.form || r.Buffered() != 0 {
 			t.Errorf("chunks % x: %+v, %v", tc.chunks, hello.Legacy, err)

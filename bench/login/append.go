@@ -1,4 +1,4 @@
-package mcwire
+package login
 
 import (
 	"crypto/md5"
@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Protocol is Minecraft 1.7.10's protocol number, the version of the modpack whose traffic the
@@ -23,36 +23,36 @@ const (
 	maxNameBytes    = 16
 )
 
-// AppendLoginRequest appends what a joining client sends first: the handshake with next state
-// login, then Login Start with the player's name.
-func AppendLoginRequest(dst []byte, host string, port uint16, name string) []byte {
-	hs := relay.Handshake{Protocol: Protocol, Port: port, NextState: relay.NextLogin}
+// AppendRequest appends what a joining client sends first: the handshake with next state login,
+// then Login Start with the player's name.
+func AppendRequest(dst []byte, host string, port uint16, name string) []byte {
+	hs := mc.Handshake{Protocol: Protocol, Port: port, NextState: mc.NextLogin}
 	dst = hs.AppendFrame(dst, host)
-	return AppendFrame(dst, idLoginStart, AppendString(nil, name))
+	return mc.AppendFrame(dst, idLoginStart, mc.AppendString(nil, name))
 }
 
-// AppendLoginAnswer appends the backend's whole answer to a login: Login Success with the
-// offline UUID, Join Game and the spawn position. It is fixed for a name, so the client checks
-// it byte for byte.
-func AppendLoginAnswer(dst []byte, name string) []byte {
-	fields := AppendString(nil, offlineUUID(name))
-	fields = AppendString(fields, name)
-	dst = AppendFrame(dst, idLoginSuccess, fields)
-	dst = AppendFrame(dst, idJoinGame, joinGameFields())
-	return AppendFrame(dst, idServerPosLook, positionFields(nil, false))
+// AppendAnswer appends the backend's whole answer to a login: Login Success with the offline
+// UUID, Join Game and the spawn position. It is fixed for a name, so the client checks it byte
+// for byte.
+func AppendAnswer(dst []byte, name string) []byte {
+	fields := mc.AppendString(nil, offlineUUID(name))
+	fields = mc.AppendString(fields, name)
+	dst = mc.AppendFrame(dst, idLoginSuccess, fields)
+	dst = mc.AppendFrame(dst, idJoinGame, joinGameFields())
+	return mc.AppendFrame(dst, idServerPosLook, positionFields(nil, false))
 }
 
 // AppendPositionConfirm appends the client's C06 Position And Look answering S08; the backend
 // starts the login burst when it arrives.
 func AppendPositionConfirm(dst []byte) []byte {
-	return AppendFrame(dst, idClientPosLook, positionFields(nil, true))
+	return mc.AppendFrame(dst, idClientPosLook, positionFields(nil, true))
 }
 
 // joinGameFields: entity id, survival, overworld, easy, 20 players, level type "default".
 func joinGameFields() []byte {
 	f := binary.BigEndian.AppendUint32(nil, 1)
 	f = append(f, 0, 0, 1, 20)
-	return AppendString(f, "default")
+	return mc.AppendString(f, "default")
 }
 
 // positionFields is the spawn point both S08 and C06 carry; the client's C06 adds the head

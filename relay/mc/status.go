@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ type Status struct {
 const maxStatusChars = 32767
 
 // ErrFavicon means a favicon is not a 64x64 PNG, the only kind clients show.
-var ErrFavicon = errors.New("relay: favicon must be a 64x64 PNG")
+var ErrFavicon = errors.New("mc: favicon must be a 64x64 PNG")
 
 // FaviconDataURL checks that png is a 64x64 PNG image and returns it as the
 // data URL the status JSON carries.

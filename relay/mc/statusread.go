@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import "bufio"
 
@@ -44,5 +44,5 @@ func ParseStatusPacket(b []byte) (StatusPacket, int, error) {
 
 // ReadStatusPacket reads one status request or ping from r.
 func ReadStatusPacket(r *bufio.Reader) (StatusPacket, error) {
-	return readParsed(r, ParseStatusPacket)
+	return ReadParsed(r, ParseStatusPacket)
 }

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 // MaxFrameLen is the largest frame body vanilla accepts: its length prefix is
 // at most 3 VarInt bytes. Limits below it are for frames whose content is
@@ -50,4 +50,29 @@ func prefixLength(dst []byte, start int) []byte {
 	copy(dst[start+width:], dst[start:start+size])
 	AppendVarInt(dst[start:start], int32(size))
 	return dst
+}
+
+// AppendFrame appends one whole frame: the length prefix, the packet id and
+// fields, for callers that have the fields at hand (the status and
+// disconnect answers build theirs in place).
+func AppendFrame(dst []byte, id int32, fields []byte) []byte {
+	dst = AppendVarInt(dst, int32(VarIntLen(id)+len(fields)))
+	dst = AppendVarInt(dst, id)
+	return append(dst, fields...)
+}
+
+// AppendString appends a Minecraft string: VarInt byte length, then UTF-8.
+func AppendString(dst []byte, s string) []byte {
+	dst = AppendVarInt(dst, int32(len(s)))
+	return append(dst, s...)
+}
+
+// PacketID splits a frame body (what ReadFrame returns) into its packet id
+// and fields.
+func PacketID(body []byte) (id int32, fields []byte, err error) {
+	id, n, err := ReadVarInt(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return id, body[n:], nil
 }

@@ -1,29 +1,27 @@
-package mcwire
+package mc
 
-import (
-	"io"
+import "io"
 
-	"github.com/moonbridge/moonbridge/relay"
-)
-
-// Reader splits a stream into frames one read at a time, so that a server can answer everything
-// a single read delivered with a single write (one write per read batch, docs/design.md).
-type Reader struct {
+// FrameReader splits a stream into frames one read at a time, so that a
+// server can answer everything a single read delivered with a single write
+// (one write per read batch, docs/design.md).
+type FrameReader struct {
 	r          io.Reader
 	buf        []byte
 	start, end int // buf[start:end] holds bytes read but not yet returned as frames
 }
 
-// NewReader reads from r with a buffer of size bytes; it grows for frames that do not fit.
-func NewReader(r io.Reader, size int) *Reader {
-	return &Reader{r: r, buf: make([]byte, size)}
+// NewFrameReader reads from r with a buffer of size bytes; it grows for
+// frames that do not fit.
+func NewFrameReader(r io.Reader, size int) *FrameReader {
+	return &FrameReader{r: r, buf: make([]byte, size)}
 }
 
 // Next returns the next complete frame already read (prefix included; it aliases the buffer until
 // the next Fill) and its body. ok is false when the buffered bytes end inside a frame.
-func (r *Reader) Next() (frame, body []byte, ok bool, err error) {
-	body, n, err := relay.ReadFrame(r.buf[r.start:r.end], relay.MaxFrameLen)
-	if err == relay.ErrNeedMore {
+func (r *FrameReader) Next() (frame, body []byte, ok bool, err error) {
+	body, n, err := ReadFrame(r.buf[r.start:r.end], MaxFrameLen)
+	if err == ErrNeedMore {
 		return nil, nil, false, nil
 	}
 	if err != nil {
@@ -37,7 +35,7 @@ func (r *Reader) Next() (frame, body []byte, ok bool, err error) {
 // Fill performs one read after the bytes not yet returned, moving them to the front first and
 // doubling the buffer when a frame is larger than it. io.EOF means the stream ended between
 // frames.
-func (r *Reader) Fill() error {
+func (r *FrameReader) Fill() error {
 	if r.start > 0 {
 		r.end = copy(r.buf, r.buf[r.start:r.end])
 		r.start = 0
@@ -57,7 +55,7 @@ func (r *Reader) Fill() error {
 }
 
 // ReadFrame returns the next frame, reading as often as it takes.
-func (r *Reader) ReadFrame() (frame, body []byte, err error) {
+func (r *FrameReader) ReadFrame() (frame, body []byte, err error) {
 	for {
 		frame, body, ok, err := r.Next()
 		if ok || err != nil {

@@ -1,4 +1,4 @@
-package relay
+package mc
 
 import (
 	"bufio"
@@ -31,7 +31,7 @@ func ParseHello(b []byte, maxBody int) (Hello, int, error) {
 // ReadHello reads the hello from r. Unlike ParseHello's, the returned Raw
 // bytes are the caller's own, since r reuses its buffer.
 func ReadHello(r *bufio.Reader, maxBody int) (Hello, error) {
-	h, err := readParsed(r, func(b []byte) (Hello, int, error) { return ParseHello(b, maxBody) })
+	h, err := ReadParsed(r, func(b []byte) (Hello, int, error) { return ParseHello(b, maxBody) })
 	h.Handshake.Raw = bytes.Clone(h.Handshake.Raw)
 	return h, err
 }
