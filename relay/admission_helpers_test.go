@@ -74,9 +74,9 @@ next:
 	return n
 }
 
-// captureLog sends the server's log to t and to lines.
+// captureLog sends the server's log to t and to lines, at info level as in production.
 func captureLog(t *testing.T, c *Config) *logLines {
 	lines := &logLines{}
-	c.Logger = zerolog.New(zerolog.MultiLevelWriter(zerolog.NewTestWriter(t), lines))
+	c.Logger = zerolog.New(zerolog.MultiLevelWriter(zerolog.NewTestWriter(t), lines)).Level(zerolog.InfoLevel)
 	return lines
 }
