@@ -140,7 +140,7 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route) []relay.Route {
 	out := make([]relay.Route, 0, len(routes))
 	for _, r := range routes {
-		rr := relay.Route{Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost}
+		rr := relay.Route{Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}
@@ -169,6 +169,8 @@ func relayLimits(l config.Limits) relay.Limits {
 	return relay.Limits{
 		MaxConnections:      l.MaxConnections,
 		MaxConnectionsPerIP: l.MaxConnectionsPerIP,
+		ConnectionRate:      l.ConnectionRatePerIP,
+		ConnectionBurst:     l.ConnectionBurstPerIP,
 		HandshakeTimeout:    l.HandshakeTimeout,
 		MaxHandshakeFrame:   l.MaxHandshakeSize,
 		DialTimeout:         l.DialTimeout,
