@@ -120,6 +120,20 @@ func (i *connInfo) claim(ctr *counter, addr netip.Addr) error {
 	return nil
 }
 
+// setClient records who the player is, under the lock: the handshake timer may be reading it.
+func (i *connInfo) setClient(client netip.AddrPort) {
+	i.mu.Lock()
+	i.client = client
+	i.mu.Unlock()
+}
+
+// clientAddr is the player's address for a goroutine other than the connection's own.
+func (i *connInfo) clientAddr() netip.AddrPort {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.client
+}
+
 // startSession stops the handshake timer; false means it fired first and closed the connection.
 func (i *connInfo) startSession() bool {
 	return i.timer == nil || i.timer.Stop()

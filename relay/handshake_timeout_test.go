@@ -16,13 +16,18 @@ import (
 // Timings are loose: the client takes three quarters of the timeout for its upgrade, so the old
 // behaviour closes it at 1.75 timeouts from accept, and the bound is 1.5.
 func TestHandshakeTimeoutCountsFromAccept(t *testing.T) {
-	for _, transport := range []Protocol{WS, WSS} {
-		t.Run(string(transport), func(t *testing.T) {
+	for _, tc := range []struct {
+		transport Protocol
+		provider  string
+	}{{WS, "go"}, {WSS, "go"}, {WSS, "boringssl"}} {
+		transport := tc.transport
+		t.Run(string(transport)+" "+tc.provider, func(t *testing.T) {
 			t.Parallel()
 			const timeout = 2 * time.Second
 			_, addr := startProxy(t, func(c *Config) {
 				c.Routes = routeTo(testutil.ClosedPort(t))
 				c.Limits.HandshakeTimeout = timeout
+				c.TLS = tlsServer(t, tc.provider)
 			}, transport)
 			accepted := time.Now()
 			var conn net.Conn = dialFrom(t, "127.0.0.1", addr)

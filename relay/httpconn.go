@@ -43,5 +43,5 @@ func (c *httpConn) noteStatus(response []byte) {
 	case 431:
 		reason = refusedHTTP431
 	}
-	c.ln.report(c.info, c.info.client, reason, errors.New("answered HTTP "+strconv.Itoa(status)))
+	c.ln.report(c.info, c.info.clientAddr(), reason, errors.New("answered HTTP "+strconv.Itoa(status)))
 }

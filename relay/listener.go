@@ -154,6 +154,10 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
 	conn.info.deadline = accepted.Add(ln.srv.limits.HandshakeTimeout)
 	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
+		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
+			conn.Close()
+			return
+		}
 		ln.refuse(conn, refusedHandshakeTimeout, errHandshakeTimeout)
 	})
 }
@@ -169,7 +173,7 @@ func earliest(a, b time.Time) time.Time {
 
 // refuse reports a refusal and closes the connection.
 func (ln *listener) refuse(conn *clientConn, reason string, err error) {
-	ln.report(conn.info, conn.info.client, reason, err)
+	ln.report(conn.info, conn.info.clientAddr(), reason, err)
 	conn.Close()
 }
 
@@ -235,7 +239,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 		return err
 	}
 	if trusted && header.Command == ProxyProxy {
-		conn.info.client = header.Source
+		conn.info.setClient(header.Source)
 	}
 	return nil
 }
@@ -283,7 +287,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 		ln.report(conn.info, client, limitReason(err), err)
 		return http.StatusTooManyRequests, err.Error()
 	}
-	conn.info.client = client
+	conn.info.setClient(client)
 	return 0, ""
 }
 

@@ -20,17 +20,24 @@ func TestRefusalsBeforeASessionAreLoggedAndCounted(t *testing.T) {
 		reason    string
 		protocols []Protocol
 		send      string
+		provider  string // of TLS, for wss
 	}{
-		{refusedTLS, []Protocol{WSS}, "\x16\x03\x01\x00\x05hello"}, // a record that is no ClientHello
-		{refusedHandshakeTimeout, []Protocol{WSS}, "\x16\x03\x01"}, // a ClientHello that never ends
-		{refusedHandshakeTimeout, []Protocol{WS}, "GET /mc HTTP/1.1\r\n"},
-		{refusedHTTP400, []Protocol{WS}, "GET \x01 HTTP/1.1\r\n\r\n"},
-		{refusedHTTP404, []Protocol{WS}, "GET /elsewhere HTTP/1.1\r\nHost: x\r\n\r\n"},
-		{refusedHTTP431, []Protocol{WS}, "GET /mc HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 16<<10) + "\r\n\r\n"},
-		{refusedSniffTimeout, []Protocol{Minecraft, WS}, ""},
+		{refusedTLS, []Protocol{WSS}, "\x16\x03\x01\x00\x05hello", "go"}, // a record that is no ClientHello
+		{refusedTLS, []Protocol{WSS}, "\x16\x03\x01\x00\x05hello", "boringssl"},
+		{refusedHandshakeTimeout, []Protocol{WSS}, "\x16\x03\x01", "go"}, // a ClientHello that never ends
+		{refusedHandshakeTimeout, []Protocol{WSS}, "\x16\x03\x01", "boringssl"},
+		{refusedHandshakeTimeout, []Protocol{WS}, "GET /mc HTTP/1.1\r\n", ""},
+		{refusedHTTP400, []Protocol{WS}, "GET \x01 HTTP/1.1\r\n\r\n", ""},
+		{refusedHTTP404, []Protocol{WS}, "GET /elsewhere HTTP/1.1\r\nHost: x\r\n\r\n", ""},
+		{refusedHTTP431, []Protocol{WS}, "GET /mc HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 16<<10) + "\r\n\r\n", ""},
+		{refusedSniffTimeout, []Protocol{Minecraft, WS}, "", ""},
 	}
 	for _, tc := range cases {
-		t.Run(tc.reason+"/"+string(tc.protocols[0]), func(t *testing.T) {
+		name := tc.reason + "/" + string(tc.protocols[0])
+		if tc.provider != "" {
+			name += " " + tc.provider
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var lines *logLines
 			srv, addr := startProxy(t, func(c *Config) {
@@ -38,6 +45,9 @@ func TestRefusalsBeforeASessionAreLoggedAndCounted(t *testing.T) {
 				c.Limits.HandshakeTimeout, c.Limits.SniffTimeout = 500*time.Millisecond, 300*time.Millisecond
 				c.WebSocket.MaxHeaderBytes = 1024
 				lines = captureLog(t, c)
+				if tc.provider != "" {
+					c.TLS = tlsServer(t, tc.provider)
+				}
 			}, tc.protocols...)
 			conn := dialFrom(t, "127.0.0.7", addr)
 			conn.Write([]byte(tc.send))
