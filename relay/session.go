@@ -74,13 +74,15 @@ func (s *session) run() {
 	s.player.want = hs.NextState == mc.NextLogin
 	route, ok := s.srv.router.Match(hs.Host, s.path)
 	if !ok {
-		s.answer(r, hello, end, s.srv.cfg.Fallback, &NoRouteError{Host: hs.Host, Path: s.path})
+		end.Str("answered", "fallback")
+		s.answer(r, hello, s.srv.cfg.Fallback, &NoRouteError{Host: hs.Host, Path: s.path})
 		return
 	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
-		s.answer(r, hello, end, refusalAnswer(s.srv.cfg.Fallback, err), err)
+		end.Str("answered", "limit")
+		s.answer(r, hello, refusalAnswer(s.srv.cfg.Fallback, err), err)
 		return
 	}
 	s.end.Add(func(error) { releaseRoute() })
@@ -88,7 +90,8 @@ func (s *session) run() {
 	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
 		addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
-		s.answer(r, hello, end, s.srv.cfg.Fallback, err)
+		end.Str("answered", "fallback")
+		s.answer(r, hello, s.srv.cfg.Fallback, err)
 		return
 	}
 	r.Discard(buffered)
@@ -112,9 +115,8 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a
-// login disconnect), and ends the session with cause; the end line says it was answered.
-func (s *session) answer(r *bufio.Reader, hello mc.Hello, end *zerolog.Event, a mc.Answer, cause error) {
-	end.Str("answered", "fallback")
+// login disconnect), and ends the session with cause; end already says what answered.
+func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause error) {
 	if err := a.Serve(r, hello, s.sendAnswer); err != nil {
 		cause = errors.Join(cause, err)
 	}
