@@ -11,7 +11,7 @@ import (
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates; SIGINT or SIGTERM stop.", stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates (other settings take a restart) and never stops the process; SIGINT or SIGTERM stop.", stderr)
 	var flags serveFlags
 	flags.register(fs)
 	return runDaemon(fs, args, flags.effectiveConfig, stderr, serve)
@@ -19,15 +19,18 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 // serve runs the proxy until ctx ends, then closes every session and waits for them.
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+	hup := catchHangups()
+	defer hup.stop()
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	if err != nil {
 		return err
 	}
+	var certs reloader // a nil *gossl.Server would make a non-nil interface
 	if tlsServer != nil {
 		defer tlsServer.Close()
-		stopReload := reloadOnHangup(tlsServer, log)
-		defer stopReload()
+		certs = tlsServer
 	}
+	hup.handle(reloadOnHangup(certs, log))
 	srv, err := relay.New(relayCfg)
 	if err != nil {
 		return err
