@@ -8,13 +8,12 @@ import (
 )
 
 func runCheckConfig(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check-config", "FILE", "Validate a config file (strictly: unknown keys and wrong types are errors) and print the effective configuration, defaults included.", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("check-config", "FILE", "Validate a config file (strictly: unknown keys and wrong types are errors) and print the effective configuration, defaults included.", stdout, stderr)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return errUsage
+		return fs.UsageError()
 	}
 	cfg, err := config.Load(fs.Arg(0))
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates (other settings take a restart) and never stops the process; SIGINT or SIGTERM stop.", stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates (other settings take a restart) and never stops the process; SIGINT or SIGTERM stop.", stdout, stderr)
 	var flags serveFlags
-	flags.register(fs)
+	flags.register(fs.FlagSet)
 	return runDaemon(fs, args, flags.effectiveConfig, stderr, serve)
 }
 
