@@ -122,6 +122,14 @@ func TestHangupKeepsServingWithoutWSS(t *testing.T) {
 	}
 }
 
+// statusPing is a server-list ping's first bytes: the handshake (length 16, id 0, protocol 767,
+// host "localhost", port 25565, next state status) and the status request (length 1, id 0),
+// written out so that these tests do not depend on the wire package.
+func statusPing() []byte {
+	ping := append([]byte{16, 0x00, 0xff, 0x05, 9}, "localhost"...)
+	return append(ping, 0x63, 0xdd, 0x01, 1, 0x00)
+}
+
 // answersStatusPing sends a server-list ping and waits for the fallback's status answer.
 func answersStatusPing(t *testing.T, addr string) {
 	t.Helper()
@@ -131,12 +139,7 @@ func answersStatusPing(t *testing.T, addr string) {
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	// Handshake (length 16, id 0, protocol 767, host "localhost", port 25565, next state
-	// status), then the status request (length 1, id 0), written out so this test does not
-	// depend on the wire package.
-	handshake := append([]byte{16, 0x00, 0xff, 0x05, 9}, "localhost"...)
-	handshake = append(handshake, 0x63, 0xdd, 0x01, 1, 0x00)
-	if _, err := conn.Write(handshake); err != nil {
+	if _, err := conn.Write(statusPing()); err != nil {
 		t.Fatal(err)
 	}
 	var got []byte

@@ -21,6 +21,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	hup := catchHangups()
 	defer hup.stop()
+	if warning := clientIPWarning(cfg); warning != "" {
+		log.Warn().Msg(warning)
+	}
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	if err != nil {
 		return err

@@ -67,11 +67,19 @@ func TestClientIPHeadersEmptyMeansNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.ClientIPHeaders == nil || len(cfg.ClientIPHeaders) != 0 {
-		t.Errorf("client_ip_headers: [] gave %#v, want an empty (not nil) list: nil would mean the relay's default", cfg.ClientIPHeaders)
+		t.Errorf("client_ip_headers: [] gave %#v, want an empty list", cfg.ClientIPHeaders)
 	}
 	cfg, _ = Parse([]byte("client_ip_headers: [CF-Connecting-IP]\n"), noEnv)
 	if len(cfg.ClientIPHeaders) != 1 {
 		t.Errorf("a list of one gave %v", cfg.ClientIPHeaders)
+	}
+}
+
+// No header is believed unless the file names it (issue 13, defect 7: the default list let a
+// player behind nginx choose its address with CF-Connecting-IP).
+func TestClientIPHeadersDefaultIsNone(t *testing.T) {
+	if got := Default().ClientIPHeaders; len(got) != 0 {
+		t.Errorf("default client_ip_headers %v, want none", got)
 	}
 }
 
