@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 )
 
 func runCheckConfig(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check-config", "FILE", "Validate a config file (strictly: unknown keys and wrong types are errors) and print the effective configuration, defaults included.", stdout, stderr)
+	fs := newFlagSet("check-config", "FILE", "Validate a config file as serve would (unknown keys, wrong types, addresses, ports, durations, and whether the certificate and favicon files load; each error names the key and line) and print the effective configuration, defaults included. Binds no port.", stdout, stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -19,10 +21,26 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := prepareAsServe(cfg); err != nil {
+		return fmt.Errorf("config %s: %w", fs.Arg(0), err)
+	}
 	out, err := cfg.Marshal()
 	if err != nil {
 		return fmt.Errorf("rendering the effective config: %w", err)
 	}
 	fmt.Fprintf(stdout, "# %s is valid; effective configuration:\n%s", fs.Arg(0), out)
 	return nil
+}
+
+// prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
+// certificates and favicon must load and the relay accept its settings.
+func prepareAsServe(cfg config.Config) error {
+	srv, tlsServer, err := newRelay(cfg, zerolog.Nop())
+	if err != nil {
+		return err
+	}
+	if tlsServer != nil {
+		tlsServer.Close()
+	}
+	return srv.Close()
 }

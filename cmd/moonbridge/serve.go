@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
@@ -17,6 +18,24 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	return runDaemon(fs, args, flags.effectiveConfig, stderr, serve)
 }
 
+// newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
+// port: certificates and favicon are read, routes and listeners checked. check-config runs it
+// too, so that it refuses what serve refuses. The caller closes the TLS server.
+func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *gossl.Server, error) {
+	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := relay.New(relayCfg)
+	if err != nil {
+		if tlsServer != nil {
+			tlsServer.Close()
+		}
+		return nil, nil, err
+	}
+	return srv, tlsServer, nil
+}
+
 // serve runs the proxy until ctx ends, then closes every session and waits for them.
 func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	hup := catchHangups()
@@ -24,7 +43,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if warning := clientIPWarning(cfg); warning != "" {
 		log.Warn().Msg(warning)
 	}
-	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	srv, tlsServer, err := newRelay(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -34,10 +53,6 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 		certs = tlsServer
 	}
 	hup.handle(reloadOnHangup(certs, log))
-	srv, err := relay.New(relayCfg)
-	if err != nil {
-		return err
-	}
 	if err := srv.Start(); err != nil {
 		return err
 	}

@@ -99,6 +99,16 @@ type Route struct {
 	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 }
 
+// fillListDefaults sets what a list item in the file leaves out (decoding over Default keeps
+// only the defaults of keys outside lists): a listener's proxy_protocol is off.
+func (c *Config) fillListDefaults() {
+	for i := range c.Listeners {
+		if c.Listeners[i].ProxyProtocol == "" {
+			c.Listeners[i].ProxyProtocol = "off"
+		}
+	}
+}
+
 // Protocol names a listener accepts.
 const (
 	ProtocolMinecraft = "minecraft"
