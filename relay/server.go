@@ -55,7 +55,8 @@ type Config struct {
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
 	TrustedProxies TrustedNets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
-	// order (see ForwardedClient); nil means DefaultClientIPHeaders, empty means none.
+	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
+	// say who the player is.
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
@@ -97,9 +98,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	limits := cfg.Limits.withDefaults()
-	if cfg.ClientIPHeaders == nil {
-		cfg.ClientIPHeaders = DefaultClientIPHeaders
-	}
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),

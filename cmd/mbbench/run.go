@@ -26,10 +26,10 @@ type runReport struct {
 }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
+	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases); the report compares them.", stdout, stderr)
 	var f runFlags
-	f.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := f.check(); err != nil {

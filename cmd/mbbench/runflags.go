@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"io"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/client"
@@ -87,9 +86,3 @@ type stringList []string
 func (l *stringList) String() string { return "" }
 
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("mbbench "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}

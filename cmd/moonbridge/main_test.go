@@ -25,9 +25,9 @@ func run(args ...string) (code int, stdout, stderr string) {
 
 func TestEveryCommandHasHelp(t *testing.T) {
 	for _, c := range commands() {
-		code, _, stderr := run(c.name, "--help")
-		if code != 0 || !strings.Contains(stderr, "Usage: moonbridge "+c.name) {
-			t.Errorf("%s --help: exit %d, output %q", c.name, code, stderr)
+		code, stdout, _ := run(c.name, "--help")
+		if code != 0 || !strings.Contains(stdout, "Usage: moonbridge "+c.name) {
+			t.Errorf("%s --help: exit %d, output %q", c.name, code, stdout)
 		}
 	}
 	if code, stdout, _ := run("help"); code != 0 || !strings.Contains(stdout, "check-config") {

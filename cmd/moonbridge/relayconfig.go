@@ -79,7 +79,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	}
 	server, err := provider.NewServer(serverCfg)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("tls: %w", err)
 	}
 	return server, reason, nil
 }

@@ -18,7 +18,8 @@ type Config struct {
 	// TrustedProxies may send PROXY headers and forwarded-for headers (CIDRs of a CDN or LB).
 	TrustedProxies []string `yaml:"trusted_proxies"`
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
-	// precedence; X-Forwarded-For is walked from the right. Empty: none, only PROXY headers.
+	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
+	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
 	Limits          Limits   `yaml:"limits"`
 	Fallback        Fallback `yaml:"fallback"`
@@ -98,6 +99,16 @@ type Route struct {
 	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 }
 
+// fillListDefaults sets what a list item in the file leaves out (decoding over Default keeps
+// only the defaults of keys outside lists): a listener's proxy_protocol is off.
+func (c *Config) fillListDefaults() {
+	for i := range c.Listeners {
+		if c.Listeners[i].ProxyProtocol == "" {
+			c.Listeners[i].ProxyProtocol = "off"
+		}
+	}
+}
+
 // Protocol names a listener accepts.
 const (
 	ProtocolMinecraft = "minecraft"
@@ -126,7 +137,7 @@ func Default() Config {
 		}},
 		Routes:          []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
 		TrustedProxies:  []string{},
-		ClientIPHeaders: []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", "X-Forwarded-For"},
+		ClientIPHeaders: []string{},
 		Limits: Limits{
 			MaxConnections:      10000,
 			MaxConnectionsPerIP: 50,
