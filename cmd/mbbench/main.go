@@ -4,6 +4,8 @@
 //
 //	mbbench run [flags]                          one run: direct and proxy phases, summarised
 //	mbbench ab --variant NAME=ARGS ... -- FLAGS  alternating pairs of runs, with pair ratios
+//	mbbench ladder [flags]                       supported players: paced scenarios at growing counts
+//	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -23,16 +25,18 @@ func main() {
 }
 
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"run":     runCommand,
-	"ab":      abCommand,
-	"backend": backendCommand,
+	"run":           runCommand,
+	"ab":            abCommand,
+	"ladder":        ladderCommand,
+	"ladder-report": ladderReportCommand,
+	"backend":       backendCommand,
 }
 
 // dispatch runs a subcommand and maps its error to an exit code: 2 for a bad command line, 1
 // for a failed run (any validation error included).
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || commands[args[0]] == nil {
-		fmt.Fprintln(stderr, "usage: mbbench run|ab|backend [flags]   (mbbench COMMAND --help for flags)")
+		fmt.Fprintln(stderr, "usage: mbbench run|ab|ladder|ladder-report|backend [flags]   (mbbench COMMAND --help for flags)")
 		return 2
 	}
 	err := commands[args[0]](args[1:], stdout, stderr)
