@@ -143,3 +143,13 @@ func TestReportAndPlot(t *testing.T) {
 		t.Errorf("%d circles, want 8", n)
 	}
 }
+
+func TestMergeJoinsScenariosOfOneRelay(t *testing.T) {
+	idle := Report{Relay: "haproxy", Transport: "tcp", Scenarios: []Result{{Scenario: "idle"}}}
+	join := Report{Relay: "haproxy", Transport: "tcp", Scenarios: []Result{{Scenario: "join"}}}
+	other := Report{Relay: "v2ray", Transport: "ws", Scenarios: []Result{{Scenario: "idle"}}}
+	got := Merge([]Report{idle, other, join})
+	if len(got) != 2 || len(got[0].Scenarios) != 2 || got[0].Scenarios[1].Scenario != "join" || len(idle.Scenarios) != 1 {
+		t.Errorf("merged %+v", got)
+	}
+}

@@ -89,10 +89,11 @@ func forSteps(reports []Report, scenario string, f func(int, Step)) {
 	}
 }
 
-// axes are the ranges a panel maps: players on log10, the metric linear from 0.
+// axes are the ranges a panel maps: players on log10, the metric linear from 0 (or below, as
+// RSS growth can be negative when the relay gave memory back).
 type axes struct {
-	minP, maxP, maxY float64
-	x0, y0           int
+	minP, maxP, minY, maxY float64
+	x0, y0                 int
 }
 
 func (a axes) x(players float64) float64 {
@@ -103,19 +104,23 @@ func (a axes) x(players float64) float64 {
 	return float64(a.x0) + (math.Log10(players)-math.Log10(a.minP))/span*panelW
 }
 
-func (a axes) y(v float64) float64 { return float64(a.y0) + panelH - v/a.maxY*panelH }
+func (a axes) y(v float64) float64 { return float64(a.y0) + panelH - (v-a.minY)/(a.maxY-a.minY)*panelH }
 
 func panel(b *strings.Builder, reports []Report, scenario string, m metric, x0, y0 int) {
 	a := axes{minP: math.Inf(1), x0: x0, y0: y0}
 	forSteps(reports, scenario, func(_ int, st Step) {
 		p := float64(st.Players)
-		a.minP, a.maxP, a.maxY = math.Min(a.minP, p), math.Max(a.maxP, p), math.Max(a.maxY, m.value(st))
+		a.minP, a.maxP = math.Min(a.minP, p), math.Max(a.maxP, p)
+		a.minY, a.maxY = math.Min(a.minY, m.value(st)), math.Max(a.maxY, m.value(st))
 	})
 	a.maxY = niceCeil(a.maxY * 1.05)
+	if a.minY < 0 {
+		a.minY = -niceCeil(-a.minY * 1.05)
+	}
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s: %s</text>`+"\n", x0, y0-12, scenario, m.title)
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>`+"\n", x0, y0, panelW, panelH)
 	for i := 0; i <= 4; i++ {
-		v := a.maxY * float64(i) / 4
+		v := a.minY + (a.maxY-a.minY)*float64(i)/4
 		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n",
 			x0, x0+panelW, a.y(v), a.y(v), x0-6, a.y(v)+4, trimNumber(v))
 	}

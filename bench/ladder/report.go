@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/moonbridge/moonbridge/bench/report"
@@ -29,6 +30,23 @@ type Settings struct {
 
 // Label names a relay and transport in tables and the plot.
 func (r Report) Label() string { return r.Relay + " " + r.Transport }
+
+// Merge joins the reports of one relay and transport (a ladder run per scenario, say) into one,
+// in the order they first appear; the first report's meta, criteria and settings stay.
+func Merge(reports []Report) []Report {
+	var out []Report
+	at := map[string]int{}
+	for _, r := range reports {
+		i, ok := at[r.Label()]
+		if !ok {
+			at[r.Label()] = len(out)
+			out = append(out, r)
+			continue
+		}
+		out[i].Scenarios = append(slices.Clip(out[i].Scenarios), r.Scenarios...)
+	}
+	return out
+}
 
 // Markdown writes the headline (supported players per scenario) and every step of every report.
 func Markdown(w io.Writer, reports []Report) {

@@ -10,7 +10,8 @@ import (
 )
 
 // ladderReportCommand: mbbench ladder-report [--svg FILE] REPORT.json..., the headline table,
-// every step and one plot for ladders run separately (one relay and transport each).
+// every step and one plot for ladders run separately; reports of the same relay and transport
+// (one per scenario, say) are merged.
 func ladderReportCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ladder-report", stderr)
 	svg := fs.String("svg", "", "write the plot of every report to `FILE`")
@@ -32,6 +33,7 @@ func ladderReportCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		reports = append(reports, r)
 	}
+	reports = ladder.Merge(reports)
 	ladder.Markdown(stdout, reports)
 	return writePlot(*svg, reports)
 }
