@@ -4,6 +4,8 @@
 //
 //	mbbench run [flags]                          one run: direct and proxy phases, summarised
 //	mbbench ab --variant NAME=ARGS ... -- FLAGS  alternating pairs of runs, with pair ratios
+//	mbbench ladder [flags]                       supported players: paced scenarios at growing counts
+//	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -34,6 +36,8 @@ type command struct {
 var commands = []command{
 	{"run", "one run: direct and proxy phases, summarised", runCommand},
 	{"ab", "alternating pairs of runs of several variants, with pair ratios", abCommand},
+	{"ladder", "the supported-players ladder: paced players in steps until a step fails", ladderCommand},
+	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
 
