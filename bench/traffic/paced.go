@@ -16,7 +16,7 @@ import (
 // trip as Minecraft's own keepalive does (there the server asks and the client answers).
 const idKeepAlive = 0x00
 
-// Paced traffic of mbbench ladder (the seeds' play rates, issue 14):
+// Paced traffic of mbbench ladder (rates and pacing in bench/README.md, "ladder"):
 //
 //	idle  up: a C04 movement every 2 s; down: nothing but the keepalive answers
 //	play  up: a 52-byte C17 every 100 ms (10 packets, 0.5 KB/s); down: one S3F or S35 of

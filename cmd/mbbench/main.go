@@ -77,7 +77,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "mbbench: moonbridge's session benchmark (see bench/doc.go)")
 	fmt.Fprintln(w, "\nUsage: mbbench COMMAND [flags]\n\nCommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `mbbench COMMAND --help` for a command's flags.")
 }
