@@ -35,6 +35,8 @@ void mb_ctx_free(mb_ctx *ctx) {
   free(ctx);
 }
 
+int mb_ctx_conns(const mb_ctx *ctx) { return atomic_load(&ctx->refs) - 1; }
+
 mb_ctx *mb_ctx_from_ssl(const SSL *ssl) { return SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)); }
 
 /* error_reason returns the reason of the oldest queued error (or fallback) and clears the queue. */

@@ -185,6 +185,7 @@ static void test_sessions(pem_pair a, pem_pair b) {
     SSL_CTX *cctx = client_ctx(versions[v]);
     client c = client_new(cctx, "b.test");
     mb_conn *server = mb_conn_new(ctx);
+    CHECK(mb_ctx_conns(ctx) == 1);
     CHECK(handshake(server, &c, v == 0 ? 1 : 4096)); /* TLS 1.2: one byte per call */
     mb_state st;
     mb_conn_state(server, &st);
@@ -202,6 +203,7 @@ static void test_sessions(pem_pair a, pem_pair b) {
     BIO_write(c.in, out, (int)res.produced);
     CHECK(SSL_read(c.ssl, out, sizeof(out)) == 0 && SSL_get_error(c.ssl, 0) == SSL_ERROR_ZERO_RETURN);
     mb_conn_free(server);
+    CHECK(mb_ctx_conns(ctx) == 0);
     SSL_free(c.ssl);
 
     client again = client_new(cctx, "b.test");

@@ -64,6 +64,13 @@ func NewCtx(cfg CtxConfig) (*Ctx, error) {
 	return ctx, nil
 }
 
+// conns is how many C sessions still hold the context: the leak tests' view of the C side.
+func (c *Ctx) conns() int {
+	n := int(C.mb_ctx_conns(c.p))
+	runtime.KeepAlive(c)
+	return n
+}
+
 func configure(p *C.mb_ctx, cfg CtxConfig) error {
 	for i, cert := range cfg.Certs {
 		if reason, ok := addCert(p, cert); !ok {
