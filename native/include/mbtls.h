@@ -127,6 +127,7 @@ size_t mb_seal_bound(size_t plaintext_len);
 typedef struct {
   uint16_t version;      /* wire version, e.g. 0x0304 */
   uint16_t cipher_suite; /* IANA id, e.g. 0x1301 */
+  uint16_t group;        /* IANA id of the key exchange, e.g. 0x11ec (X25519MLKEM768) */
   int resumed;           /* 1 when the session was resumed from a ticket */
   char alpn[32];
   char server_name[256];

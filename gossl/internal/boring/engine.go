@@ -158,6 +158,7 @@ func (e *Engine) Shutdown(out []byte) Result { return e.do(opShutdown, nil, out)
 type State struct {
 	Version     uint16
 	CipherSuite uint16
+	Group       uint16 // the key exchange's IANA id
 	Resumed     bool
 	ALPN        string
 	ServerName  string
@@ -175,6 +176,7 @@ func (e *Engine) State() State {
 	return State{
 		Version:     uint16(st.version),
 		CipherSuite: uint16(st.cipher_suite),
+		Group:       uint16(st.group),
 		Resumed:     st.resumed != 0,
 		ALPN:        C.GoString(&st.alpn[0]),
 		ServerName:  C.GoString(&st.server_name[0]),
