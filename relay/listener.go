@@ -62,6 +62,7 @@ func (ln *listener) logStartup() {
 }
 
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.
+// Its ErrorLog, from ws, writes net/http's own errors to the listener's logger.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
 	wsCfg := ln.srv.cfg.WebSocket
@@ -72,7 +73,6 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*clientConn))
 	}
-	httpServer.ErrorLog = nil
 	ln.http = append(ln.http, httpServer)
 	ln.srv.wg.Add(1)
 	go func() { defer ln.srv.wg.Done(); httpServer.Serve(queue) }()
