@@ -38,3 +38,22 @@ func TestHTTPErrorsGoToTheListenerLog(t *testing.T) {
 		t.Errorf("%d of %d net/http lines reached the relay's log:\n%s", found, len(servers), logs.String())
 	}
 }
+
+// TestStartupLines: each listener says what it serves in one line; a wss listener names its TLS
+// provider and why it was chosen.
+func TestStartupLines(t *testing.T) {
+	for _, tc := range []struct {
+		protocols []Protocol
+		want      string
+	}{
+		{[]Protocol{Minecraft}, `"message":"Listening for Minecraft"`},
+		{[]Protocol{Minecraft, WS}, `"message":"Listening for WebSocket"`},
+		{[]Protocol{Minecraft, WS, WSS}, `"tls_provider":"go","reason":"chosen for the test","message":"Listening for WebSocket (TLS via GO)"`},
+	} {
+		var logs testutil.SyncBuffer
+		startProxy(t, func(c *Config) { c.Logger, c.TLSReason = zerolog.New(&logs), "chosen for the test" }, tc.protocols...)
+		if !strings.Contains(logs.String(), tc.want) {
+			t.Errorf("%v: no %s in\n%s", tc.protocols, tc.want, logs.String())
+		}
+	}
+}
