@@ -126,7 +126,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 	case WS:
 		ln.ws.push(conn)
 	case WSS:
-		tlsConn := ln.srv.cfg.TLS.Server(conn)
+		tlsConn := ln.srv.cfg.TLS.Wrap(conn)
 		conn.info.tls = tlsConn
 		ln.wss.push(&clientConn{Conn: tlsConn, info: conn.info})
 	default:
