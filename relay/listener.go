@@ -158,7 +158,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	}
 	peer := conn.info.peer.Addr().Unmap()
 	trusted := ln.srv.cfg.TrustedProxies.Contains(peer)
-	if !trusted && ln.cfg.Proxy == ProxyReject {
+	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
 		if startsLikeProxyHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
 		}

@@ -89,9 +89,9 @@ func newFlagSet(name, usage, summary string, out io.Writer) *flag.FlagSet {
 }
 
 func hasFlags(fs *flag.FlagSet) bool {
-	any := false
-	fs.VisitAll(func(*flag.Flag) { any = true })
-	return any
+	found := false
+	fs.VisitAll(func(*flag.Flag) { found = true })
+	return found
 }
 
 // parseFlags parses args and maps the flag package's errors to ours.

@@ -129,9 +129,9 @@ func relayListeners(listeners []config.Listener) []relay.Listener {
 func proxyPolicy(name string) relay.ProxyPolicy {
 	switch name {
 	case "reject":
-		return relay.ProxyReject
+		return relay.ProxyRefuseUntrusted
 	case "ignore":
-		return relay.ProxyIgnore
+		return relay.ProxyDiscardUntrusted
 	}
 	return relay.ProxyOff
 }
