@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
@@ -63,7 +64,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("tls.provider %s: %w", tlsCfg.Provider, err)
 	}
-	warnOnFallback(log, tlsCfg.Provider, gossl.BoringEnabled, provider, reason)
+	warnOnFallback(log, tlsCfg.Provider, buildinfo.Flavour() == "boringssl", provider, reason)
 	sources, err := certSources(tlsCfg, log)
 	if err != nil {
 		return nil, "", err
