@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/cpu"
 )
 
 // goClientGroups is every key exchange Go's client can offer.
@@ -89,23 +91,36 @@ func TestServerPrefersPostQuantum(t *testing.T) {
 	})
 }
 
-// TestServerPrefersAES128 (TLS 1.2): a client that lists AES-256-GCM before AES-128-GCM gets
-// AES-128-GCM, the server's preference, under both providers.
+// TestServerPrefersAES128 (TLS 1.2): clients that list AES-256-GCM first, including OpenSSL's
+// default order (AES-256-GCM, ChaCha20, AES-128-GCM), get AES-128-GCM, the server's first
+// choice, under both providers.
 func TestServerPrefersAES128(t *testing.T) {
+	if !(cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ) && !(cpu.ARM64.HasAES && cpu.ARM64.HasPMULL) {
+		t.Skip("no AES hardware: crypto/tls then prefers ChaCha20 whatever the client says")
+	}
+	const (
+		aes128 = tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256
+		aes256 = tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384
+		chacha = tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256
+	)
+	cfg := clientConfig(t, "a.test")
+	cfg.MaxVersion = tls.VersionTLS12
+	cfg.CipherSuites = []uint16{aes128, aes256, chacha}
 	forEachProvider(t, func(t *testing.T, p Provider) {
 		ts := startServer(t, p, testConfig(t), echo)
-		cfg := clientConfig(t, "a.test")
-		cfg.MaxVersion = tls.VersionTLS12
-		cfg.CipherSuites = []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384}
-		hello := clientHelloWith(t, cfg)
-		suites := helloFields(t, hello).suites
-		if len(suites) != 4 || binary.BigEndian.Uint16(suites) != tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 {
-			t.Fatalf("Go's client offered suites %x, want AES-128-GCM then AES-256-GCM", suites)
-		}
-		reverseUint16s(suites) // AES-256-GCM first now
-		chosen := binary.BigEndian.Uint16(helloFields(t, serverHello(t, ts.addr(), hello)).suites)
-		if chosen != tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 {
-			t.Errorf("the server chose %s, want TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", tls.CipherSuiteName(chosen))
+		for _, order := range [][]uint16{{aes256, aes128, chacha}, {aes256, chacha, aes128}} {
+			hello := clientHelloWith(t, cfg)
+			suites := helloFields(t, hello).suites
+			if len(suites) != 2*len(order) {
+				t.Fatalf("Go's client offered suites %x, want the three configured", suites)
+			}
+			for i, id := range order { // reorder in place
+				binary.BigEndian.PutUint16(suites[2*i:], id)
+			}
+			chosen := binary.BigEndian.Uint16(helloFields(t, serverHello(t, ts.addr(), hello)).suites)
+			if chosen != aes128 {
+				t.Errorf("client order %x: the server chose %s, want %s", suites, tls.CipherSuiteName(chosen), tls.CipherSuiteName(aes128))
+			}
 		}
 	})
 }

@@ -9,13 +9,13 @@
 
 /* The suites both providers offer in TLS 1.2; gossl's Go provider lists the same six, and the
  * shared test suite negotiates each one against both. TLS 1.3 always has all three of its own.
- * The server's order decides (SSL_OP_CIPHER_SERVER_PREFERENCE), as in crypto/tls: AES-128-GCM,
- * then AES-256-GCM; ChaCha20 ranks with AES-128 (the brackets), so a client that lists it
- * before AES, a sign that it has no AES hardware, gets it, which is crypto/tls's rule too. */
+ * The server's order decides (SSL_OP_CIPHER_SERVER_PREFERENCE), and it is crypto/tls's order
+ * when both ends have AES hardware: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305. (crypto/tls
+ * puts ChaCha20 first for a client that lists it first; this list does not.) */
 static const char kCipherList[] =
-    "[ECDHE-ECDSA-AES128-GCM-SHA256|ECDHE-ECDSA-CHACHA20-POLY1305]:"
-    "[ECDHE-RSA-AES128-GCM-SHA256|ECDHE-RSA-CHACHA20-POLY1305]:"
-    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384";
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
 /* The key exchanges both providers offer (gossl's keyExchanges lists the same), in the server's
  * order: the post-quantum hybrid whenever the client offers it, whatever the client's own order
