@@ -30,7 +30,7 @@ func TestBadInputEndsTheConnectionCleanly(t *testing.T) {
 		}
 		defer srv.Close()
 		for name, data := range cases {
-			c := srv.Server(newScriptConn(data))
+			c := srv.Wrap(newScriptConn(data))
 			err := c.HandshakeContext(t.Context())
 			if err == nil {
 				t.Errorf("%s: handshake succeeded", name)

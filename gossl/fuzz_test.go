@@ -24,7 +24,7 @@ func FuzzServerEngine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, srv := range servers {
-			c := srv.Server(newScriptConn(data))
+			c := srv.Wrap(newScriptConn(data))
 			if c.HandshakeContext(t.Context()) == nil {
 				_, _ = c.Read(make([]byte, 64))
 			}

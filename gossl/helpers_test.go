@@ -119,7 +119,7 @@ func startServer(t testing.TB, p Provider, cfg ServerConfig, handle func(Conn)) 
 			if err != nil {
 				return
 			}
-			c := srv.Server(raw)
+			c := srv.Wrap(raw)
 			_ = c.SetDeadline(time.Now().Add(testTimeout))
 			wg.Add(1)
 			go func() { defer wg.Done(); defer c.Close(); handle(c) }()

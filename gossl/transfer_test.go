@@ -47,7 +47,7 @@ func establishedSession(t testing.TB, p Provider) (Conn, *countingConn, func(p [
 	t.Cleanup(func() { srv.Close() })
 	serverRaw, clientRaw := tcpPair(t)
 	counted := &countingConn{Conn: serverRaw}
-	sc := srv.Server(counted)
+	sc := srv.Wrap(counted)
 	t.Cleanup(func() { sc.Close() })
 	cc := tlsClient(clientRaw, clientConfig(t, "a.test"))
 	go func() { // the client reads so the server's writes never block
@@ -102,7 +102,7 @@ func TestRecordsSplitAtEveryByte(t *testing.T) {
 			deadline := time.Now().Add(testTimeout)
 			_ = serverEnd.SetDeadline(deadline)
 			_ = clientEnd.SetDeadline(deadline)
-			sc := srv.Server(serverEnd)
+			sc := srv.Wrap(serverEnd)
 			go echo(sc)
 			cfg := clientConfig(t, "a.test")
 			cfg.MaxVersion = map[string]uint16{"1.2": 0x0303, "1.3": 0x0304}[v]

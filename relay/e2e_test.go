@@ -172,10 +172,10 @@ func TestProxyProtocolIn(t *testing.T) {
 		sendHdr bool
 		wantSrc string // what the backend's PROXY header says; "" means the session must fail
 	}{
-		{"trusted peer", []string{"127.0.0.0/8"}, ProxyReject, true, "203.0.113.7:4000"},
-		{"untrusted peer with header, reject", []string{"10.0.0.0/8"}, ProxyReject, true, ""},
-		{"untrusted peer with header, ignore", []string{"10.0.0.0/8"}, ProxyIgnore, true, "127.0.0.1"},
-		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyReject, false, "127.0.0.1"},
+		{"trusted peer", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "203.0.113.7:4000"},
+		{"untrusted peer with header, refused", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, true, ""},
+		{"untrusted peer with header, discarded", []string{"10.0.0.0/8"}, ProxyDiscardUntrusted, true, "127.0.0.1"},
+		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, addr := startProxy(t, func(c *Config) {

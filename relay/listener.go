@@ -64,6 +64,7 @@ func (ln *listener) logStartup() {
 }
 
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.
+// Its ErrorLog, from ws, writes net/http's own errors to the listener's logger.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
 	wsCfg := ln.srv.cfg.WebSocket
@@ -74,7 +75,6 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*clientConn))
 	}
-	httpServer.ErrorLog = nil
 	ln.http = append(ln.http, httpServer)
 	ln.srv.wg.Add(1)
 	go func() { defer ln.srv.wg.Done(); httpServer.Serve(queue) }()
@@ -128,7 +128,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 	case WS:
 		ln.ws.push(conn)
 	case WSS:
-		tlsConn := ln.srv.cfg.TLS.Server(conn)
+		tlsConn := ln.srv.cfg.TLS.Wrap(conn)
 		conn.info.tls = tlsConn
 		ln.wss.push(&clientConn{Conn: tlsConn, info: conn.info})
 	default:
@@ -160,7 +160,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	}
 	peer := conn.info.peer.Addr().Unmap()
 	trusted := ln.srv.cfg.TrustedProxies.Contains(peer)
-	if !trusted && ln.cfg.Proxy == ProxyReject {
+	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
 		if startsLikeProxyHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
 		}

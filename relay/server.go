@@ -23,13 +23,16 @@ const (
 	WSS       Protocol = "wss"
 )
 
-// ProxyPolicy says what a listener does with an incoming PROXY protocol header.
+// ProxyPolicy says what a listener does with an incoming PROXY protocol header. Under both
+// policies that read headers, a peer in TrustedProxies must send one and its source address is
+// the client's; they differ only in what an untrusted peer's header gets. (The config file
+// calls them reject and ignore.)
 type ProxyPolicy int
 
 const (
-	ProxyOff    ProxyPolicy = iota // no PROXY header is expected; one would be bad input
-	ProxyReject                    // trusted peers must send one; others are refused if they do
-	ProxyIgnore                    // trusted peers must send one; from others it is read and ignored
+	ProxyOff              ProxyPolicy = iota // no PROXY header is expected; one would be bad input
+	ProxyRefuseUntrusted                     // an untrusted peer that sends a header is refused
+	ProxyDiscardUntrusted                    // an untrusted peer's header is read and thrown away
 )
 
 // Listener is one address and what it serves.

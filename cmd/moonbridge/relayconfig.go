@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
@@ -64,7 +65,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("tls.provider %s: %w", tlsCfg.Provider, err)
 	}
-	warnOnFallback(log, tlsCfg.Provider, gossl.BoringEnabled, provider, reason)
+	warnOnFallback(log, tlsCfg.Provider, buildinfo.Flavour() == "boringssl", provider, reason)
 	sources, err := certSources(tlsCfg, log)
 	if err != nil {
 		return nil, "", err
@@ -130,9 +131,9 @@ func relayListeners(listeners []config.Listener) []relay.Listener {
 func proxyPolicy(name string) relay.ProxyPolicy {
 	switch name {
 	case "reject":
-		return relay.ProxyReject
+		return relay.ProxyRefuseUntrusted
 	case "ignore":
-		return relay.ProxyIgnore
+		return relay.ProxyDiscardUntrusted
 	}
 	return relay.ProxyOff
 }
