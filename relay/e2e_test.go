@@ -99,16 +99,18 @@ func TestFailoverBeforeBytesOnly(t *testing.T) {
 	// Once bytes reached a backend, its failure ends the session instead of trying the next.
 	first := startBackend(t, false)
 	second := startBackend(t, false)
-	_, addr2 := startProxy(t, func(c *Config) { c.Routes = routeTo(first.addr(), second.addr()) }, Minecraft)
+	srv2, addr2 := startProxy(t, func(c *Config) { c.Routes = routeTo(first.addr(), second.addr()) }, Minecraft)
 	conn2 := dialClient(t, Minecraft, addr2)
 	defer conn2.Close()
 	exchange(t, conn2, "b", 1024)
-	first.ln.Close()
-	conn2.Write([]byte("more"))
-	second.mu.Lock()
-	defer second.mu.Unlock()
-	if len(second.hellos) != 0 {
-		t.Error("the second backend was tried after bytes had reached the first")
+	first.ln.Close() // the first server is gone for good: a failover could only go to the second
+	first.reset()
+	if err := firstRead(conn2); err != io.EOF {
+		t.Fatalf("after its backend died mid-session the client got %v, want EOF (session closed)", err)
+	}
+	waitForMetric(t, srv2, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_error"}, 1)
+	if n := second.acceptedCount(t); n != 0 {
+		t.Errorf("the second backend got %d connection(s) after bytes had reached the first", n)
 	}
 }
 
