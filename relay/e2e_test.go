@@ -183,22 +183,24 @@ func TestProxyProtocolIn(t *testing.T) {
 		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, addr := startProxy(t, func(c *Config) {
+			srv, addr := startProxy(t, func(c *Config) {
 				c.Listeners[0].Proxy = tc.policy
 				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, Minecraft)
 			conn := dialClient(t, Minecraft, addr)
 			defer conn.Close()
+			if tc.wantSrc == "" {
+				// One write, so the proxy has read every byte when it refuses: its close is a FIN.
+				conn.Write(append(append([]byte(nil), headerBytes...), handshakeFrame("h", mc.NextLogin)...))
+				if err := firstRead(conn); err != io.EOF {
+					t.Fatalf("%v, want EOF (refused for its PROXY header)", err)
+				}
+				waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedProxy}, 1)
+				return
+			}
 			if tc.sendHdr {
 				conn.Write(headerBytes)
-			}
-			if tc.wantSrc == "" {
-				conn.Write(handshakeFrame("h", mc.NextLogin))
-				if err := firstRead(conn); err == nil {
-					t.Fatal("want the connection closed")
-				}
-				return
 			}
 			exchange(t, conn, "h", 10)
 			backend.mu.Lock()
