@@ -129,12 +129,18 @@ func (w *byteWriter) Write(b []byte) (int, error) {
 func TestManyConcurrentSessions(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, p Provider) {
 		ts := startServer(t, p, testConfig(t), echo)
+		cfg := clientConfig(t, "a.test") // here: testCerts may call t.Fatal
 		var wg sync.WaitGroup
 		for i := range 40 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c := dial(t, ts.addr(), clientConfig(t, "a.test"))
+				c, err := dialTLS(ts.addr(), cfg)
+				if err != nil {
+					t.Errorf("session %d: dial: %v", i, err)
+					return
+				}
+				defer c.Close()
 				for j := range 5 {
 					data := pattern(1 + (i*7919+j*104729)%70000)
 					if err := echoOnce(c, data); err != nil {

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -77,7 +78,7 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 		c.(*net.TCPConn).SetLinger(0)
 		c.Close() // RST
 	}()
-	_, addr := startProxy(t, func(c *Config) {
+	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
 			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter.Addr().String()}}},
 			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
@@ -90,8 +91,9 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 	doomed := dialClient(t, Minecraft, addr)
 	defer doomed.Close()
 	doomed.Write(handshakeFrame("reset.example", mc.NextLogin))
-	if err := firstRead(doomed); err == nil {
-		t.Fatal("the client of a reset backend was not closed")
+	if err := firstRead(doomed); err != io.EOF {
+		t.Fatalf("the client of a reset backend: %v, want EOF (closed)", err)
 	}
+	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_error"}, 1)
 	exchange(t, healthy, "", 1000)
 }
