@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -215,16 +216,35 @@ func TestAllBackendsDownAreStillTried(t *testing.T) {
 	}
 }
 
-// The checkers belong to the Server: Close stops them and waits for them.
+// The checkers belong to the Server: Close stops them, a check in flight included, and waits
+// for them, so none runs once Close has returned.
 func TestCloseStopsHealthChecks(t *testing.T) {
 	checkNoGoroutineLeak(t)
-	backend := startStatusServer(t, false)
+	probed := make(chan struct{}, 1)
+	silent := testutil.Serve(t, func(conn net.Conn) {
+		defer conn.Close()
+		select {
+		case probed <- struct{}{}:
+		default:
+		}
+		io.Copy(io.Discard, conn) // never answers: the status check waits for its timeout
+	}).Addr().String()
 	srv, _ := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.ln.Addr().String()}, {Addr: testutil.ClosedPort(t)}},
-			HealthCheck: fastCheck(HealthStatus)}}
+		check := fastCheck(HealthStatus)
+		check.Timeout = time.Minute
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: silent}}, HealthCheck: check}}
 	}, Minecraft)
-	waitForMetric(t, srv, "moonbridge_backend_up", map[string]string{"route": "*", "backend": srv.router.routes[0].Backends[1].Addr}, 0)
+	<-probed
 	srv.Close()
+	if n := goroutinesIn("relay.(*Server).watchBackend"); n != 0 {
+		t.Errorf("%d health checkers still run after Close returned", n)
+	}
+}
+
+// goroutinesIn counts the goroutines with fn on their stack.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), fn+"(")
 }
 
 func TestDialErrorNamesEachBackend(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -23,9 +24,9 @@ func probe(ctx context.Context, route *Route, b *backendState) error {
 	if route.HealthCheck.Mode != HealthStatus {
 		return nil
 	}
-	if deadline, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(deadline)
-	}
+	// Ends the exchange at the check's timeout, or at once when the server closes.
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
 	return statusPing(conn, route, b.Backend)
 }
 
