@@ -129,14 +129,14 @@ func (b *backendState) record(err error, hc HealthCheck, log zerolog.Logger) {
 		b.passed, b.failed = b.passed+1, 0
 		if !b.up.Load() && b.passed >= hc.Rise {
 			b.up.Store(true)
-			log.Info().Int("passed_checks", b.passed).Msg("backend up: players are sent to it again")
+			log.Info().Int("passed_checks", b.passed).Msg("backend up: its health check passes again")
 		}
 		return
 	}
 	b.passed, b.failed = 0, b.failed+1
 	if b.up.Load() && b.failed >= hc.Fall {
 		b.up.Store(false)
-		log.Warn().Err(err).Int("failed_checks", b.failed).Msg("backend down: skipped while another backend of its route is up")
+		log.Warn().Err(err).Int("failed_checks", b.failed).Msg("backend down: its health check fails")
 	}
 }
 
