@@ -74,10 +74,12 @@ type Server struct {
 	limits  Limits
 	counter *counter
 	log     zerolog.Logger
+	// backendMetrics count dials per backend; health checkers run on wg.
+	backendMetrics backendMetrics
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers
+	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers, health checkers
 	// live counts running sessions, some of which run on net/http's goroutines, which wg does
 	// not see; Close waits for both.
 	live sync.WaitGroup
@@ -104,6 +106,7 @@ func New(cfg Config) (*Server, error) {
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
+		backendMetrics: newBackendMetrics(router),
 	}, nil
 }
 
@@ -139,6 +142,7 @@ func (s *Server) Start() error {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); ln.acceptLoop() }()
 	}
+	s.startHealthChecks()
 	return nil
 }
 

@@ -68,8 +68,7 @@ func (s *session) run() {
 		return
 	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
-		addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		s.abort(s.answerUnreachable(r, hello, err))
 		return

@@ -141,7 +141,10 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route) []relay.Route {
 	out := make([]relay.Route, 0, len(routes))
 	for _, r := range routes {
-		rr := relay.Route{Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost}
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, HealthCheck: relay.HealthCheck{
+			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
+			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
+		}}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}

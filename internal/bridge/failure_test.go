@@ -2,13 +2,13 @@ package bridge
 
 import (
 	"crypto/tls"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -43,7 +43,7 @@ func TestPlayerSeesWhyTheServerIsUnreachable(t *testing.T) {
 			return ws.DialConfig{URL: "ws://" + startServe(t, relay.WS, "", good, "127.0.0.1:1") + "/mc", Header: h}
 		}, "HTTP 403 Forbidden"},
 		{"TCP refused", func(t *testing.T) ws.DialConfig {
-			return ws.DialConfig{URL: "ws://" + closedPort(t) + "/mc"}
+			return ws.DialConfig{URL: "ws://" + testutil.ClosedPort(t) + "/mc"}
 		}, "connection refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,16 +66,4 @@ func wssTo(t *testing.T, cert gossl.PEMPair, trust *tls.Config) ws.DialConfig {
 	t.Helper()
 	addr := startServe(t, relay.WSS, "go", cert, "127.0.0.1:1")
 	return ws.DialConfig{URL: "wss://" + addr + "/mc", TLSConfig: trust}
-}
-
-// closedPort is a loopback address nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }

@@ -154,6 +154,62 @@ func validateRoutes(routes []Route) []error {
 		if r.ProxyProtocol < 0 || r.ProxyProtocol > 2 {
 			errs = append(errs, invalid(key+".proxy_protocol", "must be 0 (none), 1 or 2"))
 		}
+		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+	}
+	return append(errs, validateRouteBackends(routes)...)
+}
+
+// validateRouteBackends checks what metrics need: labels that differ between routes and no
+// backend twice in one route.
+func validateRouteBackends(routes []Route) []error {
+	var errs []error
+	labels := map[string]int{}
+	for i, r := range routes {
+		key := fmt.Sprintf("routes[%d]", i)
+		if label := r.label(); label != "" {
+			if j, taken := labels[label]; taken {
+				errs = append(errs, invalid(key+".name", "this route is labelled %q, as routes[%d] is; give one of them a name", label, j))
+			}
+			labels[label] = i
+		}
+		for j, b := range r.Backends {
+			if k := slices.Index(r.Backends, b); k < j {
+				errs = append(errs, invalid(fmt.Sprintf("%s.backends[%d]", key, j), "%q is listed twice", b))
+			}
+		}
+	}
+	return errs
+}
+
+// label is the route's name in metrics: its name, or its first host and first path.
+func (r Route) label() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case len(r.Hosts) == 0:
+		return ""
+	case len(r.Paths) > 0:
+		return r.Hosts[0] + r.Paths[0]
+	}
+	return r.Hosts[0]
+}
+
+func (h HealthCheck) validate(key string) []error {
+	errs := []error{oneOf(key+".mode", h.Mode, HealthTCP, HealthStatus, HealthOff)}
+	if h.Mode == HealthOff {
+		return errs
+	}
+	if h.Interval <= 0 {
+		errs = append(errs, invalid(key+".interval", "must be a positive duration such as 10s"))
+	}
+	if h.Timeout <= 0 {
+		errs = append(errs, invalid(key+".timeout", "must be a positive duration such as 2s"))
+	}
+	if h.Rise < 1 {
+		errs = append(errs, invalid(key+".rise", "must be at least 1 check"))
+	}
+	if h.Fall < 1 {
+		errs = append(errs, invalid(key+".fall", "must be at least 1 check"))
 	}
 	return errs
 }
