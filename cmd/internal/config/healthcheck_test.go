@@ -44,7 +44,7 @@ func TestRouteHealthCheckErrorsNameTheKey(t *testing.T) {
 		"timeout":  {route + "    health_check: {timeout: -1s}\n", "routes[0].health_check.timeout: must be a positive duration"},
 		"rise":     {route + "    health_check: {rise: 0}\n", "routes[0].health_check.rise: must be at least 1"},
 		"fall":     {route + "    health_check: {fall: 0}\n", "routes[0].health_check.fall: must be at least 1"},
-		"unknown":  {route + "    health_check: {every: 5s}\n", `unknown field "every"`},
+		"unknown":  {route + "    health_check: {every: 5s}\n", `routes[0].health_check.every: unknown key`},
 		"twice":    {"routes:\n  - hosts: [\"*\"]\n    backends: [\"a:1\", \"b:1\", \"a:1\"]\n", `routes[0].backends[2]: "a:1" is listed twice`},
 		"label": {route + "  - hosts: [\"*\", x.example]\n    backends: [\"b:1\"]\n",
 			`routes[1].name: this route is labelled "*", as routes[0] is; give one of them a name`},
