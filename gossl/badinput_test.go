@@ -3,6 +3,7 @@ package gossl
 import (
 	"crypto/rand"
 	"errors"
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestBadInputEndsTheConnectionCleanly(t *testing.T) {
 		}
 		defer srv.Close()
 		for name, data := range cases {
-			c := srv.Server(newScriptConn(data))
+			c := srv.Wrap(newScriptConn(data))
 			err := c.HandshakeContext(t.Context())
 			if err == nil {
 				t.Errorf("%s: handshake succeeded", name)
@@ -71,8 +72,9 @@ func TestTruncatedRecordAfterHandshake(t *testing.T) {
 		rec.stop()
 		_, _ = raw.Write(rec.recorded()[:500]) // half of the record, then gone
 		raw.Close()
-		if err := <-readErr; err == nil {
-			t.Error("reading a truncated record succeeded")
+		// The peer's FIN inside a record: unexpected EOF, not the server's read deadline.
+		if err := <-readErr; !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("reading a truncated record: %v, want unexpected EOF", err)
 		}
 	})
 }
@@ -90,8 +92,10 @@ func TestPeerVanishesOverTCP(t *testing.T) {
 		_, _ = raw.Write(hello[:len(hello)-7])
 		time.Sleep(10 * time.Millisecond) // let the server read a part first; not a timed assertion
 		raw.Close()
-		if err := <-hsErr; err == nil {
-			t.Error("handshake with a vanished peer succeeded")
+		// crypto/tls reports the cut record as unexpected EOF, BoringSSL's shim the socket's
+		// EOF; either is the peer leaving, while the server's deadline firing is not.
+		if err := <-hsErr; !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("handshake with a vanished peer: %v, want (unexpected) EOF", err)
 		}
 	})
 }

@@ -33,7 +33,7 @@ type benchSession struct {
 func newBenchSession(b *testing.B, srv *Server) *benchSession {
 	serverRaw, clientRaw := tcpPair(b)
 	s := &benchSession{raw: &replayConn{countingConn: countingConn{Conn: serverRaw}}, rec: &recordingConn{Conn: clientRaw}}
-	s.server = srv.Server(s.raw)
+	s.server = srv.Wrap(s.raw)
 	cfg := clientConfig(b, "a.test")
 	cfg.CurvePreferences = []tls.CurveID{tls.X25519}
 	s.client = tls.Client(s.rec, cfg)
@@ -180,7 +180,7 @@ func BenchmarkHandshake(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			serverEnd, clientEnd := net.Pipe()
-			sc := srv.Server(serverEnd)
+			sc := srv.Wrap(serverEnd)
 			errc := make(chan error, 1)
 			go func() { errc <- sc.HandshakeContext(b.Context()); sc.Close() }()
 			cc := tls.Client(clientEnd, cfg)

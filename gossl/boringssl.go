@@ -9,6 +9,10 @@ import (
 	"github.com/moonbridge/moonbridge/gossl/internal/boring"
 )
 
+// The shim takes at most boring.MaxTicketKeys keys: fewer kept fails to compile (a negative
+// constant). The key length is checked by the type of CtxConfig.TicketKeys.
+const _ = uint(boring.MaxTicketKeys - TicketKeysKept)
+
 // boringProvider is the BoringSSL provider; this build has it.
 func boringProvider() (Provider, error) {
 	return provider{name: "boringssl", newBackend: newBoringBackend}, nil
@@ -38,7 +42,7 @@ func (b *boringBackend) install(certs *certSet, keys []ticketKey) error {
 		KeyLog:     b.cfg.KeyLog,
 	})
 	if err != nil {
-		return err
+		return &TLSError{Op: "certificate", Reason: err.Error(), Err: err}
 	}
 	b.ctx.Store(ctx)
 	return nil

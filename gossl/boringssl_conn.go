@@ -4,6 +4,7 @@ package gossl
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"sync"
@@ -102,7 +103,7 @@ func (c *boringConn) handshake() error {
 func (c *boringConn) engineState() ConnState {
 	st := c.eng.State()
 	return ConnState{Provider: "boringssl", Version: st.Version, CipherSuite: st.CipherSuite,
-		ALPN: st.ALPN, ServerName: st.ServerName, Resumed: st.Resumed}
+		Group: tls.CurveID(st.Group), ALPN: st.ALPN, ServerName: st.ServerName, Resumed: st.Resumed}
 }
 
 // State reports the session's parameters.

@@ -3,6 +3,8 @@
 package gossl
 
 import (
+	"math"
+	"runtime"
 	"testing"
 )
 
@@ -18,18 +20,27 @@ func establishedBoring(t testing.TB) (*boringConn, *countingConn, func(p []byte)
 
 // TestBoringOneCgoCallPerBatchWrite: a 64 KiB WebSocket batch (plus its 14-byte header) is
 // sealed by one cgo call and sent by one socket write.
+//
+// The engine keeps no call counter (that would cost every record something for a test): the
+// process's own count, runtime.NumCgoCall, is read around each Write. Other goroutines can only
+// add to it (a cleanup freeing another test's context, say), never take away, so the fewest
+// calls seen over a few Writes is what one Write costs.
 func TestBoringOneCgoCallPerBatchWrite(t *testing.T) {
 	sc, counted, _ := establishedBoring(t)
 	batch := pattern(64<<10 + 14)
-	calls, writes := sc.eng.Calls(), counted.count()
-	if _, err := sc.Write(batch); err != nil {
-		t.Fatal(err)
+	fewest := int64(math.MaxInt64)
+	for range 5 {
+		calls, writes := runtime.NumCgoCall(), counted.count()
+		if _, err := sc.Write(batch); err != nil {
+			t.Fatal(err)
+		}
+		fewest = min(fewest, runtime.NumCgoCall()-calls)
+		if got := counted.count() - writes; got != 1 {
+			t.Errorf("a %d-byte Write made %d socket writes, want 1", len(batch), got)
+		}
 	}
-	if got := sc.eng.Calls() - calls; got != 1 {
-		t.Errorf("a %d-byte Write made %d cgo calls, want 1", len(batch), got)
-	}
-	if got := counted.count() - writes; got != 1 {
-		t.Errorf("a %d-byte Write made %d socket writes, want 1", len(batch), got)
+	if fewest != 1 {
+		t.Errorf("a %d-byte Write made at least %d cgo calls, want 1", len(batch), fewest)
 	}
 }
 

@@ -23,9 +23,10 @@ const MaxBatch = 128 << 10
 
 // ConnState is what logs and metrics say about a session.
 type ConnState struct {
-	Provider    string // "boringssl" or "go"
-	Version     uint16 // tls.VersionTLS12 or tls.VersionTLS13
-	CipherSuite uint16 // IANA id, as crypto/tls's constants
+	Provider    string      // "boringssl" or "go"
+	Version     uint16      // tls.VersionTLS12 or tls.VersionTLS13
+	CipherSuite uint16      // IANA id, as crypto/tls's constants
+	Group       tls.CurveID // the key exchange, e.g. tls.X25519MLKEM768
 	ALPN        string
 	ServerName  string // the client's SNI, "" if none
 	Resumed     bool

@@ -14,6 +14,12 @@ var goCipherSuites = []uint16{
 	tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, tls.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
 }
 
+// keyExchanges are the groups both providers offer (the shim's kGroups): the post-quantum
+// hybrid, then the classical ones BoringSSL also has. crypto/tls ignores the order here and
+// uses its own, which is the shim's: a post-quantum group whenever the client offers one, else
+// the classical group the client sent a key share for.
+var keyExchanges = []tls.CurveID{tls.X25519MLKEM768, tls.X25519, tls.CurveP256, tls.CurveP384}
+
 // alpnProtocols is the only protocol a wss listener speaks.
 var alpnProtocols = []string{"http/1.1"}
 
@@ -29,8 +35,12 @@ func newGoBackend(minVersion uint16, cfg ServerConfig) backend {
 	b.config = &tls.Config{
 		MinVersion:   minVersion,
 		CipherSuites: goCipherSuites,
-		NextProtos:   alpnProtocols,
-		KeyLogWriter: cfg.KeyLog,
+		// crypto/tls ranks suites and groups itself (Go 1.26 ignores PreferServerCipherSuites and
+		// the order of CurvePreferences); the shim's lists and SSL_OP_CIPHER_SERVER_PREFERENCE
+		// copy that ranking.
+		CurvePreferences: keyExchanges,
+		NextProtos:       alpnProtocols,
+		KeyLogWriter:     cfg.KeyLog,
 		GetCertificate: func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
 			return b.certs.Load().pick(hello.ServerName), nil
 		},

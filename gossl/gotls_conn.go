@@ -72,6 +72,7 @@ func (c *goConn) State() ConnState {
 		Provider:    "go",
 		Version:     cs.Version,
 		CipherSuite: cs.CipherSuite,
+		Group:       cs.CurveID,
 		ALPN:        cs.NegotiatedProtocol,
 		ServerName:  cs.ServerName,
 		Resumed:     cs.DidResume,

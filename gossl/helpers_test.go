@@ -119,7 +119,7 @@ func startServer(t testing.TB, p Provider, cfg ServerConfig, handle func(Conn)) 
 			if err != nil {
 				return
 			}
-			c := srv.Server(raw)
+			c := srv.Wrap(raw)
 			_ = c.SetDeadline(time.Now().Add(testTimeout))
 			wg.Add(1)
 			go func() { defer wg.Done(); defer c.Close(); handle(c) }()
@@ -135,13 +135,23 @@ func echo(c Conn) { _, _ = io.Copy(c, c) }
 
 func dial(t testing.TB, addr string, cfg *tls.Config) *tls.Conn {
 	t.Helper()
-	c, err := tls.DialWithDialer(&net.Dialer{Timeout: testTimeout}, "tcp", addr, cfg)
+	c, err := dialTLS(addr, cfg)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
-	_ = c.SetDeadline(time.Now().Add(testTimeout))
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// dialTLS is dial for goroutines, which may not call t.Fatal: the caller reports the error and
+// closes the connection.
+func dialTLS(addr string, cfg *tls.Config) (*tls.Conn, error) {
+	c, err := tls.DialWithDialer(&net.Dialer{Timeout: testTimeout}, "tcp", addr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	_ = c.SetDeadline(time.Now().Add(testTimeout))
+	return c, nil
 }
 
 // roundTrip writes data and reads it back through an echo server, byte for byte.

@@ -3,9 +3,6 @@ package gossl
 import (
 	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/rs/zerolog"
 )
 
 // Provider makes TLS servers with one implementation: "boringssl" or "go".
@@ -79,16 +76,4 @@ func testedBoring() (Provider, error) {
 		return nil, fmt.Errorf("BoringSSL self-test failed: %w", err)
 	}
 	return p, nil
-}
-
-// ListeningMessage is the startup line of a wss listener, worded as the Java MoonBridge's was:
-// "Listening for WebSocket (TLS via BORINGSSL)" or "(TLS via GO)".
-func ListeningMessage(p Provider) string {
-	return "Listening for WebSocket (TLS via " + strings.ToUpper(p.Name()) + ")"
-}
-
-// LogListening logs the startup line with the address and Select's reason (which says when
-// auto fell back, and why).
-func LogListening(log zerolog.Logger, addr string, p Provider, reason string) {
-	log.Info().Str("addr", addr).Str("tls_provider", p.Name()).Str("reason", reason).Msg(ListeningMessage(p))
 }

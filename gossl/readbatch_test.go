@@ -17,7 +17,7 @@ func TestReadReturnsEveryBufferedRecord(t *testing.T) {
 		}
 		t.Cleanup(func() { srv.Close() })
 		serverRaw, clientRaw := tcpPair(t)
-		sc := srv.Server(serverRaw)
+		sc := srv.Wrap(serverRaw)
 		defer sc.Close()
 		recorder := &recordingConn{Conn: clientRaw}
 		cc := tlsClient(recorder, clientConfig(t, "a.test"))

@@ -1,8 +1,10 @@
 package gossl
 
 import (
+	"crypto/tls"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -88,7 +90,58 @@ func TestWatcherReloadsOnFileChange(t *testing.T) {
 	})
 }
 
+// TestTicketKeysRotateWithoutLosingResumption: a ticket issued under one key still resumes after
+// rotations while that key is among the TicketKeysKept that decrypt, and no longer once it has
+// dropped out. With a 1 ns rotation every accepted connection rotates first, so connection i
+// (from 0) meets the ticket of connection 0 i rotations later.
 func TestTicketKeysRotateWithoutLosingResumption(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, p Provider) {
+		for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
+			cfg := testConfig(t)
+			cfg.TicketRotation = time.Nanosecond
+			ts, states := stateServer(t, p, cfg)
+			client := clientConfig(t, "a.test")
+			client.MinVersion, client.MaxVersion = v, v
+			client.ClientSessionCache = &firstTicketCache{}
+			for i := 0; i <= TicketKeysKept; i++ {
+				wantResumed := i > 0 && i < TicketKeysKept
+				c := dial(t, ts.addr(), client)
+				roundTrip(t, c, []byte("ticket please")) // a read, so TLS 1.3 tickets arrive
+				st := <-states
+				if c.ConnectionState().DidResume != wantResumed || st.Resumed != wantResumed {
+					t.Errorf("%s connection %d (%d rotations after the ticket): client DidResume %v, server Resumed %v, want %v",
+						tls.VersionName(v), i, i, c.ConnectionState().DidResume, st.Resumed, wantResumed)
+				}
+				c.Close()
+			}
+		}
+	})
+}
+
+// firstTicketCache keeps the first session a client is given and offers it on every later
+// handshake, so each connection tries the same ticket.
+type firstTicketCache struct {
+	mu    sync.Mutex
+	state *tls.ClientSessionState
+}
+
+func (c *firstTicketCache) Get(string) (*tls.ClientSessionState, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state, c.state != nil
+}
+
+func (c *firstTicketCache) Put(_ string, cs *tls.ClientSessionState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == nil {
+		c.state = cs
+	}
+}
+
+// TestTicketKeysRotateOnSchedule: a new key takes over once the interval has passed, and only
+// the newest TicketKeysKept are kept.
+func TestTicketKeysRotateOnSchedule(t *testing.T) {
 	keys := newTicketKeys(time.Hour, time.Unix(0, 0))
 	first := keys.snapshot()[0]
 	if keys.due(time.Unix(10, 0)) {

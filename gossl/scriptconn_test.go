@@ -3,7 +3,6 @@ package gossl
 import (
 	"bytes"
 	"crypto/tls"
-	"io"
 	"net"
 	"testing"
 	"time"
@@ -28,18 +27,5 @@ func (c *scriptConn) SetWriteDeadline(time.Time) error { return nil }
 // clientHello captures the first flight of a real crypto/tls client.
 func clientHello(t testing.TB) []byte {
 	t.Helper()
-	server, client := net.Pipe()
-	defer server.Close()
-	go func() {
-		c := tls.Client(client, &tls.Config{ServerName: "a.test", InsecureSkipVerify: true})
-		_ = c.Handshake()
-		client.Close()
-	}()
-	buf := make([]byte, 4096)
-	_ = server.SetReadDeadline(time.Now().Add(testTimeout))
-	n, err := server.Read(buf)
-	if err != nil && err != io.EOF {
-		t.Fatal(err)
-	}
-	return buf[:n]
+	return clientHelloWith(t, &tls.Config{ServerName: "a.test", InsecureSkipVerify: true})
 }

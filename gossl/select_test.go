@@ -50,19 +50,6 @@ func TestAutoFallsBackWhenTheSelfTestFails(t *testing.T) {
 	}
 }
 
-func TestListeningLine(t *testing.T) {
-	var out strings.Builder
-	p, reason, _ := Select("auto")
-	LogListening(zerolog.New(&out), "127.0.0.1:25577", p, reason)
-	want := "Listening for WebSocket (TLS via " + strings.ToUpper(p.Name()) + ")"
-	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "127.0.0.1:25577") {
-		t.Errorf("line %s, want %q", out.String(), want)
-	}
-	if ListeningMessage(GoProvider()) != "Listening for WebSocket (TLS via GO)" {
-		t.Error(ListeningMessage(GoProvider()))
-	}
-}
-
 func TestClientTLSConfig(t *testing.T) {
 	ec, _ := testCerts(t)
 	caFile := filepath.Join(t.TempDir(), "ca.pem")

@@ -33,7 +33,7 @@ func selfTest(p Provider) error {
 	_ = serverEnd.SetDeadline(deadline)
 	_ = clientEnd.SetDeadline(deadline)
 	client := tls.Client(clientEnd, &tls.Config{RootCAs: roots, ServerName: selfTestName})
-	server := srv.Server(serverEnd)
+	server := srv.Wrap(serverEnd)
 	// The client's end goes first: the server's Close then fails its close_notify at once
 	// instead of waiting out its write deadline on a pipe nobody reads.
 	defer server.Close()

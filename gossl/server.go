@@ -62,9 +62,9 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 // Provider names the provider that serves this listener: "boringssl" or "go".
 func (s *Server) Provider() string { return s.provider }
 
-// Server wraps an accepted connection; the handshake runs on first use or HandshakeContext.
-// The returned Conn owns raw and closes it.
-func (s *Server) Server(raw net.Conn) Conn {
+// Wrap makes an accepted connection the server side of a TLS session; the handshake runs on
+// first use or HandshakeContext. The returned Conn owns raw and closes it.
+func (s *Server) Wrap(raw net.Conn) Conn {
 	if s.tickets.due(time.Now()) {
 		s.mu.Lock()
 		if err := s.backend.install(s.certs.Load(), s.tickets.snapshot()); err != nil {
@@ -101,7 +101,7 @@ func (s *Server) install(certs *certSet) error {
 	return nil
 }
 
-// Close stops the certificate watcher and waits for it. Connections made by Server stay open.
+// Close stops the certificate watcher and waits for it. Connections made by Wrap stay open.
 func (s *Server) Close() error {
 	s.watcher.stop()
 	return nil

@@ -4,13 +4,15 @@ import (
 	"crypto/rand"
 	"sync"
 	"time"
-
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
 )
+
+// ticketKeyLen is the size of one session ticket key (the shim's MB_TICKET_KEY_LEN: the
+// BoringSSL provider only compiles when they agree).
+const ticketKeyLen = 48
 
 // ticketKey is one session ticket key: BoringSSL splits it into a name, an HMAC key and an AES
 // key; crypto/tls takes its first 32 bytes and derives its own.
-type ticketKey = [boring.TicketKeyLen]byte
+type ticketKey = [ticketKeyLen]byte
 
 // ticketKeys rotates session ticket keys for both providers: the newest issues tickets, the
 // previous TicketKeysKept-1 still resume. Rotation is checked when a connection is wrapped, so

@@ -47,7 +47,7 @@ func establishedSession(t testing.TB, p Provider) (Conn, *countingConn, func(p [
 	t.Cleanup(func() { srv.Close() })
 	serverRaw, clientRaw := tcpPair(t)
 	counted := &countingConn{Conn: serverRaw}
-	sc := srv.Server(counted)
+	sc := srv.Wrap(counted)
 	t.Cleanup(func() { sc.Close() })
 	cc := tlsClient(clientRaw, clientConfig(t, "a.test"))
 	go func() { // the client reads so the server's writes never block
@@ -102,7 +102,7 @@ func TestRecordsSplitAtEveryByte(t *testing.T) {
 			deadline := time.Now().Add(testTimeout)
 			_ = serverEnd.SetDeadline(deadline)
 			_ = clientEnd.SetDeadline(deadline)
-			sc := srv.Server(serverEnd)
+			sc := srv.Wrap(serverEnd)
 			go echo(sc)
 			cfg := clientConfig(t, "a.test")
 			cfg.MaxVersion = map[string]uint16{"1.2": 0x0303, "1.3": 0x0304}[v]
@@ -129,12 +129,18 @@ func (w *byteWriter) Write(b []byte) (int, error) {
 func TestManyConcurrentSessions(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, p Provider) {
 		ts := startServer(t, p, testConfig(t), echo)
+		cfg := clientConfig(t, "a.test") // here: testCerts may call t.Fatal
 		var wg sync.WaitGroup
 		for i := range 40 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c := dial(t, ts.addr(), clientConfig(t, "a.test"))
+				c, err := dialTLS(ts.addr(), cfg)
+				if err != nil {
+					t.Errorf("session %d: dial: %v", i, err)
+					return
+				}
+				defer c.Close()
 				for j := range 5 {
 					data := pattern(1 + (i*7919+j*104729)%70000)
 					if err := echoOnce(c, data); err != nil {

@@ -43,8 +43,8 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 	}
 }
 
-// statusPing asks conn for the server-list entry and returns the status JSON.
-func statusPing(t *testing.T, conn net.Conn) string {
+// askStatus asks conn for the server-list entry and returns the status JSON.
+func askStatus(t *testing.T, conn net.Conn) string {
 	t.Helper()
 	conn.Write(handshakeFrame("h", mc.NextStatus))
 	conn.Write([]byte{0x01, 0x00}) // status request

@@ -27,7 +27,7 @@ func TestIdleSocketsDoNotLockOutOtherAddresses(t *testing.T) {
 	}
 	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedPerAddr}, 3)
 	ping := dialFrom(t, "127.0.0.1", addr)
-	if status := statusPing(t, ping); !strings.Contains(status, "not reachable") {
+	if status := askStatus(t, ping); !strings.Contains(status, "not reachable") {
 		t.Errorf("status ping from another address: %q, want the fallback's entry", status)
 	}
 }
@@ -92,7 +92,7 @@ func TestAddressLimitFollowsTheProxyHeader(t *testing.T) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
-		c.Listeners[0].Proxy = ProxyReject
+		c.Listeners[0].Proxy = ProxyRefuseUntrusted
 		c.TrustedProxies = mustTrust(t, "127.0.0.1/32")
 		c.Limits.MaxConnectionsPerIP = 1
 	}, Minecraft)
@@ -131,16 +131,16 @@ func TestConnectionRatePerAddress(t *testing.T) {
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 0.001, 3
 	}, Minecraft)
 	for i := range 3 {
-		if status := statusPing(t, dialFrom(t, "127.0.0.5", addr)); !strings.Contains(status, "not reachable") {
+		if status := askStatus(t, dialFrom(t, "127.0.0.5", addr)); !strings.Contains(status, "not reachable") {
 			t.Fatalf("connection %d of the burst: %q", i+1, status)
 		}
 	}
 	over := dialFrom(t, "127.0.0.5", addr)
-	if status := statusPing(t, over); !strings.Contains(status, "new connections per second") {
+	if status := askStatus(t, over); !strings.Contains(status, "new connections per second") {
 		t.Errorf("over the rate: %q, want a status entry naming the limit", status)
 	}
 	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedRate}, 1)
-	if status := statusPing(t, dialFrom(t, "127.0.0.6", addr)); !strings.Contains(status, "not reachable") {
+	if status := askStatus(t, dialFrom(t, "127.0.0.6", addr)); !strings.Contains(status, "not reachable") {
 		t.Errorf("another address: %q, want the fallback entry", status)
 	}
 }

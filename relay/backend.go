@@ -1,11 +1,11 @@
 package relay
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
@@ -20,64 +20,124 @@ type Backend struct {
 }
 
 // DialError says why no backend of a route took the session; the relay answers the client
-// with the fallback status or a disconnect message.
+// with the fallback status or a disconnect message. It names every backend of the route, in
+// route order, with what went wrong there, so a dead first backend is not hidden behind the
+// last one's error.
 type DialError struct {
-	Tried []string // backend addresses in the order tried
-	Err   error    // the last failure
+	Failures []BackendFailure
 }
+
+// BackendFailure is one backend that did not take a session, and why.
+type BackendFailure struct {
+	Addr string
+	Err  error
+}
+
+// ErrBackendDown is a backend skipped because its health check says it is down.
+var ErrBackendDown = errors.New("skipped: health check says down")
 
 func (e *DialError) Error() string {
-	return fmt.Sprintf("no backend reachable (tried %v): %v", e.Tried, e.Err)
+	if len(e.Failures) == 0 {
+		return "no backend reachable: route has no backends"
+	}
+	parts := make([]string, len(e.Failures))
+	for i, f := range e.Failures {
+		parts[i] = f.Addr + ": " + f.Err.Error()
+	}
+	return "no backend reachable: " + strings.Join(parts, "; ")
 }
 
-func (e *DialError) Unwrap() error { return e.Err }
+// Unwrap gives every failure to errors.Is and errors.As.
+func (e *DialError) Unwrap() []error {
+	errs := make([]error, len(e.Failures))
+	for i, f := range e.Failures {
+		errs[i] = f.Err
+	}
+	return errs
+}
+
+// PreambleError is a backend that accepted the connection but not the first bytes (PROXY
+// header and handshake).
+type PreambleError struct{ Err error }
+
+func (e *PreambleError) Error() string { return "sending the handshake: " + e.Err.Error() }
+func (e *PreambleError) Unwrap() error { return e.Err }
 
 // dialRoute connects to the first backend of route that accepts the connection and the first
 // bytes (PROXY header and handshake); the next backend is tried only while no byte has reached
-// the previous one, so a session is never replayed into a second server.
-func dialRoute(ctx context.Context, route *Route, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
+// the previous one, so a session is never replayed into a second server. Backends whose health
+// check says down are skipped while another one is up; when none is up, all are tried in order,
+// since a check can be wrong and a dial costs less than a refused player.
+func (s *Server) dialRoute(route *Route, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
 	dialErr := &DialError{}
-	for _, b := range route.Backends {
-		dialErr.Tried = append(dialErr.Tried, b.Addr)
-		conn, err := dialBackend(ctx, b, timeout)
+	anyUp := route.anyBackendUp()
+	for _, b := range route.backends {
+		if anyUp && !b.up.Load() {
+			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: ErrBackendDown})
+			continue
+		}
+		conn, err := s.dialBackend(b, client, local, first)
 		if err != nil {
-			dialErr.Err = err
+			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: err})
 			continue
 		}
-		if err := writePreamble(conn, b, client, local, first); err != nil {
-			conn.Close()
-			dialErr.Err = err
-			continue
-		}
-		return conn, b, nil
-	}
-	if dialErr.Err == nil {
-		dialErr.Err = errors.New("route has no backends")
+		return conn, b.Backend, nil
 	}
 	return nil, Backend{}, dialErr
 }
 
-func dialBackend(ctx context.Context, b Backend, timeout time.Duration) (net.Conn, error) {
-	dialer := net.Dialer{Timeout: timeout}
-	conn, err := dialer.DialContext(ctx, "tcp", b.Addr)
+// dialBackend connects to one backend and sends it the first bytes; it times the dial and
+// counts and logs a failure.
+func (s *Server) dialBackend(b *backendState, client, local netip.AddrPort, first []byte) (net.Conn, error) {
+	start := time.Now()
+	conn, err := (&net.Dialer{Timeout: s.limits.DialTimeout}).DialContext(s.ctx, "tcp", b.Addr)
+	s.backendMetrics.observeDial(b, time.Since(start))
+	if err == nil {
+		pipe.SetNoDelay(conn) // the relay writes whole batches
+		if err = writePreamble(conn, b.Backend, client, local, first); err != nil {
+			conn.Close()
+			err = &PreambleError{Err: err}
+		}
+	}
 	if err != nil {
+		s.dialFailed(b, client, err)
 		return nil, err
 	}
-	pipe.SetNoDelay(conn) // the relay writes whole batches
 	return conn, nil
+}
+
+// dialFailed counts a failed dial by reason and logs it, at most a few lines per backend and
+// period (the count has them all). A dial cut short by shutdown is neither.
+func (s *Server) dialFailed(b *backendState, client netip.AddrPort, err error) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	reason := dialFailureReason(err)
+	s.backendMetrics.countFailure(b, reason)
+	log := s.log.Sample(b.logSampler)
+	log.Warn().Err(err).Str("route", b.route).Str("backend", b.Addr).
+		Str("reason", reason).Str("client", client.String()).Msg("backend dial failed")
 }
 
 // writePreamble sends the PROXY header (if the backend wants one) and the handshake in one write.
 func writePreamble(conn net.Conn, b Backend, client, local netip.AddrPort, first []byte) error {
-	var preamble []byte
+	out, err := preamble(b, ProxyHeader{Command: ProxyProxy, Source: client, Destination: local}, first)
+	if err == nil {
+		_, err = conn.Write(out)
+	}
+	return err
+}
+
+// preamble is what a backend gets first: header in the PROXY version the backend wants (nothing
+// when it wants none), then first.
+func preamble(b Backend, header ProxyHeader, first []byte) ([]byte, error) {
+	var out []byte
 	if b.ProxyProtocol != 0 {
-		header := ProxyHeader{Version: b.ProxyProtocol, Command: ProxyProxy, Source: client, Destination: local}
+		header.Version = b.ProxyProtocol
 		var err error
-		if preamble, err = header.Append(nil); err != nil {
-			return fmt.Errorf("PROXY header for %s: %w", b.Addr, err)
+		if out, err = header.Append(nil); err != nil {
+			return nil, fmt.Errorf("PROXY header for %s: %w", b.Addr, err)
 		}
 	}
-	preamble = append(preamble, first...)
-	_, err := conn.Write(preamble)
-	return err
+	return append(out, first...), nil
 }

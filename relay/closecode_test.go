@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -71,23 +72,11 @@ func checkCloseCode(t *testing.T, conn *websocket.Conn, want int, what string) {
 // startResettingBackend accepts connections, reads the handshake and resets each one.
 func startResettingBackend(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mc.ReadHello(bufio.NewReader(c), 0)
-			c.(*net.TCPConn).SetLinger(0)
-			c.Close() // RST
-		}
-	}()
-	return ln.Addr().String()
+	return testutil.Serve(t, func(c net.Conn) {
+		mc.ReadHello(bufio.NewReader(c), 0)
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close() // RST
+	}).Addr().String()
 }
 
 // Issue 13, defect 10: a backend that closes its side was logged as "closed normally", as if

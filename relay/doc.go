@@ -11,7 +11,7 @@
 //	                                      +-> ws:  net/http upgrade (ws) ----+-> session
 //	                                      +-> wss: gossl -> upgrade (ws) ----+
 //
-//	session: hello -> route (host, path) -> dial backends in order
+//	session: hello -> route (host, path) -> dial backends in order (those up by health check)
 //	         -> [PROXY header] + handshake + buffered bytes in one write
 //	         -> two pumps:  client --read--> one write --> backend
 //	                        backend --read into headroom--> one WriteBatch --> client

@@ -26,6 +26,7 @@ type testBackend struct {
 	ln        net.Listener
 	wantProxy bool
 	mu        sync.Mutex
+	accepted  []net.Conn // every connection accepted, in order
 	proxies   []ProxyHeader
 	hellos    []mc.Handshake
 	wg        sync.WaitGroup
@@ -54,6 +55,9 @@ func (b *testBackend) accept() {
 		if err != nil {
 			return
 		}
+		b.mu.Lock()
+		b.accepted = append(b.accepted, conn)
+		b.mu.Unlock()
 		b.wg.Add(1)
 		go func() { defer b.wg.Done(); b.serve(conn) }()
 	}
@@ -84,6 +88,44 @@ func (b *testBackend) serve(conn net.Conn) {
 	}
 	io.Copy(conn, r)
 	conn.(*net.TCPConn).CloseWrite()
+}
+
+// reset kills every connection the backend accepted with a TCP reset, as a crashing server
+// does; the listener stays open.
+func (b *testBackend) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range b.accepted {
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close()
+	}
+}
+
+// acceptedCount is how many connections reached the backend, sentinel excluded. It dials a
+// sentinel and waits until the backend accepted it: the listen queue is first in, first out, so
+// every connection made before the call has been accepted (and counted) by then.
+func (b *testBackend) acceptedCount(t *testing.T) int {
+	t.Helper()
+	sentinel, err := net.DialTimeout("tcp", b.addr(), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sentinel.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.mu.Lock()
+		for i, c := range b.accepted {
+			if c.RemoteAddr().String() == sentinel.LocalAddr().String() {
+				b.mu.Unlock()
+				return i
+			}
+		}
+		b.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("the backend never accepted the sentinel connection")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (b *testBackend) lastHello(t *testing.T) mc.Handshake {

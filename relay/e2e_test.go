@@ -18,6 +18,9 @@ import (
 // byte-exact, writing and reading concurrently so neither side's buffers fill up.
 func exchange(t *testing.T, conn net.Conn, host string, size int) {
 	t.Helper()
+	if size == 0 {
+		t.Fatal("an exchange of no bytes checks nothing")
+	}
 	payload := make([]byte, size)
 	rand.Read(payload)
 	errs := make(chan error, 1)
@@ -99,16 +102,18 @@ func TestFailoverBeforeBytesOnly(t *testing.T) {
 	// Once bytes reached a backend, its failure ends the session instead of trying the next.
 	first := startBackend(t, false)
 	second := startBackend(t, false)
-	_, addr2 := startProxy(t, func(c *Config) { c.Routes = routeTo(first.addr(), second.addr()) }, Minecraft)
+	srv2, addr2 := startProxy(t, func(c *Config) { c.Routes = routeTo(first.addr(), second.addr()) }, Minecraft)
 	conn2 := dialClient(t, Minecraft, addr2)
 	defer conn2.Close()
 	exchange(t, conn2, "b", 1024)
-	first.ln.Close()
-	conn2.Write([]byte("more"))
-	second.mu.Lock()
-	defer second.mu.Unlock()
-	if len(second.hellos) != 0 {
-		t.Error("the second backend was tried after bytes had reached the first")
+	first.ln.Close() // the first server is gone for good: a failover could only go to the second
+	first.reset()
+	if err := firstRead(conn2); err != io.EOF {
+		t.Fatalf("after its backend died mid-session the client got %v, want EOF (session closed)", err)
+	}
+	waitForMetric(t, srv2, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_error"}, 1)
+	if n := second.acceptedCount(t); n != 0 {
+		t.Errorf("the second backend got %d connection(s) after bytes had reached the first", n)
 	}
 }
 
@@ -172,28 +177,30 @@ func TestProxyProtocolIn(t *testing.T) {
 		sendHdr bool
 		wantSrc string // what the backend's PROXY header says; "" means the session must fail
 	}{
-		{"trusted peer", []string{"127.0.0.0/8"}, ProxyReject, true, "203.0.113.7:4000"},
-		{"untrusted peer with header, reject", []string{"10.0.0.0/8"}, ProxyReject, true, ""},
-		{"untrusted peer with header, ignore", []string{"10.0.0.0/8"}, ProxyIgnore, true, "127.0.0.1"},
-		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyReject, false, "127.0.0.1"},
+		{"trusted peer", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "203.0.113.7:4000"},
+		{"untrusted peer with header, refused", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, true, ""},
+		{"untrusted peer with header, discarded", []string{"10.0.0.0/8"}, ProxyDiscardUntrusted, true, "127.0.0.1"},
+		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, addr := startProxy(t, func(c *Config) {
+			srv, addr := startProxy(t, func(c *Config) {
 				c.Listeners[0].Proxy = tc.policy
 				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, Minecraft)
 			conn := dialClient(t, Minecraft, addr)
 			defer conn.Close()
+			if tc.wantSrc == "" {
+				// One write, so the proxy has read every byte when it refuses: its close is a FIN.
+				conn.Write(append(append([]byte(nil), headerBytes...), handshakeFrame("h", mc.NextLogin)...))
+				if err := firstRead(conn); err != io.EOF {
+					t.Fatalf("%v, want EOF (refused for its PROXY header)", err)
+				}
+				waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedProxy}, 1)
+				return
+			}
 			if tc.sendHdr {
 				conn.Write(headerBytes)
-			}
-			if tc.wantSrc == "" {
-				conn.Write(handshakeFrame("h", mc.NextLogin))
-				if err := firstRead(conn); err == nil {
-					t.Fatal("want the connection closed")
-				}
-				return
 			}
 			exchange(t, conn, "h", 10)
 			backend.mu.Lock()

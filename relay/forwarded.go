@@ -10,32 +10,25 @@ import (
 // address travels in HTTP headers, which anyone can also send. So the
 // headers count only when the peer is in TrustedNets, and only the ones
 // named in Config.ClientIPHeaders, in that order, the first usable one
-// winning. The default, DefaultClientIPHeaders:
+// winning. None is named by default: a proxy overwrites the header it sets
+// and passes the others on as the player sent them, so only the owner, who
+// knows the proxy, can name a header that cannot be forged. Typical names:
 //
-//  1. CF-Connecting-IP   set by Cloudflare
-//  2. True-Client-IP     set by Akamai, and Cloudflare Enterprise
-//  3. X-Real-IP          set by nginx-style proxies
-//  4. X-Forwarded-For    each proxy appends the address it saw, so the
-//                        entries on the right were written by our trusted
-//                        hops and those on the left by whoever came first,
-//                        possibly the client itself. Walking right to left
-//                        over all the headers and their comma lists, trusted
-//                        entries are skipped and the first untrusted one is
-//                        the client. An invalid entry ends the walk with no
-//                        answer, since everything left of it is unverifiable.
+//   - CF-Connecting-IP   set by Cloudflare
+//   - True-Client-IP     set by Akamai, and Cloudflare Enterprise
+//   - X-Real-IP          set by nginx with proxy_set_header X-Real-IP
+//   - X-Forwarded-For    each proxy appends the address it saw, so the
+//     entries on the right were written by our trusted hops and those on
+//     the left by whoever came first, possibly the client itself. Walking
+//     right to left over all the headers and their comma lists, trusted
+//     entries are skipped and the first untrusted one is the client. An
+//     invalid entry ends the walk with no answer, since everything left of
+//     it is unverifiable.
 //
-// Any other name is read like the first three. A single-address header
-// counts only when it appears once and parses; a repeated or invalid one is
-// ignored and the next in order is tried. If nothing usable remains, the
-// peer is the client.
-//
-// Caution: a client can set any of these headers itself. Behind a CDN that
-// does not overwrite one of them, leave it out of the list (behind
-// Cloudflare, the list can be just CF-Connecting-IP), or the client chooses
-// its own address.
-
-// DefaultClientIPHeaders are the headers read when Config.ClientIPHeaders is nil.
-var DefaultClientIPHeaders = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", xffHeader}
+// Any name but X-Forwarded-For is read as a single address: it counts only
+// when it appears once and parses; a repeated or invalid one is ignored and
+// the next in order is tried. If nothing usable remains, the peer is the
+// client.
 
 const xffHeader = "X-Forwarded-For"
 

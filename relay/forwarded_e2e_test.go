@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -18,18 +19,20 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		trusted []string
-		names   []string // ClientIPHeaders; nil: the default list
+		names   []string // ClientIPHeaders; nil: none, the default
 		header  http.Header
 		want    string
 	}{
-		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, nil, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
-		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"}, nil,
+		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
+		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"}, []string{"X-Forwarded-For"},
 			http.Header{"X-Forwarded-For": {"203.0.113.10, 198.51.100.7"}}, "203.0.113.10"},
-		{"untrusted peer", []string{"10.0.0.0/8"}, nil, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+		{"untrusted peer", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
 		{"header not in the configured list", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
 			http.Header{"X-Real-Ip": {"203.0.113.9"}}, "127.0.0.1"},
 		{"no headers configured", []string{"127.0.0.0/8"}, []string{},
 			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+		{"none by default", []string{"127.0.0.0/8"}, nil,
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Forwarded-For": {"203.0.113.10"}}, "127.0.0.1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := startBackend(t, true)
@@ -75,7 +78,7 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 		c.(*net.TCPConn).SetLinger(0)
 		c.Close() // RST
 	}()
-	_, addr := startProxy(t, func(c *Config) {
+	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
 			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter.Addr().String()}}},
 			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
@@ -88,8 +91,9 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 	doomed := dialClient(t, Minecraft, addr)
 	defer doomed.Close()
 	doomed.Write(handshakeFrame("reset.example", mc.NextLogin))
-	if err := firstRead(doomed); err == nil {
-		t.Fatal("the client of a reset backend was not closed")
+	if err := firstRead(doomed); err != io.EOF {
+		t.Fatalf("the client of a reset backend: %v, want EOF (closed)", err)
 	}
+	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_error"}, 1)
 	exchange(t, healthy, "", 1000)
 }

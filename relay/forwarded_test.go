@@ -7,6 +7,9 @@ import (
 	"testing"
 )
 
+// everyHeader names each kind of header ForwardedClient reads, in the order these tests expect.
+var everyHeader = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", "X-Forwarded-For"}
+
 func TestForwardedClient(t *testing.T) {
 	trusted, err := ParseTrustedNets([]string{"173.245.48.0/20", "10.0.0.0/8"})
 	if err != nil {
@@ -56,7 +59,7 @@ func TestForwardedClient(t *testing.T) {
 				h.Add(k, v)
 			}
 		}
-		got, from := ForwardedClient(netip.MustParseAddr(tc.peer), trusted, DefaultClientIPHeaders, h)
+		got, from := ForwardedClient(netip.MustParseAddr(tc.peer), trusted, everyHeader, h)
 		if got != netip.MustParseAddr(tc.want) || from != tc.from {
 			t.Errorf("%s: %v from %q, want %v from %q", tc.name, got, from, tc.want, tc.from)
 		}
@@ -85,6 +88,7 @@ func TestClientIPHeadersList(t *testing.T) {
 		{[]string{"X-Client-Addr"}, "203.0.113.5", "X-Client-Addr"},             // any single-address header
 		{[]string{"True-Client-IP"}, "173.245.48.1", ""},                        // named but absent
 		{[]string{}, "173.245.48.1", ""},                                        // none
+		{nil, "173.245.48.1", ""},                                               // none, the default
 	} {
 		got, from := ForwardedClient(cdn, trusted, c.names, h)
 		if got != netip.MustParseAddr(c.want) || from != c.from {
@@ -116,7 +120,7 @@ func FuzzForwardedFor(f *testing.F) {
 		}
 		h.Add("X-Forwarded-For", xff1)
 		h.Add("X-Forwarded-For", xff2)
-		got, from := ForwardedClient(peer, trusted, DefaultClientIPHeaders, h)
+		got, from := ForwardedClient(peer, trusted, everyHeader, h)
 		switch {
 		case from == "":
 			if got != peer {

@@ -81,13 +81,13 @@ func TestTotalConnectionLimit(t *testing.T) {
 	if err := firstRead(second); err != io.EOF {
 		t.Errorf("over the total limit: read %v, want EOF (closed)", err)
 	}
-	exchange(t, first, "", 0) // the first session is undisturbed
+	exchange(t, first, "", 1000) // the first session is undisturbed: bytes still go both ways
 }
 
 func TestHalfCloseAndAbruptReset(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	backend := startBackend(t, false)
-	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
+	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
 
 	// Half-close: the client stops sending and still receives everything the backend echoes.
 	conn := dialClient(t, Minecraft, addr).(*net.TCPConn)
@@ -106,10 +106,11 @@ func TestHalfCloseAndAbruptReset(t *testing.T) {
 	defer other.Close()
 	exchange(t, other, "h", 1000)
 	reset := dialClient(t, Minecraft, addr).(*net.TCPConn)
-	reset.Write(handshakeFrame("h", mc.NextLogin))
+	exchange(t, reset, "h", 1000) // relaying, so the reset meets a session under way
 	reset.SetLinger(0)
 	reset.Close()
-	exchange(t, other, "", 0)
+	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "client_error"}, 1)
+	exchange(t, other, "", 1000) // the other session still carries bytes both ways
 }
 
 // TestBackendHalfCloseKeepsClientSending: a backend that finishes sending half-closes; the player

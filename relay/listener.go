@@ -65,6 +65,7 @@ func (ln *listener) logStartup() {
 }
 
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.
+// Its ErrorLog, from ws, writes net/http's own errors to the listener's logger.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
 	wsCfg := ln.srv.cfg.WebSocket
@@ -75,7 +76,6 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*httpConn))
 	}
-	httpServer.ErrorLog = nil
 	ln.http = append(ln.http, httpServer)
 	ln.srv.wg.Add(1)
 	go func() { defer ln.srv.wg.Done(); httpServer.Serve(queue) }()
@@ -203,7 +203,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 // handshakeTLS runs the TLS handshake here rather than on net/http's first read, so that a
 // failure or a timeout is logged and counted, then hands the connection to the upgrade.
 func (ln *listener) handshakeTLS(conn *clientConn) {
-	tlsConn := ln.srv.cfg.TLS.Server(conn)
+	tlsConn := ln.srv.cfg.TLS.Wrap(conn)
 	conn.info.tls = tlsConn
 	conn.SetDeadline(conn.info.deadline)
 	if err := tlsConn.HandshakeContext(ln.srv.ctx); err != nil {
@@ -225,7 +225,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	}
 	peer := conn.info.peer.Addr().Unmap()
 	trusted := ln.srv.cfg.TrustedProxies.Contains(peer)
-	if !trusted && ln.cfg.Proxy == ProxyReject {
+	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
 		if startsLikeProxyHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
 		}

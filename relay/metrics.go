@@ -75,6 +75,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc} {
 		ch <- d
 	}
+	s.backendMetrics.describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -83,6 +84,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	for _, m := range s.snapshot() {
 		ch <- m
 	}
+	s.backendMetrics.collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {
@@ -121,7 +123,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
-	return out
+	return s.router.backendUp(out)
 }
 
 // count moves an ended session into the totals; the caller holds s.mu.

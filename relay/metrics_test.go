@@ -48,17 +48,21 @@ func metricValue(t *testing.T, srv *Server, name string, labels map[string]strin
 	return 0, false
 }
 
-// waitForMetric polls until the series has the value or 10 s passed.
+// waitForMetric polls until the series exists with the value, or fails after 10 s. A missing
+// series is a failure even when want is 0: a renamed metric must not pass for an idle one.
 func waitForMetric(t *testing.T, srv *Server, name string, labels map[string]string, want float64) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, _ := metricValue(t, srv, name, labels)
-		if got == want {
+		got, ok := metricValue(t, srv, name, labels)
+		if ok && got == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s%v = %v, want %v", name, labels, got, want)
+			if !ok {
+				t.Fatalf("no series %s with labels %v (want %v)", name, labels, want)
+			}
+			t.Fatalf("%s with labels %v = %v, want %v", name, labels, got, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

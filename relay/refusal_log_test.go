@@ -124,7 +124,9 @@ func TestSessionLines(t *testing.T) {
 		player.Close()
 	}
 	waitFor(t, func() bool { return lines.count(`"player":"Steve"`, "session ended") == 2 })
-	if n := lines.count(`"client":"127.0.0.8:`); n != 1 {
+	// The backend's own "backend dial failed" line (sampled per backend, so a flood of pings does
+	// not double the log) is about the backend, not the session.
+	if n := lines.count(`"client":"127.0.0.8:`) - lines.count(`"client":"127.0.0.8:`, "backend dial failed"); n != 1 {
 		t.Errorf("%d lines for a ping answered by the fallback, want 1:\n%s", n, lines.String())
 	}
 }

@@ -8,6 +8,9 @@ import (
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the
 // first of its backends that accepts the connection.
 type Route struct {
+	// Name labels the route in metrics and logs; "" means its first host pattern followed by its
+	// first path, if any ("*", "play.example.net", "*/creative"). Labels must differ.
+	Name string
 	// Hosts are exact names ("play.example.net"), wildcards ("*.example.net", which matches
 	// any name below example.net but not example.net itself) or "*" for any host.
 	Hosts []string
@@ -21,6 +24,21 @@ type Route struct {
 	RewriteHost string
 	// MaxConnections bounds this route's sessions (0: only the global limits apply).
 	MaxConnections int
+	// HealthCheck says how the backends are checked; backends that fail are skipped.
+	HealthCheck HealthCheck
+
+	backends []*backendState // one per Backend, made by NewRouter
+}
+
+// Label is how metrics and logs name the route (see Name).
+func (r *Route) Label() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case len(r.Paths) > 0:
+		return r.Hosts[0] + r.Paths[0]
+	}
+	return r.Hosts[0]
 }
 
 // Router picks the route for a connection. Exact hosts win over wildcards, longer wildcards over
@@ -29,19 +47,47 @@ type Router struct {
 	routes []Route
 }
 
-// NewRouter checks the routes and returns a Router over them.
+// NewRouter checks the routes and returns a Router over a copy of them.
 func NewRouter(routes []Route) (*Router, error) {
-	for i, r := range routes {
-		if len(r.Hosts) == 0 || len(r.Backends) == 0 {
-			return nil, fmt.Errorf("route %d: needs at least one host and one backend", i)
+	routes = append([]Route(nil), routes...)
+	labels := map[string]int{}
+	for i := range routes {
+		if err := routes[i].prepare(); err != nil {
+			return nil, fmt.Errorf("route %d: %w", i, err)
 		}
-		for _, h := range r.Hosts {
-			if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
-				return nil, fmt.Errorf("route %d: host %q: want a name, *.domain or *", i, h)
-			}
+		label := routes[i].Label()
+		if j, taken := labels[label]; taken {
+			return nil, fmt.Errorf("route %d: label %q is route %d's too; give one of them a name", i, label, j)
 		}
+		labels[label] = i
 	}
 	return &Router{routes: routes}, nil
+}
+
+// prepare checks one route, fills in its health check defaults and makes its backend states.
+func (r *Route) prepare() error {
+	if len(r.Hosts) == 0 || len(r.Backends) == 0 {
+		return fmt.Errorf("needs at least one host and one backend")
+	}
+	for _, h := range r.Hosts {
+		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
+			return fmt.Errorf("host %q: want a name, *.domain or *", h)
+		}
+	}
+	var err error
+	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
+		return err
+	}
+	r.backends = make([]*backendState, len(r.Backends))
+	seen := map[string]bool{}
+	for i, b := range r.Backends {
+		if seen[b.Addr] {
+			return fmt.Errorf("backend %s is listed twice", b.Addr)
+		}
+		seen[b.Addr] = true
+		r.backends[i] = newBackendState(b, r.Label())
+	}
+	return nil
 }
 
 // Match returns the best route for host and path ("" for raw TCP), or false when none matches.

@@ -23,13 +23,16 @@ const (
 	WSS       Protocol = "wss"
 )
 
-// ProxyPolicy says what a listener does with an incoming PROXY protocol header.
+// ProxyPolicy says what a listener does with an incoming PROXY protocol header. Under both
+// policies that read headers, a peer in TrustedProxies must send one and its source address is
+// the client's; they differ only in what an untrusted peer's header gets. (The config file
+// calls them reject and ignore.)
 type ProxyPolicy int
 
 const (
-	ProxyOff    ProxyPolicy = iota // no PROXY header is expected; one would be bad input
-	ProxyReject                    // trusted peers must send one; others are refused if they do
-	ProxyIgnore                    // trusted peers must send one; from others it is read and ignored
+	ProxyOff              ProxyPolicy = iota // no PROXY header is expected; one would be bad input
+	ProxyRefuseUntrusted                     // an untrusted peer that sends a header is refused
+	ProxyDiscardUntrusted                    // an untrusted peer's header is read and thrown away
 )
 
 // Listener is one address and what it serves.
@@ -55,7 +58,8 @@ type Config struct {
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
 	TrustedProxies TrustedNets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
-	// order (see ForwardedClient); nil means DefaultClientIPHeaders, empty means none.
+	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
+	// say who the player is.
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
@@ -70,10 +74,12 @@ type Server struct {
 	limits  Limits
 	counter *counter
 	log     zerolog.Logger
+	// backendMetrics count dials per backend; health checkers run on wg.
+	backendMetrics backendMetrics
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers
+	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers, health checkers
 	// live counts running sessions, some of which run on net/http's goroutines, which wg does
 	// not see; Close waits for both.
 	live sync.WaitGroup
@@ -100,13 +106,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	limits := cfg.Limits.withDefaults()
-	if cfg.ClientIPHeaders == nil {
-		cfg.ClientIPHeaders = DefaultClientIPHeaders
-	}
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
-		answering: make(chan struct{}, maxRefusalAnswers),
+		answering:      make(chan struct{}, maxRefusalAnswers),
+		backendMetrics: newBackendMetrics(router),
 	}, nil
 }
 
@@ -142,6 +146,7 @@ func (s *Server) Start() error {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); ln.acceptLoop() }()
 	}
+	s.startHealthChecks()
 	return nil
 }
 

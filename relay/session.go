@@ -87,8 +87,7 @@ func (s *session) run() {
 	}
 	s.end.Add(func(error) { releaseRoute() })
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
-		addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		end.Str("answered", "fallback")
 		s.answer(r, hello, s.srv.cfg.Fallback, err)
@@ -115,9 +114,10 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a
-// login disconnect), and ends the session with cause; end already says what answered.
+// login disconnect), and ends the session with cause; end already says what answered. A client
+// that leaves after the status without a ping (io.EOF) is no further error.
 func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause error) {
-	if err := a.Serve(r, hello, s.sendAnswer); err != nil {
+	if err := a.Serve(r, hello, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
 		cause = errors.Join(cause, err)
 	}
 	s.abort(cause)

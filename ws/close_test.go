@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestClosePayloadWire(t *testing.T) {
@@ -28,10 +27,13 @@ func TestClosePayloadWire(t *testing.T) {
 
 func TestCloseReasonIsCutAtARuneBoundary(t *testing.T) {
 	var buf [MaxControlPayload]byte
-	long := strings.Repeat("é", 100) // 200 bytes
+	long := strings.Repeat("é", 100) // 200 bytes of two-byte runes
 	n := PutClosePayload(buf[:], CloseGoingAway, long)
-	if n > MaxControlPayload || !utf8.Valid(buf[2:n]) {
-		t.Fatalf("reason of %d bytes, valid UTF-8 %v", n-2, utf8.Valid(buf[2:n]))
+	// 123 bytes fit after the code; the 62nd rune would end at byte 124, so 61 whole runes stay.
+	want := strings.Repeat("é", (MaxControlPayload-2)/2)
+	if code, reason, err := ParseClosePayload(buf[:n]); err != nil || code != CloseGoingAway || string(reason) != want {
+		t.Fatalf("close payload of %d bytes parses as %d %q %v, want %d and %d runes of é",
+			n, code, reason, err, CloseGoingAway, len(want)/2)
 	}
 }
 

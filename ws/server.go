@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"log"
 	"net/http"
 	"time"
 
@@ -94,7 +93,7 @@ func (s *Server) HTTPServer() *http.Server {
 		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		IdleTimeout:       s.cfg.ReadHeaderTimeout,
 		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
-		ErrorLog:          log.New(s.cfg.Logger, "ws http: ", 0),
+		ErrorLog:          httpErrorLog(s.cfg.Logger),
 	}
 }
 

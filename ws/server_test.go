@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // rawRequest sends req over a fresh connection and returns the response.
@@ -131,5 +135,31 @@ func TestServerPassesRequestAndClosesAfterHandler(t *testing.T) {
 	rest, _ := io.ReadAll(br)
 	if f := splitFrames(t, rest); len(f) != 1 || f[0].op != OpClose {
 		t.Fatalf("after the handler: %+v, want one close frame", f)
+	}
+}
+
+// TestHTTPServerErrorsReachTheLogger: net/http's own error lines (here the panic of a handler,
+// which it recovers) go to the configured zerolog logger, at error level for a panic.
+func TestHTTPServerErrorsReachTheLogger(t *testing.T) {
+	var logs testutil.SyncBuffer
+	cfg := ServerConfig{Conn: noKeepalive(), Logger: zerolog.New(&logs)}
+	url := startServer(t, cfg, nil, func(*Conn, *http.Request) { panic("handler bug") })
+	nc, err := net.Dial("tcp", strings.TrimPrefix(url, "ws://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
+	_, _ = io.WriteString(nc, upgradeReq("/mc"))
+	_, _ = io.ReadAll(nc) // the server closes the connection after the panic
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(logs.String(), "handler bug") {
+			break
+		}
+	}
+	line := logs.String()
+	if !strings.Contains(line, `"level":"error"`) || !strings.Contains(line, "http: panic serving") ||
+		!strings.Contains(line, `"source":"net/http"`) || !strings.Contains(line, "handler bug") {
+		t.Errorf("net/http's panic line is not in the log as an error: %q", line)
 	}
 }

@@ -77,5 +77,5 @@ func (l gosslListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.srv.Server(c), nil
+	return l.srv.Wrap(c), nil
 }

@@ -1,23 +1,45 @@
 // Package backend is the fake Minecraft server every relay under test forwards to: it accepts
 // offline logins and then plays a traffic profile, answering everything one read delivered with
 // one write, as the Java MoonBridge's benchmark backend flushed once per read batch
-// (docs/design.md, "Where this comes from").
+// (docs/design.md, "Where this comes from"). A paced profile (traffic.Paced) also has the
+// backend write on its own schedule, as a game server's ticks do.
 package backend
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/bench/login"
+	"github.com/moonbridge/moonbridge/bench/pace"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
+
+// Profile is what the backend plays: a round-trip profile (traffic.Profile) or paced traffic.
+type Profile interface {
+	LoginBurst() traffic.Burst
+	NewAnswerer() traffic.Answerer
+}
+
+// pushed is a profile that also writes down on a schedule per player; nil means it does not
+// for this one.
+type pushed interface {
+	Down(name string) traffic.Schedule
+}
+
+// Options are optional settings of a backend.
+type Options struct {
+	// Late gets how late each scheduled write of a paced profile began.
+	Late func(time.Duration)
+}
 
 // readBuffer is the first read buffer of a connection; it grows for larger frames. It is small
 // so that thousands of idle sessions (--idle) stay cheap for the benchmark process.
@@ -26,7 +48,8 @@ const readBuffer = 16 << 10
 // Server is a running fake backend. Close stops it and waits for every connection.
 type Server struct {
 	ln       net.Listener
-	profile  traffic.Profile
+	profile  Profile
+	opts     Options
 	log      zerolog.Logger
 	failures atomic.Int64
 
@@ -37,12 +60,20 @@ type Server struct {
 }
 
 // Listen starts a backend on addr (host:port, port 0 for any) that plays profile.
-func Listen(addr string, profile traffic.Profile, log zerolog.Logger) (*Server, error) {
+func Listen(addr string, profile Profile, log zerolog.Logger) (*Server, error) {
+	return ListenWith(addr, profile, log, Options{})
+}
+
+// ListenWith is Listen with options.
+func ListenWith(addr string, profile Profile, log zerolog.Logger, opts Options) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ln: ln, profile: profile, log: log, conns: make(map[net.Conn]struct{})}
+	if opts.Late == nil {
+		opts.Late = func(time.Duration) {}
+	}
+	s := &Server{ln: ln, profile: profile, opts: opts, log: log, conns: make(map[net.Conn]struct{})}
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil
@@ -126,7 +157,32 @@ func (s *Server) play(c net.Conn) error {
 			return err
 		}
 	}
+	if p, ok := s.profile.(pushed); ok {
+		if down := p.Down(name); down != nil {
+			defer s.push(c, down)()
+		}
+	}
 	return answerLoop(c, r, s.profile.NewAnswerer())
+}
+
+// push writes down's events to c from another goroutine until the returned stop is called.
+// Both it and answerLoop write whole frames in single calls, which net.Conn keeps apart.
+func (s *Server) push(c net.Conn, down traffic.Schedule) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// A failed write is the session ending; the read side sees it and says why.
+		_ = pace.Run(ctx, time.Now(), down, func(ev traffic.Event) error {
+			_, err := c.Write(ev.Bytes)
+			return err
+		}, s.opts.Late)
+	}()
+	return func() {
+		cancel()
+		c.Close() // unblocks a write to a client that stopped reading
+		<-done
+	}
 }
 
 // answerLoop answers every frame of each read, then writes all answers at once.

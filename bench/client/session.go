@@ -14,6 +14,10 @@ import (
 // readBuffer is the client's read buffer: one read may take a whole tick's answer or more.
 const readBuffer = 64 << 10
 
+// expectChunk is the most the client compares at once: a 2.1 MB login burst is checked piece
+// by piece, so that thousands of sessions do not each keep a buffer of its size.
+const expectChunk = 32 << 10
+
 // handshakeHost and handshakePort are what the client names in its handshake; the relays under
 // test route every host to the one backend.
 const (
@@ -37,7 +41,7 @@ type Session struct {
 func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coalesce bool) (*Session, time.Duration, error) {
 	stream, err := d.Dial(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, &ConnectError{Err: err}
 	}
 	s := &Session{name: name, stream: stream, r: bufio.NewReaderSize(stream, readBuffer), profile: p, coalesce: coalesce}
 	stop := context.AfterFunc(ctx, func() { stream.Close() })
@@ -69,18 +73,22 @@ func (s *Session) login() (time.Duration, error) {
 
 // expect reads len(want) bytes and checks them byte for byte.
 func (s *Session) expect(stage string, seq uint64, want []byte) error {
-	if cap(s.got) < len(want) {
-		s.got = make([]byte, len(want))
+	for off := 0; off < len(want); {
+		n := min(len(want)-off, expectChunk)
+		if cap(s.got) < n {
+			s.got = make([]byte, n)
+		}
+		got, piece := s.got[:n], want[off:off+n]
+		if _, err := io.ReadFull(s.r, got); err != nil {
+			return err
+		}
+		if !bytes.Equal(got, piece) {
+			at := firstDifference(got, piece)
+			return &ValidationError{Session: s.name, Stage: stage, Seq: seq, Offset: off + at, Got: got[at], Want: piece[at]}
+		}
+		off += n
 	}
-	got := s.got[:len(want)]
-	if _, err := io.ReadFull(s.r, got); err != nil {
-		return err
-	}
-	if bytes.Equal(got, want) {
-		return nil
-	}
-	at := firstDifference(got, want)
-	return &ValidationError{Session: s.name, Stage: stage, Seq: seq, Offset: at, Got: got[at], Want: want[at]}
+	return nil
 }
 
 // Close ends the session.

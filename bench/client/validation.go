@@ -26,3 +26,11 @@ func firstDifference(got, want []byte) int {
 	}
 	return -1
 }
+
+// ConnectError is a session that could not be opened: the dial, or for ws and wss the TLS or
+// HTTP upgrade handshake, failed.
+type ConnectError struct{ Err error }
+
+func (e *ConnectError) Error() string { return "connect: " + e.Err.Error() }
+
+func (e *ConnectError) Unwrap() error { return e.Err }

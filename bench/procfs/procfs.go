@@ -55,18 +55,28 @@ func ParseStat(stat string) (Stat, error) {
 
 // ParseVmRSSKiB returns VmRSS in KiB from the text of /proc/PID/status.
 func ParseVmRSSKiB(status string) (int64, error) {
+	return statusValue(status, "VmRSS:", "kB")
+}
+
+// ParseThreads returns the thread count from the text of /proc/PID/status.
+func ParseThreads(status string) (int64, error) {
+	return statusValue(status, "Threads:", "")
+}
+
+// statusValue reads the number on the line that starts with key, followed by unit if any.
+func statusValue(status, key, unit string) (int64, error) {
 	for line := range strings.Lines(status) {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		rest, ok := strings.CutPrefix(line, key)
 		if !ok {
 			continue
 		}
 		fields := strings.Fields(rest)
-		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, &ParseError{"status", fmt.Sprintf("VmRSS line %q", strings.TrimSpace(line))}
+		if len(fields) < 1 || (unit != "" && (len(fields) != 2 || fields[1] != unit)) {
+			return 0, &ParseError{"status", fmt.Sprintf("%s line %q", key, strings.TrimSpace(line))}
 		}
 		return strconv.ParseInt(fields[0], 10, 64)
 	}
-	return 0, &ParseError{"status", "no VmRSS line (a kernel thread or a zombie?)"}
+	return 0, &ParseError{"status", "no " + key + " line (a kernel thread or a zombie?)"}
 }
 
 // ParseOutSegs returns Tcp OutSegs from the text of /proc/net/snmp, where a header line of

@@ -36,7 +36,7 @@ State:	S (sleeping)
 VmPeak:	  100672 kB
 VmRSS:	    6936 kB
 RssAnon:	    2176 kB
-Threads:	1
+Threads:	7
 `
 
 func TestParseVmRSS(t *testing.T) {
@@ -47,6 +47,30 @@ func TestParseVmRSS(t *testing.T) {
 	var pe *ParseError
 	if _, err := ParseVmRSSKiB("Name:\tkthreadd\nState:\tS\n"); !errors.As(err, &pe) {
 		t.Errorf("no VmRSS: err = %v, want *ParseError", err)
+	}
+}
+
+func TestParseThreads(t *testing.T) {
+	got, err := ParseThreads(statusFixture)
+	if err != nil || got != 7 {
+		t.Errorf("Threads = %d, %v; want 7", got, err)
+	}
+	var pe *ParseError
+	if _, err := ParseThreads("Threads:\n"); !errors.As(err, &pe) {
+		t.Errorf("empty Threads line: err = %v, want *ParseError", err)
+	}
+}
+
+func TestSelfCPUGrows(t *testing.T) {
+	before, err := SelfCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(30 * time.Millisecond); time.Now().Before(end); {
+	}
+	after, _ := SelfCPU()
+	if after <= before {
+		t.Errorf("30 ms of spinning: CPU %v -> %v", before, after)
 	}
 }
 
@@ -74,7 +98,7 @@ func TestTakeReadsThisProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.RSSKiB <= 0 || s.CPU < 0 {
+	if s.RSSKiB <= 0 || s.CPU < 0 || s.Threads < 1 {
 		t.Errorf("implausible sample %+v", s)
 	}
 	if _, err := Take(1 << 30); !errors.Is(err, ErrNoProcess) {

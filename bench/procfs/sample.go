@@ -2,6 +2,7 @@ package procfs
 
 import (
 	"fmt"
+	"syscall"
 	"time"
 )
 
@@ -9,6 +10,7 @@ import (
 type Sample struct {
 	CPU     time.Duration // user + system time of the process, its threads and live descendants
 	RSSKiB  int64         // the process itself (forked children share pages; summing them would overcount)
+	Threads int64         // of the process itself
 	OutSegs uint64        // host-wide (this network namespace), ACKs included
 }
 
@@ -29,6 +31,20 @@ func Take(pid int) (Sample, error) {
 	if err != nil {
 		return s, err
 	}
-	s.RSSKiB, err = ParseVmRSSKiB(status)
+	if s.RSSKiB, err = ParseVmRSSKiB(status); err != nil {
+		return s, err
+	}
+	s.Threads, err = ParseThreads(status)
 	return s, err
+}
+
+// SelfCPU is the user + system time of this process's threads (not of its children, such as a
+// moonbridge it started), from getrusage: microsecond resolution, where /proc's stat counts
+// 10 ms ticks.
+func SelfCPU() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, err
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }

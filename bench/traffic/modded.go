@@ -119,26 +119,33 @@ func (a *moddedAnswerer) Answer(dst, _, body []byte) ([]byte, error) {
 
 // checkSeq compares the sequence carried by C17 and C04 with the tick expected.
 func (a *moddedAnswerer) checkSeq(id int32, fields []byte) error {
-	var got uint64
+	got, carries, bad := carriedSeq(id, fields)
+	switch {
+	case bad != "":
+		return a.fail("%s", bad)
+	case carries && got != a.next:
+		return a.fail("packet %#x carries tick %d, want %d", id, got, a.next)
+	}
+	return nil
+}
+
+// carriedSeq reads the sequence a tick's C17 or C04 carries; carries is false for other packets,
+// bad says why a C17 or C04 is malformed.
+func carriedSeq(id int32, fields []byte) (seq uint64, carries bool, bad string) {
 	switch id {
 	case idClientPayload:
 		at := 1 + len(tickChannel) + 2
 		if len(fields) != at+tickPayloadLen {
-			return a.fail("C17 of %d bytes", len(fields))
+			return 0, false, fmt.Sprintf("C17 of %d bytes", len(fields))
 		}
-		got = binary.BigEndian.Uint64(fields[at:])
+		return binary.BigEndian.Uint64(fields[at:]), true, ""
 	case idClientPosition:
 		if len(fields) != 4*8+1 {
-			return a.fail("C04 of %d bytes", len(fields))
+			return 0, false, fmt.Sprintf("C04 of %d bytes", len(fields))
 		}
-		got = uint64(math.Float64frombits(binary.BigEndian.Uint64(fields)))
-	default:
-		return nil
+		return uint64(math.Float64frombits(binary.BigEndian.Uint64(fields))), true, ""
 	}
-	if got != a.next {
-		return a.fail("packet %#x carries tick %d, want %d", id, got, a.next)
-	}
-	return nil
+	return 0, false, ""
 }
 
 func (a *moddedAnswerer) fail(format string, args ...any) error {

@@ -10,12 +10,13 @@ import (
 
 // abCommand: mbbench ab --pairs N --variant NAME=ARGS ... [-- common run flags].
 func abCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ab", stderr)
+	fs := newFlagSet("ab", "--variant NAME=ARGS ... [--pairs N] [-- RUN FLAGS]",
+		"Run the variants in alternating pairs (each variant is `mbbench run` with its ARGS and the common RUN FLAGS after --) and compare them by pair ratios, the first variant as the baseline.", stdout, stderr)
 	var specs stringList
 	fs.Var(&specs, "variant", "`NAME=ARGS`: a variant and its `mbbench run` flags (repeat; the first is the baseline of the ratios)")
 	pairs := fs.Int("pairs", 3, "pairs of runs; the starting variant rotates from pair to pair")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON instead of markdown")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	variants, err := parseVariants(specs)

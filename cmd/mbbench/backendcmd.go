@@ -11,11 +11,11 @@ import (
 // backendCommand runs only the fake backend until interrupted, e.g. behind a peer relay that
 // is checked by hand.
 func backendCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("backend", stderr)
+	fs := newFlagSet("backend", "[flags]", "Run only the fake Minecraft backend until interrupted, e.g. behind a relay checked by hand.", stdout, stderr)
 	listen := fs.String("listen", "127.0.0.1:25566", "listen `ADDR`")
 	profileName := fs.String("profile", "echo", "echo or modded")
 	logLevel := fs.String("log-level", "info", "log level")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	// The echo backend echoes frames of any size; payload and burst only shape clients.

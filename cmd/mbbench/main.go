@@ -4,6 +4,8 @@
 //
 //	mbbench run [flags]                          one run: direct and proxy phases, summarised
 //	mbbench ab --variant NAME=ARGS ... -- FLAGS  alternating pairs of runs, with pair ratios
+//	mbbench ladder [flags]                       supported players: paced scenarios at growing counts
+//	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -15,30 +17,54 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 )
 
 func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"run":     runCommand,
-	"ab":      abCommand,
-	"backend": backendCommand,
+// command is one subcommand; run parses its flags from args.
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-// dispatch runs a subcommand and maps its error to an exit code: 2 for a bad command line, 1
-// for a failed run (any validation error included).
+var commands = []command{
+	{"run", "one run: direct and proxy phases, summarised", runCommand},
+	{"ab", "alternating pairs of runs of several variants, with pair ratios", abCommand},
+	{"ladder", "the supported-players ladder: paced players in steps until a step fails", ladderCommand},
+	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
+	{"backend", "only the fake backend, for manual checks", backendCommand},
+}
+
+// dispatch runs a subcommand and maps its error to an exit code: 0 for a success or --help, 2
+// for a bad command line, 1 for a failed run (any validation error included).
 func dispatch(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || commands[args[0]] == nil {
-		fmt.Fprintln(stderr, "usage: mbbench run|ab|backend [flags]   (mbbench COMMAND --help for flags)")
+	if len(args) == 0 {
+		printUsage(stderr)
 		return 2
 	}
-	err := commands[args[0]](args[1:], stdout, stderr)
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		printUsage(stdout)
+		return 0
+	}
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == args[0] })
+	if i < 0 {
+		fmt.Fprintf(stderr, "mbbench: unknown command %q\n\n", args[0])
+		printUsage(stderr)
+		return 2
+	}
+	err := commands[i].run(args[1:], stdout, stderr)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, cliflags.ErrUsage): // printed already
+		return 2
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "mbbench %s: %v\n", args[0], err)
 		return 2
@@ -47,13 +73,18 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// parseFlags parses args, marking a bad command line as a usage error.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "mbbench: moonbridge's session benchmark (see bench/doc.go)")
+	fmt.Fprintln(w, "\nUsage: mbbench COMMAND [flags]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
-	return usageError("%v", err)
+	fmt.Fprintln(w, "\nRun `mbbench COMMAND --help` for a command's flags.")
+}
+
+// newFlagSet makes the flags of `mbbench NAME`: --help prints them on stdout.
+func newFlagSet(name, synopsis, summary string, stdout, stderr io.Writer) *cliflags.FlagSet {
+	return cliflags.New("mbbench "+name, synopsis, summary, stdout, stderr)
 }
 
 // signalContext ends on SIGINT or SIGTERM, so that a stopped run still stops what it started.
@@ -61,7 +92,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// errUsage marks a command line that cannot run.
+// errUsage marks a command line that parses but cannot run.
 var errUsage = errors.New("usage")
 
 func usageError(format string, args ...any) error {

@@ -28,17 +28,22 @@ type meta struct {
 	TLSProvider string   `json:"tls_provider,omitempty"`
 }
 
-func newMeta(f *runFlags, p traffic.Profile, endpoint string, pid int, backendAddr string) meta {
-	m := meta{
+func newMeta(f *targetFlags, profile, shape, endpoint string, pid int, backendAddr string) meta {
+	return meta{
 		Time: time.Now().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(),
-		Go: runtime.Version(), Args: os.Args[1:], Profile: p.Name(), Transport: f.transport,
+		Go: runtime.Version(), Args: os.Args[1:], Profile: profile, Shape: shape, Transport: f.transport,
 		Endpoint: endpoint, TargetPID: pid, Backend: backendAddr, TLSProvider: f.tlsProvider,
 	}
-	if mp, ok := p.(*traffic.ModdedProfile); ok {
-		packets, bytes := mp.Shape()
-		m.Shape = fmt.Sprintf("%.2f packets, %.0f bytes per tick answer; login burst %d bytes", packets, bytes, len(p.LoginBurst().Bytes))
+}
+
+// profileShape describes the modded profile's mean tick answer and login burst.
+func profileShape(p traffic.Profile) string {
+	mp, ok := p.(*traffic.ModdedProfile)
+	if !ok {
+		return ""
 	}
-	return m
+	packets, bytes := mp.Shape()
+	return fmt.Sprintf("%.2f packets, %.0f bytes per tick answer; login burst %d bytes", packets, bytes, len(p.LoginBurst().Bytes))
 }
 
 func (m meta) write(w io.Writer) {

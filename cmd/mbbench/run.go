@@ -13,7 +13,6 @@ import (
 	"github.com/moonbridge/moonbridge/bench/client"
 	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/bench/suite"
-	"github.com/moonbridge/moonbridge/bench/target"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -26,10 +25,10 @@ type runReport struct {
 }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
+	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases); the report compares them.", stdout, stderr)
 	var f runFlags
-	f.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := f.check(); err != nil {
@@ -53,31 +52,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 // run starts the backend and the relay, then measures; the relay and the backend are stopped
 // whatever happens.
 func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Writer) (rep runReport, err error) {
-	log := newLogger(stderr, f.logLevel)
-	be, err := backend.Listen(f.backend, profile, log)
-	if err != nil {
-		return rep, fmt.Errorf("fake backend: %w", err)
-	}
-	defer be.Close()
-	tgt, err := openTarget(ctx, f, be.Addr(), stderr)
+	r, err := openRelay(ctx, &f.targetFlags, profile, backend.Options{}, stderr)
 	if err != nil {
 		return rep, err
 	}
-	defer func() { err = errors.Join(err, stopTarget(tgt)) }()
-	endpoint, err := tgt.Endpoint(f.transport)
-	if err != nil {
-		return rep, err
-	}
-	proxy, err := client.NewDialer(f.transport, endpoint)
-	if err != nil {
-		return rep, err
-	}
-	rep.Meta = newMeta(f, profile, endpoint, tgt.PID(), be.Addr())
+	defer func() { err = errors.Join(err, r.close()) }()
+	rep.Meta = newMeta(&f.targetFlags, profile.Name(), profileShape(profile), r.endpoint, r.tgt.PID(), r.be.Addr())
 	rep.Meta.write(stderr)
-	err = measure(ctx, f, profile, proxy, client.TCPDialer{Addr: be.Addr()}, tgt.PID(), &rep, stderr)
-	if n := be.Failures(); n > 0 {
-		err = errors.Join(err, fmt.Errorf("the backend refused %d sessions' traffic (see its log lines)", n))
-	}
+	err = measure(ctx, f, profile, r.proxy, client.TCPDialer{Addr: r.be.Addr()}, r.tgt.PID(), &rep, stderr)
 	return rep, err
 }
 
@@ -91,27 +73,6 @@ func measure(ctx context.Context, f *runFlags, p traffic.Profile, proxy, direct 
 	phases, err := suite.Run(ctx, f.suiteConfig(p), direct, proxy, pid, raw)
 	rep.Phases, rep.Summary = phases, suite.Summarize(phases)
 	return err
-}
-
-// openTarget is the relay named by --target, or moonbridge started by --serve.
-func openTarget(ctx context.Context, f *runFlags, backendAddr string, stderr io.Writer) (target.Target, error) {
-	if f.target != "" {
-		return target.External{Address: f.target, Pid: f.targetPID}, nil
-	}
-	m, err := target.Start(ctx, target.ServeConfig{
-		Binary: f.serve, Backend: backendAddr, TLSProvider: f.tlsProvider, ExtraArgs: f.serveArgs, Log: stderr,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("--serve: %w", err)
-	}
-	return m, nil
-}
-
-func stopTarget(t target.Target) error {
-	if err := t.Stop(); err != nil {
-		return fmt.Errorf("stopping the relay: %w", err)
-	}
-	return nil
 }
 
 func writeRunReport(w io.Writer, asJSON bool, rep runReport) error {

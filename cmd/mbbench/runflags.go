@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"io"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/client"
@@ -14,52 +13,43 @@ import (
 // runFlags are the Java MoonBridge's ProxySessionBenchmark flags plus where the relay is
 // (docs/design.md, "Where this comes from").
 type runFlags struct {
+	targetFlags
 	connections, window, burst, payload, repeats int
 	messages, warmup                             uint64
-	transport, tlsProvider, profile              string
+	profile                                      string
 	coalesce, json, direct                       bool
 
-	target     string
-	targetPID  int
-	serve      string
-	serveArgs  stringList
-	backend    string
 	idle       int
 	idleSettle time.Duration
 	timeout    time.Duration
-	logLevel   string
 }
 
-func (f *runFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions")
-	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
-	fs.Uint64Var(&f.warmup, "warmup", 500, "round trips per session before measuring")
-	fs.IntVar(&f.payload, "payload", 1024, "echo: frame body bytes (packet id, 8-byte sequence, filler)")
-	fs.IntVar(&f.window, "window", 1, "round trips in flight per session")
-	fs.IntVar(&f.burst, "burst", 1, "echo: frames per round trip, sent in one write")
-	fs.IntVar(&f.repeats, "repeats", 2, "direct/proxy phase pairs")
+// targetFlags say where the relay under test is and how clients reach it; mbbench run and
+// mbbench ladder share them.
+type targetFlags struct {
+	transport, tlsProvider string
+	target                 string
+	targetPID              int
+	serve                  string
+	serveArgs              stringList
+	backend                string
+	logLevel               string
+}
+
+func (f *targetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.transport, "transport", client.TransportTCP, "how clients reach the relay: tcp, ws or wss")
 	fs.StringVar(&f.tlsProvider, "tls-provider", "", "with --serve: moonbridge's TLS provider, boringssl or go (default: moonbridge's)")
-	fs.StringVar(&f.profile, "profile", "echo", "traffic: echo or modded")
-	fs.BoolVar(&f.coalesce, "client-coalesce", false, "modded: one write per tick instead of one per packet")
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON instead of markdown")
-	fs.BoolVar(&f.direct, "direct", true, "pair each proxy phase with a direct phase (clients straight to the backend)")
 	fs.StringVar(&f.target, "target", "", "relay already running: `ADDR` (host:port) or ws:// / wss:// URL")
 	fs.IntVar(&f.targetPID, "target-pid", 0, "with --target: the relay's `PID`, for CPU and RSS")
 	fs.StringVar(&f.serve, "serve", "", "start this moonbridge `binary` (e.g. bin/moonbridge) as the relay")
 	fs.Var(&f.serveArgs, "serve-arg", "with --serve: one more `flag` for moonbridge serve (repeatable)")
 	fs.StringVar(&f.backend, "backend", "127.0.0.1:25566", "fake backend listen `ADDR`; relays started elsewhere must forward here")
-	fs.IntVar(&f.idle, "idle", 0, "memory mode: open `N` idle sessions through the relay and report its RSS growth per session")
-	fs.DurationVar(&f.idleSettle, "idle-settle", 2*time.Second, "idle mode: wait this long before reading RSS")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "fail the run after this long")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "backend log level")
 }
 
-// check refuses combinations that cannot run, before anything starts.
-func (f *runFlags) check() error {
+// check refuses a relay that cannot be measured, before anything starts.
+func (f *targetFlags) check() error {
 	switch {
-	case f.connections < 1 || f.window < 1 || f.repeats < 1 || f.messages < 1:
-		return usageError("--connections, --window, --repeats and --messages must be at least 1")
 	case (f.target == "") == (f.serve == ""):
 		return usageError("give exactly one of --target (a running relay) and --serve (start moonbridge)")
 	case f.target != "" && f.targetPID == 0:
@@ -68,6 +58,33 @@ func (f *runFlags) check() error {
 		return usageError("--tls-provider %q: want boringssl or go", f.tlsProvider)
 	}
 	return nil
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	f.targetFlags.register(fs)
+	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions")
+	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
+	fs.Uint64Var(&f.warmup, "warmup", 500, "round trips per session before measuring")
+	fs.IntVar(&f.payload, "payload", 1024, "echo: frame body bytes (packet id, 8-byte sequence, filler)")
+	fs.IntVar(&f.window, "window", 1, "round trips in flight per session")
+	fs.IntVar(&f.burst, "burst", 1, "echo: frames per round trip, sent in one write")
+	fs.IntVar(&f.repeats, "repeats", 2, "direct/proxy phase pairs")
+	fs.StringVar(&f.profile, "profile", "echo", "traffic: echo or modded")
+	fs.BoolVar(&f.coalesce, "client-coalesce", false, "modded: one write per tick instead of one per packet")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON instead of markdown")
+	fs.BoolVar(&f.direct, "direct", true, "pair each proxy phase with a direct phase (clients straight to the backend)")
+	fs.IntVar(&f.idle, "idle", 0, "memory mode: open `N` idle sessions through the relay and report its RSS growth per session")
+	fs.DurationVar(&f.idleSettle, "idle-settle", 2*time.Second, "idle mode: wait this long before reading RSS")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "fail the run after this long")
+}
+
+// check refuses combinations that cannot run, before anything starts.
+func (f *runFlags) check() error {
+	switch {
+	case f.connections < 1 || f.window < 1 || f.repeats < 1 || f.messages < 1:
+		return usageError("--connections, --window, --repeats and --messages must be at least 1")
+	}
+	return f.targetFlags.check()
 }
 
 func (f *runFlags) suiteConfig(p traffic.Profile) suite.Config {
@@ -87,9 +104,3 @@ type stringList []string
 func (l *stringList) String() string { return "" }
 
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("mbbench "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}

@@ -4,21 +4,25 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 )
 
 func runCheckConfig(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check-config", "FILE", "Validate a config file (strictly: unknown keys and wrong types are errors) and print the effective configuration, defaults included.", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("check-config", "FILE", "Validate a config file as serve would (unknown keys, wrong types, addresses, ports, durations, and whether the certificate and favicon files load; each error names the key and line) and print the effective configuration, defaults included. Binds no port.", stdout, stderr)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return errUsage
+		return fs.UsageError()
 	}
 	cfg, err := config.Load(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if err := prepareAsServe(cfg); err != nil {
+		return fmt.Errorf("config %s: %w", fs.Arg(0), err)
 	}
 	out, err := cfg.Marshal()
 	if err != nil {
@@ -26,4 +30,17 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "# %s is valid; effective configuration:\n%s", fs.Arg(0), out)
 	return nil
+}
+
+// prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
+// certificates and favicon must load and the relay accept its settings.
+func prepareAsServe(cfg config.Config) error {
+	srv, tlsServer, err := newRelay(cfg, zerolog.Nop())
+	if err != nil {
+		return err
+	}
+	if tlsServer != nil {
+		tlsServer.Close()
+	}
+	return srv.Close()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,25 +17,13 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
-// parseClientFlags parses args as `moonbridge client` does and returns the effective config.
-func parseClientFlags(t *testing.T, args ...string) (config.Config, error) {
-	t.Helper()
-	var f clientFlags
-	fs := flag.NewFlagSet("client", flag.ContinueOnError)
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	return f.effectiveConfig()
-}
-
 func TestClientFlagsOverrideConfig(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "client.yml")
 	yaml := "client:\n  url: wss://play.example.test/mc\n  connect: 198.51.100.7:443\n  headers: [\"X-From-File: 1\"]\n  tls_min: \"1.3\"\n"
 	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseClientFlags(t, "--config", file, "--listen", "127.0.0.1:25570", "--sni", "edge.example.test",
+	cfg, err := parseCommandLine("client", new(clientFlags), "--config", file, "--listen", "127.0.0.1:25570", "--sni", "edge.example.test",
 		"--header", "X-A: 1", "--header", "X-B: 2", "--token", "s3cret", "--insecure", "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +38,7 @@ func TestClientFlagsOverrideConfig(t *testing.T) {
 }
 
 func TestClientRefusesBadSettings(t *testing.T) {
-	if _, err := parseClientFlags(t); !errors.Is(err, errNoURL) {
+	if _, err := parseCommandLine("client", new(clientFlags)); !errors.Is(err, errNoURL) {
 		t.Errorf("no URL: %v, want errNoURL", err)
 	}
 	for _, args := range [][]string{
@@ -61,7 +48,7 @@ func TestClientRefusesBadSettings(t *testing.T) {
 		{"--url", "wss://play.example.test/mc", "--token", "t", "--header", "Authorization: Basic x"},
 	} {
 		var invalid *config.InvalidError
-		if _, err := parseClientFlags(t, args...); !errors.As(err, &invalid) {
+		if _, err := parseCommandLine("client", new(clientFlags), args...); !errors.As(err, &invalid) {
 			t.Errorf("%q: %v, want an *InvalidError", args, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 )
@@ -48,9 +49,9 @@ func override(dst *string, flagValue string) {
 
 // runDaemon parses args, builds the effective config, the logger and a context that SIGINT and
 // SIGTERM end, and runs until run returns.
-func runDaemon(fs *flag.FlagSet, args []string, effective func() (config.Config, error), stderr io.Writer,
+func runDaemon(fs *cliflags.FlagSet, args []string, effective func() (config.Config, error), stderr io.Writer,
 	run func(context.Context, config.Config, zerolog.Logger) error) error {
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	cfg, err := effective()

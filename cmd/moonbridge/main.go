@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 )
 
 // command is one subcommand: its flags are parsed from args and run does the work.
@@ -22,7 +24,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the proxy", "[flags]", runServe},
 		{"client", "run the client bridge for an unmodified game client", "--url wss://HOST/PATH [flags]", runClient},
-		{"version", "print version, build flavour, BoringSSL revision and CPU features", "[--json]", runVersion},
+		{"version", "print version, build flavour, BoringSSL revision and CPU features (also --version)", "[--json]", runVersion},
 		{"check-config", "validate a config file and print the effective config", "FILE", runCheckConfig},
 		{"help", "show help for a command", "[COMMAND]", runHelp},
 	}
@@ -39,9 +41,12 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" || name == "-help" {
+	switch name {
+	case "-h", "-help", "--help":
 		printUsage(stdout)
 		return 0
+	case "-version", "--version":
+		name = "version"
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -49,7 +54,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			switch {
 			case err == nil, errors.Is(err, flag.ErrHelp):
 				return 0
-			case errors.Is(err, errUsage):
+			case errors.Is(err, cliflags.ErrUsage):
 				return 2
 			default:
 				fmt.Fprintf(stderr, "moonbridge %s: %v\n", name, err)
@@ -62,9 +67,6 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// errUsage means the flag package already printed what was wrong with the command line.
-var errUsage = errors.New("usage error")
-
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "moonbridge: a Minecraft edge proxy for servers that players reach through a CDN over WebSocket")
 	fmt.Fprintln(w, "\nUsage: moonbridge COMMAND [flags]\n\nCommands:")
@@ -74,40 +76,14 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun `moonbridge COMMAND --help` for a command's flags.")
 }
 
-// newFlagSet makes a FlagSet whose --help prints the command's synopsis and flags.
-func newFlagSet(name, usage, summary string, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprintf(out, "Usage: moonbridge %s %s\n\n%s\n", name, usage, summary)
-		if hasFlags(fs) {
-			fmt.Fprintln(out, "\nFlags:")
-			fs.PrintDefaults()
-		}
-	}
-	return fs
-}
-
-func hasFlags(fs *flag.FlagSet) bool {
-	any := false
-	fs.VisitAll(func(*flag.Flag) { any = true })
-	return any
-}
-
-// parseFlags parses args and maps the flag package's errors to ours.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	return nil
+// newFlagSet makes the flags of `moonbridge NAME`: --help prints usage and summary on stdout.
+func newFlagSet(name, usage, summary string, stdout, stderr io.Writer) *cliflags.FlagSet {
+	return cliflags.New("moonbridge "+name, usage, summary, stdout, stderr)
 }
 
 func runHelp(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("help", "[COMMAND]", "Show the commands, or one command's flags.", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("help", "[COMMAND]", "Show the commands, or one command's flags.", stdout, stderr)
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -120,5 +96,5 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "moonbridge help: unknown command %q\n", fs.Arg(0))
-	return errUsage
+	return cliflags.ErrUsage
 }

@@ -4,13 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
+	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	"github.com/moonbridge/moonbridge/gossl"
@@ -25,9 +32,9 @@ func run(args ...string) (code int, stdout, stderr string) {
 
 func TestEveryCommandHasHelp(t *testing.T) {
 	for _, c := range commands() {
-		code, _, stderr := run(c.name, "--help")
-		if code != 0 || !strings.Contains(stderr, "Usage: moonbridge "+c.name) {
-			t.Errorf("%s --help: exit %d, output %q", c.name, code, stderr)
+		code, stdout, _ := run(c.name, "--help")
+		if code != 0 || !strings.Contains(stdout, "Usage: moonbridge "+c.name) {
+			t.Errorf("%s --help: exit %d, output %q", c.name, code, stdout)
 		}
 	}
 	if code, stdout, _ := run("help"); code != 0 || !strings.Contains(stdout, "check-config") {
@@ -78,21 +85,72 @@ func TestCheckConfig(t *testing.T) {
 	}
 }
 
+// commandFlags is what serve and client register and build their config from.
+type commandFlags interface {
+	register(fs *flag.FlagSet)
+	effectiveConfig() (config.Config, error)
+}
+
+// parseCommandLine takes args as the command name does before it starts (runDaemon): the
+// command's FlagSet and its Parse (cliflags.ErrUsage, with the flag package's complaint, for a
+// bad command line), then the effective config.
+func parseCommandLine(name string, f commandFlags, args ...string) (config.Config, error) {
+	var complaint strings.Builder
+	fs := newFlagSet(name, "[flags]", "", io.Discard, &complaint)
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, fmt.Errorf("%w: %s", err, strings.SplitN(complaint.String(), "\n", 2)[0])
+	}
+	return f.effectiveConfig()
+}
+
 func TestServeFlagsOverrideConfig(t *testing.T) {
-	f := serveFlags{listen: "127.0.0.1:0", backend: "127.0.0.1:1", wsPath: "/play", tlsProvider: "go"}
-	cfg, err := f.effectiveConfig()
+	dir := t.TempDir()
+	pair, err := gossl.SelfSigned([]string{"play.example.test"}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Listeners) != 1 || cfg.Listeners[0].Listen != "127.0.0.1:0" || len(cfg.Listeners[0].Protocols) != 3 {
-		t.Errorf("listeners %+v", cfg.Listeners)
+	file, cert, key := filepath.Join(dir, "serve.yml"), filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	yaml := "log:\n  level: warn\nwebsocket:\n  path: /from-file\n  keepalive: 45s\nadmin:\n  listen: 127.0.0.1:9100\n"
+	for name, data := range map[string][]byte{file: []byte(yaml), cert: pair.CertPEM, key: pair.KeyPEM} {
+		if err := os.WriteFile(name, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if cfg.Routes[0].Backends[0] != "127.0.0.1:1" || cfg.WebSocket.Path != "/play" || cfg.TLS.Provider != "go" {
-		t.Errorf("overrides not applied: %+v", cfg)
+	cfg, err := parseCommandLine("serve", new(serveFlags), "--config", file, "--listen", "127.0.0.1:0",
+		"--backend", "127.0.0.1:1", "--ws-path", "/play", "--tls-provider", "go", "--tls-cert", cert,
+		"--tls-key", key, "--admin", "127.0.0.1:9200", "--log-level", "debug", "--log-format", "json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := serveFlags{tlsProvider: "openssl"}
-	if _, err := bad.effectiveConfig(); err == nil || !strings.Contains(err.Error(), "tls.provider") {
-		t.Errorf("bad provider flag: %v", err)
+	wantListeners := []config.Listener{{Listen: "127.0.0.1:0", ProxyProtocol: "off",
+		Protocols: []string{config.ProtocolMinecraft, config.ProtocolWS, config.ProtocolWSS}}}
+	if !reflect.DeepEqual(cfg.Listeners, wantListeners) {
+		t.Errorf("listeners %+v, want %+v", cfg.Listeners, wantListeners)
+	}
+	if len(cfg.Routes) != 1 || !reflect.DeepEqual(cfg.Routes[0].Backends, []string{"127.0.0.1:1"}) {
+		t.Errorf("routes %+v, want every host to 127.0.0.1:1", cfg.Routes)
+	}
+	got := []string{cfg.WebSocket.Path, cfg.TLS.Provider, cfg.TLS.Cert, cfg.TLS.Key, cfg.Admin.Listen, cfg.Log.Level, cfg.Log.Format}
+	want := []string{"/play", "go", cert, key, "127.0.0.1:9200", "debug", "json"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("path, provider, cert, key, admin, log level and format %q, want %q", got, want)
+	}
+	if cfg.WebSocket.Keepalive != 45*time.Second {
+		t.Errorf("keepalive %v: a setting no flag names must come from the file (45s)", cfg.WebSocket.Keepalive)
+	}
+}
+
+func TestServeRefusesBadCommandLines(t *testing.T) {
+	if _, err := parseCommandLine("serve", new(serveFlags), "--colour"); !errors.Is(err, cliflags.ErrUsage) {
+		t.Errorf("unknown flag: %v, want cliflags.ErrUsage", err)
+	}
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-provider", "openssl"); err == nil || !strings.Contains(err.Error(), "tls.provider") {
+		t.Errorf("bad provider flag: %v, want an error naming tls.provider", err)
+	}
+	var invalid *config.InvalidError
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-cert", "/etc/mb/cert.pem"); !errors.As(err, &invalid) {
+		t.Errorf("--tls-cert without --tls-key: %v, want an *InvalidError", err)
 	}
 }
 

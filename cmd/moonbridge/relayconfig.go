@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
@@ -64,7 +65,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("tls.provider %s: %w", tlsCfg.Provider, err)
 	}
-	warnOnFallback(log, tlsCfg.Provider, gossl.BoringEnabled, provider, reason)
+	warnOnFallback(log, tlsCfg.Provider, buildinfo.Flavour() == "boringssl", provider, reason)
 	sources, err := certSources(tlsCfg, log)
 	if err != nil {
 		return nil, "", err
@@ -79,7 +80,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	}
 	server, err := provider.NewServer(serverCfg)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("tls: %w", err)
 	}
 	return server, reason, nil
 }
@@ -130,9 +131,9 @@ func relayListeners(listeners []config.Listener) []relay.Listener {
 func proxyPolicy(name string) relay.ProxyPolicy {
 	switch name {
 	case "reject":
-		return relay.ProxyReject
+		return relay.ProxyRefuseUntrusted
 	case "ignore":
-		return relay.ProxyIgnore
+		return relay.ProxyDiscardUntrusted
 	}
 	return relay.ProxyOff
 }
@@ -140,7 +141,10 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route) []relay.Route {
 	out := make([]relay.Route, 0, len(routes))
 	for _, r := range routes {
-		rr := relay.Route{Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections}
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
+			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
+			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
+		}}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}

@@ -44,7 +44,7 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 		}}
 	}
 	if f.backend != "" {
-		cfg.Routes = []config.Route{{Hosts: []string{"*"}, Backends: []string{f.backend}}}
+		cfg.Routes = []config.Route{config.DefaultRoute(f.backend)}
 	}
 	override(&cfg.TLS.Cert, f.tlsCert)
 	override(&cfg.TLS.Key, f.tlsKey)

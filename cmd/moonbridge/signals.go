@@ -31,28 +31,35 @@ func signalContext(log zerolog.Logger, exit func(int)) (context.Context, context
 	return ctx, func() { signal.Stop(signals); cancel() }
 }
 
-// reloader is what SIGHUP reloads (gossl's server: certificates from their files).
-type reloader interface{ Reload() error }
+// hangups catches SIGHUP from the moment it is made: Go's default for SIGHUP ends the process,
+// and systemd's ExecReload sends it whatever the config serves. One that arrives before handle
+// is called waits in the channel.
+type hangups struct {
+	signals chan os.Signal
+	done    chan struct{}
+}
 
-// reloadOnHangup reloads r on every SIGHUP until the returned stop is called. A failed reload
-// keeps the old certificates; gossl logs why.
-func reloadOnHangup(r reloader, log zerolog.Logger) (stop func()) {
-	hangups := make(chan os.Signal, 1)
-	signal.Notify(hangups, syscall.SIGHUP)
-	done := make(chan struct{})
+func catchHangups() *hangups {
+	h := &hangups{signals: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(h.signals, syscall.SIGHUP)
+	return h
+}
+
+// handle calls reload for every SIGHUP, one at a time, until stop.
+func (h *hangups) handle(reload func()) {
 	go func() {
 		for {
 			select {
-			case <-hangups:
-				if err := r.Reload(); err != nil {
-					log.Error().Err(err).Msg("SIGHUP: certificate reload failed; keeping the old ones")
-				} else {
-					log.Info().Msg("SIGHUP: certificates reloaded")
-				}
-			case <-done:
+			case <-h.signals:
+				reload()
+			case <-h.done:
 				return
 			}
 		}
 	}()
-	return func() { signal.Stop(hangups); close(done) }
+}
+
+func (h *hangups) stop() {
+	signal.Stop(h.signals)
+	close(h.done)
 }

@@ -10,10 +10,10 @@ import (
 )
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "[--json]", "Print version, commit, Go version, flavour, TLS providers, the BoringSSL revision and its source, and the CPU features AES-GCM speed depends on.", stderr)
+	fs := newFlagSet("version", "[--json]", "Print version, commit, Go version, flavour, TLS providers, the BoringSSL revision and its source, and the CPU features AES-GCM speed depends on.", stdout, stderr)
 	asJSON := fs.Bool("json", false, "print as JSON")
-	checkTLS := addCheckTLSFlag(fs) // --check-tls, see selftest.go
-	if err := parseFlags(fs, args); err != nil {
+	checkTLS := addCheckTLSFlag(fs.FlagSet) // --check-tls, see selftest.go
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	info := buildinfo.Collect()

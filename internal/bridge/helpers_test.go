@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
@@ -112,25 +112,7 @@ func tlsServer(t *testing.T, provider string, cert gossl.PEMPair) *gossl.Server 
 // in; Login Success, Join Game and a position out), then it echoes every byte.
 func startBackend(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() { defer wg.Done(); serveLoginThenEcho(conn) }()
-		}
-	}()
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	return ln.Addr().String()
+	return testutil.Serve(t, serveLoginThenEcho).Addr().String()
 }
 
 func serveLoginThenEcho(conn net.Conn) {

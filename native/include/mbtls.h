@@ -76,6 +76,10 @@ typedef void (*mb_keylog_fn)(void *handle, const char *line);
 mb_ctx *mb_ctx_new(uint16_t min_version);
 void mb_ctx_free(mb_ctx *ctx);
 
+/* mb_ctx_conns returns how many mb_conn still hold ctx (the caller holds its own reference).
+ * Tests use it to see that a connection dropped without an explicit free is freed, once. */
+int mb_ctx_conns(const mb_ctx *ctx);
+
 /* mb_ctx_add_cert adds a PEM chain (leaf first) and its PEM private key. The first certificate
  * added is the default; the others are chosen when the client's SNI matches their leaf. Returns
  * 1, or 0 with a short static reason in *reason. */
@@ -123,6 +127,7 @@ size_t mb_seal_bound(size_t plaintext_len);
 typedef struct {
   uint16_t version;      /* wire version, e.g. 0x0304 */
   uint16_t cipher_suite; /* IANA id, e.g. 0x1301 */
+  uint16_t group;        /* IANA id of the key exchange, e.g. 0x11ec (X25519MLKEM768) */
   int resumed;           /* 1 when the session was resumed from a ticket */
   char alpn[32];
   char server_name[256];

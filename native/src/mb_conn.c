@@ -164,6 +164,7 @@ void mb_conn_state(const mb_conn *conn, mb_state *st) {
   const SSL_CIPHER *cipher = SSL_get_current_cipher(conn->ssl);
   st->version = (uint16_t)SSL_version(conn->ssl);
   st->cipher_suite = cipher ? SSL_CIPHER_get_protocol_id(cipher) : 0;
+  st->group = SSL_get_group_id(conn->ssl);
   st->resumed = SSL_session_reused(conn->ssl);
   const uint8_t *alpn;
   unsigned alpn_len;

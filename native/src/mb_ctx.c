@@ -8,11 +8,23 @@
 #include <openssl/pem.h>
 
 /* The suites both providers offer in TLS 1.2; gossl's Go provider lists the same six, and the
- * shared test suite negotiates each one against both. TLS 1.3 always has all three of its own. */
+ * shared test suite negotiates each one against both. TLS 1.3 always has all three of its own.
+ * The server's order decides (SSL_OP_CIPHER_SERVER_PREFERENCE), and it is crypto/tls's order
+ * when both ends have AES hardware: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305. (crypto/tls
+ * puts ChaCha20 first for a client that lists it first; this list does not.) */
 static const char kCipherList[] =
     "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
     "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
     "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+/* The key exchanges both providers offer (gossl's keyExchanges lists the same), in the server's
+ * order: the post-quantum hybrid whenever the client offers it, whatever the client's own order
+ * (crypto/tls's rule); then X25519, P-256 and P-384 at equal rank, so the client's first choice,
+ * the one it sent a key share for, saves a HelloRetryRequest (crypto/tls's rule again). */
+static const uint16_t kGroups[] = {SSL_GROUP_X25519_MLKEM768, SSL_GROUP_X25519,
+                                   SSL_GROUP_SECP256R1, SSL_GROUP_SECP384R1};
+static const uint32_t kGroupFlags[] = {0, SSL_GROUP_FLAG_EQUAL_PREFERENCE_WITH_NEXT,
+                                       SSL_GROUP_FLAG_EQUAL_PREFERENCE_WITH_NEXT, 0};
 
 mb_ctx *mb_ctx_new(uint16_t min_version) {
   mb_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -35,6 +47,8 @@ void mb_ctx_free(mb_ctx *ctx) {
   free(ctx);
 }
 
+int mb_ctx_conns(const mb_ctx *ctx) { return atomic_load(&ctx->refs) - 1; }
+
 mb_ctx *mb_ctx_from_ssl(const SSL *ssl) { return SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl)); }
 
 /* error_reason returns the reason of the oldest queued error (or fallback) and clears the queue. */
@@ -49,10 +63,13 @@ static SSL_CTX *new_ssl_ctx(mb_ctx *ctx) {
   if (s == NULL) return NULL;
   if (!SSL_CTX_set_min_proto_version(s, ctx->min_version) ||
       !SSL_CTX_set_max_proto_version(s, TLS1_3_VERSION) ||
-      !SSL_CTX_set_strict_cipher_list(s, kCipherList)) {
+      !SSL_CTX_set_strict_cipher_list(s, kCipherList) ||
+      !SSL_CTX_set1_group_ids_with_flags(s, kGroups, kGroupFlags,
+                                         sizeof(kGroups) / sizeof(kGroups[0]))) {
     SSL_CTX_free(s);
     return NULL;
   }
+  SSL_CTX_set_options(s, SSL_OP_CIPHER_SERVER_PREFERENCE);
   /* Resumption is by ticket only (like crypto/tls): no per-session server memory. */
   SSL_CTX_set_session_cache_mode(s, SSL_SESS_CACHE_OFF);
   SSL_CTX_set_app_data(s, ctx);

@@ -91,9 +91,15 @@ static int on_new_session(SSL *ssl, SSL_SESSION *session) {
   return 1;
 }
 
+/* The client prefers X25519 to the post-quantum hybrid: the server's preference must win. P-256
+ * is there for TLS 1.2, where an ECDSA certificate's curve must be one the client offers. */
+static const uint16_t kClientGroups[] = {SSL_GROUP_X25519, SSL_GROUP_X25519_MLKEM768,
+                                         SSL_GROUP_SECP256R1};
+
 static SSL_CTX *client_ctx(uint16_t max_version) {
   SSL_CTX *cctx = SSL_CTX_new(TLS_method());
   SSL_CTX_set_max_proto_version(cctx, max_version);
+  SSL_CTX_set1_group_ids(cctx, kClientGroups, 3);
   SSL_CTX_set_alpn_protos(cctx, (const uint8_t *)"\x08http/1.1", 9);
   SSL_CTX_set_session_cache_mode(cctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
   SSL_CTX_sess_set_new_cb(cctx, on_new_session);
@@ -185,11 +191,14 @@ static void test_sessions(pem_pair a, pem_pair b) {
     SSL_CTX *cctx = client_ctx(versions[v]);
     client c = client_new(cctx, "b.test");
     mb_conn *server = mb_conn_new(ctx);
+    CHECK(mb_ctx_conns(ctx) == 1);
     CHECK(handshake(server, &c, v == 0 ? 1 : 4096)); /* TLS 1.2: one byte per call */
     mb_state st;
     mb_conn_state(server, &st);
     CHECK(st.version == versions[v] && strcmp(st.alpn, "http/1.1") == 0);
     CHECK(strcmp(st.server_name, "b.test") == 0 && !st.resumed);
+    /* The hybrid is TLS 1.3 only; in TLS 1.2 the client's first classical group stands. */
+    CHECK(st.group == (v == 0 ? SSL_GROUP_X25519 : SSL_GROUP_X25519_MLKEM768));
     X509 *peer = SSL_get_peer_certificate(c.ssl);
     CHECK(peer != NULL && X509_check_host(peer, "b.test", 6, 0, NULL) == 1); /* SNI chose b */
     X509_free(peer);
@@ -202,6 +211,7 @@ static void test_sessions(pem_pair a, pem_pair b) {
     BIO_write(c.in, out, (int)res.produced);
     CHECK(SSL_read(c.ssl, out, sizeof(out)) == 0 && SSL_get_error(c.ssl, 0) == SSL_ERROR_ZERO_RETURN);
     mb_conn_free(server);
+    CHECK(mb_ctx_conns(ctx) == 0);
     SSL_free(c.ssl);
 
     client again = client_new(cctx, "b.test");

@@ -49,7 +49,9 @@ type CPU struct {
 	VPCLMUL   bool `json:"vpclmulqdq_avx512"`
 }
 
-// Flavour is "boringssl" for the cgo build with BoringSSL and "purego" otherwise.
+// Flavour is "boringssl" for the cgo build with BoringSSL and "purego" otherwise. It is the one
+// place that asks whether BoringSSL is compiled in (gossl.BoringEnabled); the rest of cmd/ asks
+// Flavour.
 func Flavour() string {
 	if gossl.BoringEnabled {
 		return "boringssl"
@@ -74,7 +76,7 @@ func Collect() Info {
 			VPCLMUL:   cpu.X86.HasAVX512VPCLMULQDQ,
 		},
 	}
-	if gossl.BoringEnabled {
+	if info.Flavour == "boringssl" {
 		linked := gossl.LinkedBoringSSL()
 		info.TLSProviders = []string{"boringssl", "go"}
 		info.BoringSSL = &Boring{Revision: linked.Revision, Source: linked.Source, APIVersion: linked.APIVersion, NativeID: nativeID}

@@ -26,7 +26,7 @@ func (s *ByteSize) UnmarshalText(text []byte) error {
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || n < 0 {
-		return fmt.Errorf("invalid size %q: want a whole number of bytes, optionally with B, KiB, MiB or GiB", text)
+		return fmt.Errorf("want a size such as 65536, 64KiB or 16MiB (a whole number of bytes, B, KiB, MiB or GiB), not %q", text)
 	}
 	*s = ByteSize(n * factor)
 	return nil

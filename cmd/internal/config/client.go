@@ -27,14 +27,14 @@ func defaultClient() Client {
 }
 
 func (c Client) validate() []error {
-	errs := []error{hostPort("client.listen", c.Listen), oneOf("client.tls_min", c.TLSMin, "1.2", "1.3")}
+	errs := []error{listenAddr("client.listen", c.Listen), oneOf("client.tls_min", c.TLSMin, "1.2", "1.3"), readableFile("client.ca", c.CA)}
 	if c.URL != "" {
 		if u, err := url.Parse(c.URL); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Hostname() == "" {
 			errs = append(errs, invalid("client.url", "%q is not ws://HOST[:PORT]/PATH or wss://...", c.URL))
 		}
 	}
 	if c.Connect != "" {
-		errs = append(errs, hostPort("client.connect", c.Connect))
+		errs = append(errs, dialAddr("client.connect", c.Connect))
 	}
 	if _, err := c.HTTPHeader(); err != nil {
 		errs = append(errs, err)

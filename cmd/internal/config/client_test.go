@@ -31,8 +31,10 @@ func TestClientSectionErrors(t *testing.T) {
 		"header":       {"client:\n  headers: [\"no colon\"]\n", "client.headers[0]"},
 		"header name":  {"client:\n  headers: [\"Bad Name: x\"]\n", "client.headers[0]"},
 		"token twice":  {"client:\n  token: t\n  headers: [\"Authorization: Basic x\"]\n", "client.token"},
-		"unknown key":  {"client:\n  proxy: x\n", `unknown field "proxy"`},
-		"insecure str": {"client:\n  insecure: maybe\n", "[2:13]"},
+		"unknown key":  {"client:\n  proxy: x\n", `line 2: client.proxy: unknown key`},
+		"insecure str": {"client:\n  insecure: maybe\n", `line 2: client.insecure: want true or false, not "maybe"`},
+		"ca missing":   {"client:\n  ca: /nonexistent/ca.pem\n", "line 2: client.ca: cannot read /nonexistent/ca.pem: no such file"},
+		"connect port": {"client:\n  connect: edge.example.test:0\n", "the port must be a number from 1 to 65535"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Parse([]byte(tc.yaml), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -18,7 +18,8 @@ type Config struct {
 	// TrustedProxies may send PROXY headers and forwarded-for headers (CIDRs of a CDN or LB).
 	TrustedProxies []string `yaml:"trusted_proxies"`
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
-	// precedence; X-Forwarded-For is walked from the right. Empty: none, only PROXY headers.
+	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
+	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
 	Limits          Limits   `yaml:"limits"`
 	Fallback        Fallback `yaml:"fallback"`
@@ -94,6 +95,9 @@ type Listener struct {
 
 // Route sends clients whose handshake host matches Hosts to the first reachable backend.
 type Route struct {
+	// Name labels the route in metrics and logs; empty: its first host, followed by its first
+	// path if it has paths ("*", "play.example.net", "*/creative"). Labels must differ.
+	Name     string   `yaml:"name"`
 	Hosts    []string `yaml:"hosts"` // exact names or *.example.net; "*" is the default route
 	Paths    []string `yaml:"paths"` // WebSocket paths this route is limited to; empty: any
 	Backends []string `yaml:"backends"`
@@ -102,6 +106,54 @@ type Route struct {
 	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 	// MaxConnections bounds this route's sessions; 0: only the global limits.
 	MaxConnections int `yaml:"max_connections"`
+	// HealthCheck checks the backends; one that fails is skipped while another one is up.
+	HealthCheck HealthCheck `yaml:"health_check"`
+}
+
+// UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
+// health_check, or some of its keys) keep them.
+func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
+	*r = Route{HealthCheck: defaultHealthCheck()}
+	type plain Route // without this method, or decoding would recurse
+	return unmarshal((*plain)(r))
+}
+
+// DefaultRoute sends every host to backends, with the default health check.
+func DefaultRoute(backends ...string) Route {
+	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck()}
+}
+
+// HealthCheck says how a route checks its backends.
+type HealthCheck struct {
+	Mode     string        `yaml:"mode"`     // tcp (a connect), status (a server-list ping), off
+	Interval time.Duration `yaml:"interval"` // from one check to the next
+	Timeout  time.Duration `yaml:"timeout"`  // for one check
+	Rise     int           `yaml:"rise"`     // passed checks in a row that bring a backend back
+	Fall     int           `yaml:"fall"`     // failed checks in a row that take it out
+}
+
+// Health check modes.
+const (
+	HealthTCP    = "tcp"
+	HealthStatus = "status"
+	HealthOff    = "off"
+)
+
+// defaultHealthCheck is a TCP connect every 10 s: it costs a backend one accepted and closed
+// connection, sends no byte (so no PROXY header is needed and servers log nothing), and takes a
+// dead or hung backend out within 30 s.
+func defaultHealthCheck() HealthCheck {
+	return HealthCheck{Mode: HealthTCP, Interval: 10 * time.Second, Timeout: 2 * time.Second, Rise: 2, Fall: 3}
+}
+
+// fillListDefaults sets what a list item in the file leaves out (decoding over Default keeps
+// only the defaults of keys outside lists): a listener's proxy_protocol is off.
+func (c *Config) fillListDefaults() {
+	for i := range c.Listeners {
+		if c.Listeners[i].ProxyProtocol == "" {
+			c.Listeners[i].ProxyProtocol = "off"
+		}
+	}
 }
 
 // Protocol names a listener accepts.
@@ -130,9 +182,9 @@ func Default() Config {
 			Protocols:     []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS},
 			ProxyProtocol: "off",
 		}},
-		Routes:          []Route{{Hosts: []string{"*"}, Backends: []string{"127.0.0.1:25565"}}},
+		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
-		ClientIPHeaders: []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", "X-Forwarded-For"},
+		ClientIPHeaders: []string{},
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

@@ -40,10 +40,10 @@ func TestFileOverridesOnlyWhatItSets(t *testing.T) {
 
 func TestStrictErrorsNameKeyAndLine(t *testing.T) {
 	cases := map[string]struct{ yaml, want string }{
-		"unknown key": {"log:\n  level: info\n  colour: red\n", `[3:3] unknown field "colour"`},
-		"wrong type":  {"websocket:\n  dead_after: many\n", "[2:15]"},
+		"unknown key": {"log:\n  level: info\n  colour: red\n", `line 3: log.colour: unknown key; the keys in log are format, level`},
+		"wrong type":  {"websocket:\n  dead_after: many\n", `line 2: websocket.dead_after: want a whole number, not "many"`},
 		"bad enum":    {"tls:\n  provider: openssl\n", `tls.provider: "openssl" is not one of auto, boringssl, go`},
-		"bad size":    {"websocket:\n  max_message: lots\n", "invalid size"},
+		"bad size":    {"websocket:\n  max_message: lots\n", `line 2: websocket.max_message: want a size such as 65536, 64KiB or 16MiB`},
 		"small size":  {"websocket:\n  max_message: 1MiB\n", "websocket.max_message"},
 		"bad listen":  {"listeners:\n  - listen: nowhere\n    protocols: [ws]\n", `listeners[0].listen: "nowhere" is not HOST:PORT`},
 		"bad proto":   {"listeners:\n  - listen: :1\n    protocols: [http]\n", "listeners[0].protocols[0]"},
@@ -67,11 +67,19 @@ func TestClientIPHeadersEmptyMeansNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.ClientIPHeaders == nil || len(cfg.ClientIPHeaders) != 0 {
-		t.Errorf("client_ip_headers: [] gave %#v, want an empty (not nil) list: nil would mean the relay's default", cfg.ClientIPHeaders)
+		t.Errorf("client_ip_headers: [] gave %#v, want an empty list", cfg.ClientIPHeaders)
 	}
 	cfg, _ = Parse([]byte("client_ip_headers: [CF-Connecting-IP]\n"), noEnv)
 	if len(cfg.ClientIPHeaders) != 1 {
 		t.Errorf("a list of one gave %v", cfg.ClientIPHeaders)
+	}
+}
+
+// No header is believed unless the file names it (issue 13, defect 7: the default list let a
+// player behind nginx choose its address with CF-Connecting-IP).
+func TestClientIPHeadersDefaultIsNone(t *testing.T) {
+	if got := Default().ClientIPHeaders; len(got) != 0 {
+		t.Errorf("default client_ip_headers %v, want none", got)
 	}
 }
 
@@ -84,14 +92,16 @@ func TestInvalidErrorIsTyped(t *testing.T) {
 }
 
 func TestEnvironmentPlaceholders(t *testing.T) {
-	env := map[string]string{"MB_KEY": "/secret/key.pem"}
+	dir := t.TempDir() // the files must exist: validation reads them
+	certFile, keyFile := touch(t, dir, "cert.pem"), touch(t, dir, "key.pem")
+	env := map[string]string{"MB_KEY": keyFile}
 	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
-	raw := "tls:\n  cert: ${MB_CERT:/etc/mb/cert.pem} # ${NOT_EXPANDED}\n  key: ${MB_KEY}\n# ${ALSO_A_COMMENT}\n"
+	raw := "tls:\n  cert: ${MB_CERT:" + certFile + "} # ${NOT_EXPANDED}\n  key: ${MB_KEY}\n# ${ALSO_A_COMMENT}\n"
 	cfg, err := Parse([]byte(raw), lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.TLS.Cert != "/etc/mb/cert.pem" || cfg.TLS.Key != "/secret/key.pem" {
+	if cfg.TLS.Cert != certFile || cfg.TLS.Key != keyFile {
 		t.Errorf("got cert %q key %q", cfg.TLS.Cert, cfg.TLS.Key)
 	}
 	_, err = Parse([]byte("log:\n  level: info\ntls:\n  key: ${MISSING}\n"), lookup)

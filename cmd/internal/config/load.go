@@ -2,14 +2,19 @@ package config
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
 )
 
 // Load reads a YAML file over the defaults: keys it does not set keep their default values.
-// Unknown keys and wrong types are errors that name the key and line.
+// Unknown keys, wrong types and invalid values are errors that name the key and line.
 func Load(path string) (Config, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -17,28 +22,79 @@ func Load(path string) (Config, error) {
 	}
 	cfg, err := Parse(raw, os.LookupEnv)
 	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Config{}, fmt.Errorf("config %s:\n%w", path, err)
 	}
 	return cfg, nil
 }
 
-// Parse decodes YAML over the defaults after expanding environment placeholders with lookup.
+// Parse decodes YAML over the defaults after expanding environment placeholders with lookup,
+// and validates the result.
 func Parse(raw []byte, lookup func(string) (string, bool)) (Config, error) {
 	expanded, err := ExpandEnv(raw, lookup)
 	if err != nil {
 		return Config{}, err
 	}
 	cfg := Default()
+	lines := keyLines{}
 	if len(bytes.TrimSpace(expanded)) > 0 {
-		dec := yaml.NewDecoder(bytes.NewReader(expanded), yaml.Strict())
-		if err := dec.Decode(&cfg); err != nil {
-			return Config{}, fmt.Errorf("\n%s", yaml.FormatError(err, false, true))
+		if lines, err = decode(expanded, &cfg); err != nil {
+			return Config{}, err
 		}
 	}
+	cfg.fillListDefaults()
 	if err := cfg.Validate(); err != nil {
-		return Config{}, err
+		return Config{}, lines.annotate(err)
 	}
 	return cfg, nil
+}
+
+// decode checks the document's shape (checkShape), then decodes it strictly into cfg.
+func decode(text []byte, cfg *Config) (keyLines, error) {
+	file, err := parser.ParseBytes(text, 0)
+	if err != nil {
+		return nil, yamlError(err)
+	}
+	if len(file.Docs) != 1 {
+		return nil, fmt.Errorf("want one YAML document, found %d (--- starts another)", len(file.Docs))
+	}
+	lines, errs := checkShape(file.Docs[0])
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if err := yaml.NewDecoder(bytes.NewReader(text), yaml.Strict()).Decode(cfg); err != nil {
+		return nil, yamlError(err) // what checkShape does not foresee
+	}
+	return lines, nil
+}
+
+// yamlError shows the YAML library's error with its position and the line it is on.
+func yamlError(err error) error {
+	return errors.New(yaml.FormatError(err, false, true))
+}
+
+// annotate gives each InvalidError in err the line of its key, and puts them in the file's
+// order, those about defaults last.
+func (l keyLines) annotate(err error) error {
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	for _, e := range errs {
+		var invalid *InvalidError
+		if errors.As(e, &invalid) && invalid.Line == 0 {
+			invalid.Line = l.line(invalid.Key)
+		}
+	}
+	slices.SortStableFunc(errs, func(a, b error) int { return cmp.Compare(sortLine(a), sortLine(b)) })
+	return errors.Join(errs...)
+}
+
+func sortLine(err error) int {
+	var invalid *InvalidError
+	if errors.As(err, &invalid) && invalid.Line > 0 {
+		return invalid.Line
+	}
+	return math.MaxInt
 }
 
 // Marshal renders the effective configuration, as check-config prints it.

@@ -5,29 +5,39 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// InvalidError names the key whose value is wrong and why.
+// InvalidError names the key whose value is wrong, its line and why.
 type InvalidError struct {
 	Key    string // dotted path, e.g. listeners[0].protocols
+	Line   int    // in the file; 0 for a value the file does not set (a default, a flag)
 	Reason string
 }
 
-func (e *InvalidError) Error() string { return e.Key + ": " + e.Reason }
+func (e *InvalidError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s: %s", e.Line, e.Key, e.Reason)
+	}
+	return e.Key + ": " + e.Reason
+}
 
 func invalid(key, format string, args ...any) error {
 	return &InvalidError{Key: key, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Validate checks what the types cannot: enumerations, addresses, required pairs.
+// Validate checks what the types cannot: enumerations, addresses and ports, CIDRs, durations,
+// required pairs, and that the files named exist and can be read. serve and check-config both
+// run it.
 func (c Config) Validate() error {
 	var errs []error
 	errs = append(errs, oneOf("log.level", c.Log.Level, "trace", "debug", "info", "warn", "error"))
 	errs = append(errs, oneOf("log.format", c.Log.Format, "auto", "console", "json"))
 	if c.Admin.Listen != "" {
-		errs = append(errs, hostPort("admin.listen", c.Admin.Listen))
+		errs = append(errs, listenAddr("admin.listen", c.Admin.Listen))
 	}
 	errs = append(errs, c.TLS.validate()...)
 	errs = append(errs, c.WebSocket.validate()...)
@@ -41,12 +51,13 @@ func (c Config) Validate() error {
 	for i, cidr := range c.TrustedProxies {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
 			if _, err := netip.ParseAddr(cidr); err != nil {
-				errs = append(errs, invalid(fmt.Sprintf("trusted_proxies[%d]", i), "%q is not a CIDR or an address", cidr))
+				errs = append(errs, invalid(fmt.Sprintf("trusted_proxies[%d]", i), "%q is not a CIDR (such as 173.245.48.0/20) or an address", cidr))
 			}
 		}
 	}
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
 }
@@ -59,10 +70,13 @@ func (t TLS) validate() []error {
 	if (t.Cert == "") != (t.Key == "") {
 		errs = append(errs, invalid("tls.cert", "tls.cert and tls.key go together; set both or neither"))
 	}
+	errs = append(errs, readableFile("tls.cert", t.Cert), readableFile("tls.key", t.Key))
 	for i, extra := range t.Extra {
+		key := fmt.Sprintf("tls.certificates[%d]", i)
 		if extra.Cert == "" || extra.Key == "" {
-			errs = append(errs, invalid(fmt.Sprintf("tls.certificates[%d]", i), "needs both cert and key"))
+			errs = append(errs, invalid(key, "needs both cert and key"))
 		}
+		errs = append(errs, readableFile(key+".cert", extra.Cert), readableFile(key+".key", extra.Key))
 	}
 	return errs
 }
@@ -115,7 +129,7 @@ func (l Limits) validate() []error {
 }
 
 func (l Listener) validate(key string) []error {
-	errs := []error{hostPort(key+".listen", l.Listen), oneOf(key+".proxy_protocol", l.ProxyProtocol, "", "off", "reject", "ignore")}
+	errs := []error{listenAddr(key+".listen", l.Listen), oneOf(key+".proxy_protocol", l.ProxyProtocol, "off", "reject", "ignore")}
 	if len(l.Protocols) == 0 {
 		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
 	}
@@ -139,7 +153,7 @@ func validateRoutes(routes []Route) []error {
 			errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
 		}
 		for j, b := range r.Backends {
-			errs = append(errs, hostPort(fmt.Sprintf("%s.backends[%d]", key, j), b))
+			errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
 		}
 		if r.ProxyProtocol < 0 || r.ProxyProtocol > 2 {
 			errs = append(errs, invalid(key+".proxy_protocol", "must be 0 (none), 1 or 2"))
@@ -147,6 +161,62 @@ func validateRoutes(routes []Route) []error {
 		if r.MaxConnections < 0 {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
+		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+	}
+	return append(errs, validateRouteBackends(routes)...)
+}
+
+// validateRouteBackends checks what metrics need: labels that differ between routes and no
+// backend twice in one route.
+func validateRouteBackends(routes []Route) []error {
+	var errs []error
+	labels := map[string]int{}
+	for i, r := range routes {
+		key := fmt.Sprintf("routes[%d]", i)
+		if label := r.label(); label != "" {
+			if j, taken := labels[label]; taken {
+				errs = append(errs, invalid(key+".name", "this route is labelled %q, as routes[%d] is; give one of them a name", label, j))
+			}
+			labels[label] = i
+		}
+		for j, b := range r.Backends {
+			if k := slices.Index(r.Backends, b); k < j {
+				errs = append(errs, invalid(fmt.Sprintf("%s.backends[%d]", key, j), "%q is listed twice", b))
+			}
+		}
+	}
+	return errs
+}
+
+// label is the route's name in metrics: its name, or its first host and first path.
+func (r Route) label() string {
+	switch {
+	case r.Name != "":
+		return r.Name
+	case len(r.Hosts) == 0:
+		return ""
+	case len(r.Paths) > 0:
+		return r.Hosts[0] + r.Paths[0]
+	}
+	return r.Hosts[0]
+}
+
+func (h HealthCheck) validate(key string) []error {
+	errs := []error{oneOf(key+".mode", h.Mode, HealthTCP, HealthStatus, HealthOff)}
+	if h.Mode == HealthOff {
+		return errs
+	}
+	if h.Interval <= 0 {
+		errs = append(errs, invalid(key+".interval", "must be a positive duration such as 10s"))
+	}
+	if h.Timeout <= 0 {
+		errs = append(errs, invalid(key+".timeout", "must be a positive duration such as 2s"))
+	}
+	if h.Rise < 1 {
+		errs = append(errs, invalid(key+".rise", "must be at least 1 check"))
+	}
+	if h.Fall < 1 {
+		errs = append(errs, invalid(key+".fall", "must be at least 1 check"))
 	}
 	return errs
 }
@@ -158,11 +228,46 @@ func oneOf(key, value string, allowed ...string) error {
 	return invalid(key, "%q is not one of %s", value, strings.Join(allowed, ", "))
 }
 
-func hostPort(key, addr string) error {
-	if _, port, err := net.SplitHostPort(addr); err != nil || port == "" {
-		return invalid(key, "%q is not HOST:PORT", addr)
+// listenAddr is an address to listen on: HOST:PORT or :PORT, port 0 picking a free one.
+func listenAddr(key, addr string) error { return hostPort(key, addr, 0) }
+
+// dialAddr is an address to connect to: HOST:PORT, port 1 to 65535.
+func dialAddr(key, addr string) error { return hostPort(key, addr, 1) }
+
+func hostPort(key, addr string, lowestPort int) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return invalid(key, "%q is not HOST:PORT (such as 0.0.0.0:25577 or [::1]:25577)", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < lowestPort || n > 65535 {
+		return invalid(key, "%q: the port must be a number from %d to 65535", addr, lowestPort)
 	}
 	return nil
+}
+
+// readableFile checks a file the config names, when it names one: serve reads it at start.
+func readableFile(key, path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return invalid(key, "cannot read %s: %v", path, pathErrorReason(err))
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return invalid(key, "%s is a directory, not a file", path)
+	}
+	return nil
+}
+
+// pathErrorReason drops the path and operation an *os.PathError repeats.
+func pathErrorReason(err error) error {
+	var pathErr *os.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err
+	}
+	return err
 }
 
 // validateHeaderNames checks HTTP header names: letters, digits and dashes, each once.

@@ -11,6 +11,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
+// Durations (a session's "duration") are written with their unit, as Go writes them ("1.5s",
+// "2m3.25s", "850ms"): zerolog's default is a bare number of milliseconds that a reader has to
+// know. It is zerolog's global, set once here before any logger exists, so that no goroutine
+// reads it while it changes.
+func init() {
+	zerolog.DurationFieldFormat = zerolog.DurationFormatString
+}
+
 // New returns a logger writing to out at level ("info", "debug", ...) in format "auto",
 // "console" or "json"; auto is console when out is a terminal.
 func New(out io.Writer, level, format string) (zerolog.Logger, error) {

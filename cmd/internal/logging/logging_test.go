@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJSONLinesHaveLevelTimeAndCause(t *testing.T) {
@@ -22,6 +23,19 @@ func TestJSONLinesHaveLevelTimeAndCause(t *testing.T) {
 	}
 	if line["level"] != "error" || line["time"] == nil || line["error"] != "backend refused" {
 		t.Errorf("line %v", line)
+	}
+}
+
+// A duration carries its unit (issue 13, defect 10: "duration":1234.5 had none).
+func TestDurationsHaveAUnit(t *testing.T) {
+	var out bytes.Buffer
+	log, err := New(&out, "info", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info().Dur("duration", 1500*time.Millisecond).Msg("session ended")
+	if !strings.Contains(out.String(), `"duration":"1.5s"`) {
+		t.Errorf("duration written as %q, want \"1.5s\"", out.String())
 	}
 }
 

@@ -6,6 +6,7 @@ package boring
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -14,14 +15,13 @@ import (
 	pointer "github.com/mattn/go-pointer"
 )
 
-// The constants of tickets.go must equal mbtls.h's: a difference makes one of these negative,
-// which does not compile.
-const (
-	_ = uint(TicketKeyLen - C.MB_TICKET_KEY_LEN)
-	_ = uint(C.MB_TICKET_KEY_LEN - TicketKeyLen)
-	_ = uint(MaxTicketKeys - C.MB_MAX_TICKET_KEYS)
-	_ = uint(C.MB_MAX_TICKET_KEYS - MaxTicketKeys)
-)
+// TicketKeyLen is the size of one session ticket key: a name, an HMAC key and an AES key.
+// gossl defines its own key type; a key of another length does not fit CtxConfig.TicketKeys, so
+// a difference fails to compile.
+const TicketKeyLen = C.MB_TICKET_KEY_LEN
+
+// MaxTicketKeys is how many ticket keys a context accepts; the first issues new tickets.
+const MaxTicketKeys = C.MB_MAX_TICKET_KEYS
 
 // CertPEM is one certificate chain (leaf first) and its private key, PEM-encoded.
 type CertPEM struct {
@@ -43,11 +43,12 @@ type Ctx struct {
 	p *C.mb_ctx
 }
 
-// NewCtx builds a server context; an error names the certificate that failed and why.
+// NewCtx builds a server context; an error names the certificate that failed and why (gossl
+// wraps it in its TLSError).
 func NewCtx(cfg CtxConfig) (*Ctx, error) {
 	p := C.mb_ctx_new(C.uint16_t(cfg.MinVersion))
 	if p == nil {
-		return nil, &Error{Op: "context", Reason: "out of memory"}
+		return nil, errors.New("context: out of memory")
 	}
 	if err := configure(p, cfg); err != nil {
 		C.mb_ctx_free(p)
@@ -63,16 +64,22 @@ func NewCtx(cfg CtxConfig) (*Ctx, error) {
 	return ctx, nil
 }
 
+// conns is how many C sessions still hold the context: the leak tests' view of the C side.
+func (c *Ctx) conns() int {
+	n := int(C.mb_ctx_conns(c.p))
+	runtime.KeepAlive(c)
+	return n
+}
+
 func configure(p *C.mb_ctx, cfg CtxConfig) error {
 	for i, cert := range cfg.Certs {
-		if err := addCert(p, cert); err != nil {
-			err.Reason = fmt.Sprintf("certificate %d: %s", i+1, err.Reason)
-			return err
+		if reason, ok := addCert(p, cert); !ok {
+			return fmt.Errorf("certificate %d: %s", i+1, reason)
 		}
 	}
 	if n := len(cfg.TicketKeys); n > 0 {
 		if n > MaxTicketKeys {
-			return &Error{Op: "context", Reason: "too many ticket keys"}
+			return fmt.Errorf("context: %d ticket keys, at most %d", n, MaxTicketKeys)
 		}
 		C.mb_ctx_set_ticket_keys(p, (*C.uint8_t)(unsafe.Pointer(&cfg.TicketKeys[0][0])), C.size_t(n))
 	}
@@ -91,14 +98,14 @@ func freeCtx(h ctxHandles) {
 	}
 }
 
-func addCert(p *C.mb_ctx, cert CertPEM) *Error {
-	var reason *C.char
-	ok := C.mb_ctx_add_cert(p, bytePtr(cert.Chain), C.size_t(len(cert.Chain)),
-		bytePtr(cert.Key), C.size_t(len(cert.Key)), &reason)
-	if ok == 1 {
-		return nil
+// addCert adds one certificate, or says why the shim refused it.
+func addCert(p *C.mb_ctx, cert CertPEM) (reason string, ok bool) {
+	var why *C.char
+	if C.mb_ctx_add_cert(p, bytePtr(cert.Chain), C.size_t(len(cert.Chain)),
+		bytePtr(cert.Key), C.size_t(len(cert.Key)), &why) == 1 {
+		return "", true
 	}
-	return &Error{Op: "certificate", Reason: C.GoString(reason)}
+	return C.GoString(why), false
 }
 
 // bytePtr lends b to C for one call; nil for an empty slice.

@@ -56,10 +56,13 @@ func SealBound(n int) int { return n + (n/MaxPlaintext+1)*C.MB_SEAL_OVERHEAD }
 // Engine is one TLS server session in C. Every method is one cgo call and holds the engine's
 // lock for it, because an SSL object must not be used from two threads at once (the two pumps
 // of a session read and write concurrently).
+//
+// Like every handle in Go's crypto/internal/boring, an Engine has a cleanup: one dropped without
+// Free (a connection never closed) still frees its C session when it is collected.
 type Engine struct {
-	mu    sync.Mutex
-	p     *C.mb_conn
-	calls int64
+	mu      sync.Mutex
+	p       *C.mb_conn
+	cleanup runtime.Cleanup
 }
 
 // NewEngine starts a server session on ctx; nil only when out of memory.
@@ -69,22 +72,25 @@ func NewEngine(ctx *Ctx) *Engine {
 	if p == nil {
 		return nil
 	}
-	return &Engine{p: p}
+	e := &Engine{p: p}
+	e.cleanup = runtime.AddCleanup(e, freeConn, p)
+	return e
 }
 
-// Free releases the C session; later calls fail with "closed". It is safe to call twice.
+func freeConn(p *C.mb_conn) { C.mb_conn_free(p) }
+
+// Free releases the C session; later calls fail with "closed". It is safe to call twice. It
+// stops the cleanup first: e is reachable here, so the cleanup has not run and now never will,
+// and the session is freed exactly once.
 func (e *Engine) Free() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.p == nil {
+		return
+	}
+	e.cleanup.Stop()
 	C.mb_conn_free(e.p)
 	e.p = nil
-}
-
-// Calls counts the cgo calls made on this engine (tests prove one per write with it).
-func (e *Engine) Calls() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.calls
 }
 
 type op int
@@ -98,7 +104,7 @@ const (
 
 var errClosed = Result{Status: Fatal, Reason: "closed"}
 
-// do enters C for the per-record operations: lock, count, call, unpack. They are all noescape
+// do enters C for the per-record operations: lock, call, unpack. They are all noescape
 // and nocallback, which is what lets res and the buffers stay where they are (cgo keeps Go
 // arguments off the heap only for functions marked both).
 func (e *Engine) do(o op, in, out []byte) Result {
@@ -107,7 +113,6 @@ func (e *Engine) do(o op, in, out []byte) Result {
 	if e.p == nil {
 		return errClosed
 	}
-	e.calls++
 	var res C.mb_result
 	inP, inN, outP, outN := bytePtr(in), C.size_t(len(in)), bytePtr(out), C.size_t(len(out))
 	switch o {
@@ -132,7 +137,6 @@ func (e *Engine) Handshake(in, out []byte) Result {
 	if e.p == nil {
 		return errClosed
 	}
-	e.calls++
 	var res C.mb_result
 	C.mb_handshake(e.p, bytePtr(in), C.size_t(len(in)), bytePtr(out), C.size_t(len(out)), &res)
 	return result(&res)
@@ -154,6 +158,7 @@ func (e *Engine) Shutdown(out []byte) Result { return e.do(opShutdown, nil, out)
 type State struct {
 	Version     uint16
 	CipherSuite uint16
+	Group       uint16 // the key exchange's IANA id
 	Resumed     bool
 	ALPN        string
 	ServerName  string
@@ -171,6 +176,7 @@ func (e *Engine) State() State {
 	return State{
 		Version:     uint16(st.version),
 		CipherSuite: uint16(st.cipher_suite),
+		Group:       uint16(st.group),
 		Resumed:     st.resumed != 0,
 		ALPN:        C.GoString(&st.alpn[0]),
 		ServerName:  C.GoString(&st.server_name[0]),

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// Behind a trusted proxy, a header the player sends is believed only when client_ip_headers
+// names it (issue 13, defect 7: by default CF-Connecting-IP was believed behind nginx).
+func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		headers []string // nil: the default
+		sent    http.Header
+		want    string // the session's client address, without the port
+	}{
+		{"default believes no header", nil, http.Header{"Cf-Connecting-Ip": {"6.6.6.6"}, "X-Forwarded-For": {"6.6.6.7"}}, "127.0.0.1"},
+		{"X-Forwarded-For when named", []string{"X-Forwarded-For"}, http.Header{"Cf-Connecting-Ip": {"6.6.6.6"}, "X-Forwarded-For": {"203.0.113.7"}}, "203.0.113.7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			backend := closingBackend(t)
+			cfg := config.Default()
+			cfg.Listeners = []config.Listener{{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}}
+			cfg.Routes = []config.Route{{Hosts: []string{"*"}, Backends: []string{backend}}}
+			cfg.TrustedProxies = []string{"127.0.0.1/32"}
+			if tc.headers != nil {
+				cfg.ClientIPHeaders = tc.headers
+			}
+			logs := startServe(t, cfg)
+			addr := waitForLog(t, logs, "Listening for WebSocket")["addr"]
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", Header: tc.sent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := conn.Write(statusPing()); err != nil {
+				t.Fatal(err)
+			}
+			client := waitForLog(t, logs, "session ended")["client"]
+			if host, _, _ := net.SplitHostPort(client); host != tc.want {
+				t.Errorf("session client %q, want %s", client, tc.want)
+			}
+		})
+	}
+}
+
+// closingBackend accepts connections, reads their first bytes and closes them.
+func closingBackend(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			conn.Read(make([]byte, 256))
+			conn.Close()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// waitForLog returns the string fields of the first JSON log line whose message starts with
+// prefix.
+func waitForLog(t *testing.T, logs *testutil.SyncBuffer, prefix string) map[string]string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var fields map[string]any
+			if json.Unmarshal([]byte(line), &fields) != nil {
+				continue
+			}
+			if msg, _ := fields["message"].(string); strings.HasPrefix(msg, prefix) {
+				out := map[string]string{}
+				for k, v := range fields {
+					if s, ok := v.(string); ok {
+						out[k] = s
+					}
+				}
+				return out
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no log line %q in %s", prefix, logs.String())
+	return nil
+}
+
+func TestClientIPWarning(t *testing.T) {
+	wsListener := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}
+	proxied := wsListener
+	proxied.ProxyProtocol = "reject"
+	minecraft := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolMinecraft}, ProxyProtocol: "off"}
+	for _, tc := range []struct {
+		name      string
+		trusted   []string
+		headers   []string
+		listeners []config.Listener
+		want      string // in the warning; "" for none
+	}{
+		{"no trusted proxies", nil, nil, []config.Listener{wsListener}, ""},
+		{"trusted, no header, ws", []string{"10.0.0.0/8"}, nil, []config.Listener{wsListener}, "client_ip_headers is empty"},
+		{"trusted, no header, ws with PROXY", []string{"10.0.0.0/8"}, nil, []config.Listener{proxied}, ""},
+		{"trusted, no header, minecraft only", []string{"10.0.0.0/8"}, nil, []config.Listener{minecraft}, ""},
+		{"trusted, one header", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, []config.Listener{wsListener}, ""},
+		{"trusted, several headers", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP", "X-Forwarded-For"}, []config.Listener{wsListener}, "names 2 headers"},
+	} {
+		cfg := config.Config{TrustedProxies: tc.trusted, ClientIPHeaders: tc.headers, Listeners: tc.listeners}
+		got := clientIPWarning(cfg)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: warning %q, want one with %q", tc.name, got, tc.want)
+		}
+	}
+}
