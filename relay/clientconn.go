@@ -5,15 +5,29 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/moonbridge/moonbridge/gossl"
 )
 
-// connInfo is what the relay learned about a client connection before its session started.
+// connInfo is what the relay learned about a client connection before its session started,
+// and the limit slots it holds, shared by the socket and the TLS connection over it.
 type connInfo struct {
 	peer   netip.AddrPort // the TCP peer
 	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
 	tls    gossl.Conn     // the TLS server connection for wss, for the log line
+	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
+	// all be done by then. timer closes the connection at deadline until the session starts.
+	deadline time.Time
+	timer    *time.Timer
+	reported atomic.Bool // a refusal was logged and counted; the first one says why
+
+	mu       sync.Mutex
+	releases []func() // the total slot
+	addr     netip.Addr
+	freeAddr func() // gives back addr's slot; nil while no address is counted
+	closed   bool
 }
 
 // clientConn is an accepted connection: the bytes peeked while sniffing are read first, and
@@ -22,10 +36,6 @@ type clientConn struct {
 	net.Conn
 	info   *connInfo
 	reader *bufio.Reader // holds the sniffed bytes; nil once they are known to be consumed
-
-	mu       sync.Mutex
-	releases []func()
-	closed   bool
 }
 
 // sniffBufferSize holds a PROXY header (at most DefaultMaxProxyHeader) or a handshake peek.
@@ -33,7 +43,7 @@ const sniffBufferSize = 2048
 
 func newClientConn(raw net.Conn, release func()) *clientConn {
 	peer := addrPortOf(raw.RemoteAddr())
-	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer}, releases: []func(){release}}
+	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer, releases: []func(){release}}}
 	c.reader = bufio.NewReaderSize(raw, sniffBufferSize)
 	return c
 }
@@ -73,27 +83,77 @@ func (c *clientConn) CloseWrite() error {
 	return c.Close()
 }
 
-func (c *clientConn) addRelease(release func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		release()
-		return
-	}
-	c.releases = append(c.releases, release)
-}
-
 // Close closes the socket and releases the limit slots.
 func (c *clientConn) Close() error {
 	err := c.Conn.Close()
-	c.mu.Lock()
-	releases := c.releases
-	c.releases, c.closed = nil, true
-	c.mu.Unlock()
+	c.info.release()
+	return err
+}
+
+// claim makes addr the address the connection is counted under. It takes addr's slot before it
+// gives back the one it held, so the connection is never counted nowhere, and a client named by
+// a trusted PROXY or forwarded header is refused when its own address is over the limit.
+func (i *connInfo) claim(ctr *counter, addr netip.Addr) error {
+	addr = addr.Unmap()
+	i.mu.Lock()
+	held := i.addr
+	i.mu.Unlock()
+	if held == addr {
+		return nil
+	}
+	free, err := ctr.acquireAddr(addr)
+	if err != nil {
+		return err
+	}
+	i.mu.Lock()
+	if i.closed {
+		i.mu.Unlock()
+		free()
+		return net.ErrClosed
+	}
+	old := i.freeAddr
+	i.addr, i.freeAddr = addr, free
+	i.mu.Unlock()
+	if old != nil {
+		old()
+	}
+	return nil
+}
+
+// setClient records who the player is, under the lock: the handshake timer may be reading it.
+func (i *connInfo) setClient(client netip.AddrPort) {
+	i.mu.Lock()
+	i.client = client
+	i.mu.Unlock()
+}
+
+// clientAddr is the player's address for a goroutine other than the connection's own.
+func (i *connInfo) clientAddr() netip.AddrPort {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.client
+}
+
+// startSession stops the handshake timer; false means it fired first and closed the connection.
+func (i *connInfo) startSession() bool {
+	return i.timer == nil || i.timer.Stop()
+}
+
+// release gives back every slot the connection holds, once, and stops the handshake timer.
+func (i *connInfo) release() {
+	if i.timer != nil {
+		i.timer.Stop()
+	}
+	i.mu.Lock()
+	releases := i.releases
+	if i.freeAddr != nil {
+		releases = append(releases, i.freeAddr)
+	}
+	i.releases, i.freeAddr, i.closed = nil, nil, true
+	i.mu.Unlock()
 	for _, release := range releases {
 		release()
 	}
-	return err
 }
 
 func addrPortOf(a net.Addr) netip.AddrPort {

@@ -1,7 +1,10 @@
 package relay
 
 import (
+	"errors"
 	"net"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -20,6 +23,9 @@ type downstream interface {
 	WriteBatch(buf []byte) error
 	// CloseWrite tells the player nothing more will come: a TCP FIN or a WebSocket close.
 	CloseWrite(reason string) error
+	// CloseFor closes the connection at the end of a session that ended for reason (nil: a
+	// clean end); a WebSocket close frame says why in its code.
+	CloseFor(reason error)
 	// socket is the plain socket to read the player's bytes from, or nil when they must come
 	// through Read (WebSocket and TLS, or sniffed bytes still buffered).
 	socket() net.Conn
@@ -37,6 +43,8 @@ func (d tcpDownstream) WriteBatch(buf []byte) error {
 
 func (d tcpDownstream) CloseWrite(string) error { return d.clientConn.CloseWrite() }
 
+func (d tcpDownstream) CloseFor(error) { d.clientConn.Close() }
+
 func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
 
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
@@ -48,4 +56,27 @@ func (d wsDownstream) CloseWrite(reason string) error {
 	return d.Conn.CloseWithCode(ws.CloseNormal, reason)
 }
 
+func (d wsDownstream) CloseFor(reason error) {
+	d.Conn.CloseWithCode(closeCode(reason), outcome(reason))
+}
+
 func (d wsDownstream) socket() net.Conn { return nil }
+
+// closeCode is the WebSocket close code for a session's end reason (RFC 6455 section 7.4.1):
+// 1001 going away at shutdown, 1008 (policy violation) for content that is not a Minecraft
+// hello or asks for a host that is not served (the WebSocket framing itself was fine, which
+// 1002 would deny), 1013 try again later for a limit, 1011 for a backend that failed or could
+// not be reached and anything else unexpected, 1000 for a clean end.
+func closeCode(reason error) ws.CloseCode {
+	switch {
+	case reason == nil:
+		return ws.CloseNormal
+	case errors.Is(reason, errShutdown):
+		return ws.CloseGoingAway
+	case errors.As(reason, new(*mc.HelloError)), errors.As(reason, new(*NoRouteError)):
+		return ws.ClosePolicyViolation
+	case errors.As(reason, new(*LimitError)):
+		return ws.CloseTryAgainLater
+	}
+	return ws.CloseInternalError
+}

@@ -11,20 +11,27 @@ import (
 
 // Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".
 type Limits struct {
-	MaxConnections      int           // open client connections in total
-	MaxConnectionsPerIP int           // per client address (after PROXY / forwarded headers)
-	SniffTimeout        time.Duration // for the first bytes that decide the protocol
-	HandshakeTimeout    time.Duration // from accept until the Minecraft handshake is read
-	MaxHandshakeFrame   int           // bytes of the handshake body
-	MaxProxyHeader      int           // bytes of an incoming PROXY header
-	DialTimeout         time.Duration // per backend
+	MaxConnections      int // open client connections in total, counted from accept
+	MaxConnectionsPerIP int // per client address, counted from accept (see addrSlot)
+	// ConnectionRate is how many new connections per second one address may open on average,
+	// ConnectionBurst how many at once (a token bucket per address).
+	ConnectionRate    float64
+	ConnectionBurst   int
+	SniffTimeout      time.Duration // for the first bytes that decide the protocol
+	HandshakeTimeout  time.Duration // from accept through TLS, HTTP upgrade and Minecraft handshake
+	MaxHandshakeFrame int           // bytes of the handshake body
+	MaxProxyHeader    int           // bytes of an incoming PROXY header
+	DialTimeout       time.Duration // per backend
 }
 
-// DefaultLimits are what a server owner gets without configuring anything.
+// DefaultLimits are what a server owner gets without configuring anything. The rate fits a
+// server-list ping, a login and a few reconnects of one player with room to spare.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxConnections:      10000,
 		MaxConnectionsPerIP: 50,
+		ConnectionRate:      5,
+		ConnectionBurst:     10,
 		SniffTimeout:        5 * time.Second,
 		HandshakeTimeout:    10 * time.Second,
 		MaxHandshakeFrame:   mc.DefaultMaxHandshakeFrame,
@@ -35,77 +42,105 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	pick := func(v, def int) int {
-		if v > 0 {
-			return v
-		}
-		return def
-	}
-	pickDuration := func(v, def time.Duration) time.Duration {
-		if v > 0 {
-			return v
-		}
-		return def
-	}
 	return Limits{
-		MaxConnections:      pick(l.MaxConnections, d.MaxConnections),
-		MaxConnectionsPerIP: pick(l.MaxConnectionsPerIP, d.MaxConnectionsPerIP),
-		SniffTimeout:        pickDuration(l.SniffTimeout, d.SniffTimeout),
-		HandshakeTimeout:    pickDuration(l.HandshakeTimeout, d.HandshakeTimeout),
-		MaxHandshakeFrame:   pick(l.MaxHandshakeFrame, d.MaxHandshakeFrame),
-		MaxProxyHeader:      pick(l.MaxProxyHeader, d.MaxProxyHeader),
-		DialTimeout:         pickDuration(l.DialTimeout, d.DialTimeout),
+		MaxConnections:      positiveOr(l.MaxConnections, d.MaxConnections),
+		MaxConnectionsPerIP: positiveOr(l.MaxConnectionsPerIP, d.MaxConnectionsPerIP),
+		ConnectionRate:      positiveOr(l.ConnectionRate, d.ConnectionRate),
+		ConnectionBurst:     positiveOr(l.ConnectionBurst, d.ConnectionBurst),
+		SniffTimeout:        positiveOr(l.SniffTimeout, d.SniffTimeout),
+		HandshakeTimeout:    positiveOr(l.HandshakeTimeout, d.HandshakeTimeout),
+		MaxHandshakeFrame:   positiveOr(l.MaxHandshakeFrame, d.MaxHandshakeFrame),
+		MaxProxyHeader:      positiveOr(l.MaxProxyHeader, d.MaxProxyHeader),
+		DialTimeout:         positiveOr(l.DialTimeout, d.DialTimeout),
 	}
+}
+
+func positiveOr[T int | float64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // LimitError says which limit refused a connection.
 type LimitError struct {
-	Limit string // "connections" or "connections per address"
-	Max   int
+	Reason string // the refusal reason of the metrics, e.g. connections_per_address
+	Limit  string // what the limit is, in words: "50 connections per address"
 }
 
-func (e *LimitError) Error() string {
-	return "over the limit of " + strconv.Itoa(e.Max) + " " + e.Limit
+func (e *LimitError) Error() string { return "over the limit of " + e.Limit }
+
+func limitError(reason string, max int, what string) *LimitError {
+	return &LimitError{Reason: reason, Limit: strconv.Itoa(max) + " " + what}
 }
 
-// counter counts open connections, in total and per client address.
+// counter counts open connections: in total, per client address and per route, and new
+// connections per address (rateBuckets). One lock guards all, so a connection moving from one
+// address to another is never counted for neither.
 type counter struct {
 	mu       sync.Mutex
+	limits   Limits
 	total    int
 	perAddr  map[netip.Addr]int
-	maxTotal int
-	maxAddr  int
+	perRoute map[*Route]int
+	rate     rateBuckets
 }
 
 func newCounter(l Limits) *counter {
-	return &counter{perAddr: make(map[netip.Addr]int), maxTotal: l.MaxConnections, maxAddr: l.MaxConnectionsPerIP}
+	return &counter{
+		limits: l, perAddr: make(map[netip.Addr]int), perRoute: make(map[*Route]int),
+		rate: newRateBuckets(l.ConnectionRate, l.ConnectionBurst),
+	}
 }
 
 // acquireTotal takes a slot in the total count; release gives it back.
 func (c *counter) acquireTotal() (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.total >= c.maxTotal {
-		return nil, &LimitError{Limit: "connections", Max: c.maxTotal}
+	if c.total >= c.limits.MaxConnections {
+		return nil, limitError(refusedTotal, c.limits.MaxConnections, "connections")
 	}
 	c.total++
 	return sync.OnceFunc(func() { c.mu.Lock(); c.total--; c.mu.Unlock() }), nil
 }
 
-// acquireAddr takes a slot for one client address.
+// acquireAddr takes a slot for one client address and a token from its rate bucket (only when
+// the slot is free, so a refused connection does not also spend a token).
 func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 	addr = addr.Unmap()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.perAddr[addr] >= c.maxAddr {
-		return nil, &LimitError{Limit: "connections per address", Max: c.maxAddr}
+	if c.perAddr[addr] >= c.limits.MaxConnectionsPerIP {
+		return nil, limitError(refusedPerAddr, c.limits.MaxConnectionsPerIP, "connections per address")
 	}
-	c.perAddr[addr]++
+	if !c.rate.take(addr, time.Now()) {
+		return nil, &LimitError{Reason: refusedRate, Limit: c.rate.String()}
+	}
+	return take(&c.mu, c.perAddr, addr), nil
+}
+
+// acquireRoute takes a slot in route's own limit (none when its MaxConnections is 0).
+func (c *counter) acquireRoute(route *Route) (release func(), err error) {
+	if route.MaxConnections <= 0 {
+		return func() {}, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.perRoute[route] >= route.MaxConnections {
+		return nil, limitError(refusedRoute, route.MaxConnections, "connections on this route")
+	}
+	return take(&c.mu, c.perRoute, route), nil
+}
+
+// take counts one more under key (the caller holds mu) and returns what gives it back, once;
+// a key whose count is back to 0 leaves the map, so it holds only what is open.
+func take[K comparable](mu *sync.Mutex, counts map[K]int, key K) (release func()) {
+	counts[key]++
 	return sync.OnceFunc(func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.perAddr[addr]--; c.perAddr[addr] <= 0 {
-			delete(c.perAddr, addr)
+		mu.Lock()
+		defer mu.Unlock()
+		if counts[key]--; counts[key] <= 0 {
+			delete(counts, key)
 		}
-	}), nil
+	})
 }

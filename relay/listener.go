@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
-		return context.WithValue(ctx, connKey{}, c.(*clientConn))
+		return context.WithValue(ctx, connKey{}, c.(*httpConn))
 	}
 	ln.http = append(ln.http, httpServer)
 	ln.srv.wg.Add(1)
@@ -95,62 +96,126 @@ func (ln *listener) acceptLoop() {
 	}
 }
 
-// handle runs the start of a connection: limits, PROXY header, protocol sniffing.
+// handle runs the start of a connection: limits, PROXY header, protocol sniffing. An untrusted
+// peer is the client itself, so its address is counted from accept: a connection that has not
+// said anything yet counts as much as a session. A trusted peer (a load balancer, a CDN) carries
+// many players, so it is counted under the address it names (claim), once it has named one.
 func (ln *listener) handle(raw net.Conn) {
 	pipe.SetNoDelay(raw)
+	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()
 	if err != nil {
-		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused")
-		ln.srv.refuse(refusedTotal)
-		raw.Close()
+		ln.refuseLimit(newClientConn(raw, func() {}), err)
 		return
 	}
 	conn := newClientConn(raw, release)
-	raw.SetReadDeadline(time.Now().Add(ln.srv.limits.SniffTimeout))
+	peer := conn.info.peer.Addr().Unmap()
+	if !ln.srv.cfg.TrustedProxies.Contains(peer) {
+		if err := conn.info.claim(ln.srv.counter, peer); err != nil {
+			ln.refuseLimit(conn, err)
+			return
+		}
+	}
+	ln.startHandshakeClock(conn, accepted)
+	raw.SetReadDeadline(earliest(accepted.Add(ln.srv.limits.SniffTimeout), conn.info.deadline))
 	if err := ln.readProxyHeader(conn); err != nil {
-		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused: PROXY header")
-		ln.srv.refuse(refusedProxy)
-		conn.Close()
+		ln.refuse(conn, refusedProxy, err)
 		return
+	}
+	if conn.info.client.Addr() != conn.info.peer.Addr() { // named by a trusted PROXY header
+		if err := conn.info.claim(ln.srv.counter, conn.info.client.Addr()); err != nil {
+			ln.refuseLimit(conn, err)
+			return
+		}
 	}
 	protocol, err := ln.sniff(conn)
 	if err != nil {
-		ln.log.Info().Str("client", conn.RemoteAddr().String()).Err(err).Msg("connection closed before it said anything useful")
-		conn.Close()
+		ln.sniffFailed(conn, err)
 		return
 	}
 	raw.SetReadDeadline(time.Time{})
 	ln.dispatch(protocol, conn)
 }
 
+// sniffFailed closes a connection that said nothing useful: a timeout is a refusal, a peer that
+// closed at once (a TCP health check, a port scan) only a debug line.
+func (ln *listener) sniffFailed(conn *clientConn, err error) {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		ln.refuse(conn, refusedSniffTimeout, err)
+		return
+	}
+	ln.log.Debug().Str("client", conn.info.client.String()).Err(err).Msg("connection closed before it said anything")
+	conn.Close()
+}
+
+// startHandshakeClock closes conn if it has not become a session by accept + the handshake
+// timeout, whatever it is doing then (TLS handshake, HTTP upgrade, Minecraft hello): net/http
+// sets read deadlines of its own during the upgrade, so a deadline alone would not hold.
+func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
+	conn.info.deadline = accepted.Add(ln.srv.limits.HandshakeTimeout)
+	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
+		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
+			conn.Close()
+			return
+		}
+		ln.refuse(conn, refusedHandshakeTimeout, errHandshakeTimeout)
+	})
+}
+
+var errHandshakeTimeout = errors.New("handshake not done within the handshake timeout")
+
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// refuse reports a refusal and closes the connection.
+func (ln *listener) refuse(conn *clientConn, reason string, err error) {
+	ln.report(conn.info, conn.info.clientAddr(), reason, err)
+	conn.Close()
+}
+
+// report logs and counts a refusal once per connection: the first reason found wins, and what
+// follows from it (a TLS handshake failing on a socket the timer closed) is not counted again.
+func (ln *listener) report(info *connInfo, client netip.AddrPort, reason string, err error) {
+	if info.reported.CompareAndSwap(false, true) {
+		ln.srv.refusal(ln.log, reason, client, err)
+	}
+}
+
 func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 	switch protocol {
 	case WS:
-		ln.ws.push(conn)
+		ln.ws.push(&httpConn{clientConn: conn, ln: ln})
 	case WSS:
-		tlsConn := ln.srv.cfg.TLS.Wrap(conn)
-		conn.info.tls = tlsConn
-		ln.wss.push(&clientConn{Conn: tlsConn, info: conn.info})
+		ln.handshakeTLS(conn)
 	default:
-		if !ln.admitTCP(conn) {
+		if err := conn.info.claim(ln.srv.counter, conn.info.client.Addr()); err != nil {
+			ln.refuseLimit(conn, err)
 			return
 		}
 		ln.srv.runSession(ln, string(Minecraft), tcpDownstream{conn}, conn.info, "")
 	}
 }
 
-// admitTCP applies the per-address limit to a Minecraft client (WebSocket clients get it in
-// admit, after forwarded headers); over it, the connection is closed before the session.
-func (ln *listener) admitTCP(conn *clientConn) bool {
-	release, err := ln.srv.counter.acquireAddr(conn.info.client.Addr())
-	if err != nil {
-		ln.log.Warn().Str("client", conn.info.client.String()).Err(err).Msg("connection refused")
-		ln.srv.refuse(refusedPerAddr)
-		conn.Close()
-		return false
+// handshakeTLS runs the TLS handshake here rather than on net/http's first read, so that a
+// failure or a timeout is logged and counted, then hands the connection to the upgrade.
+func (ln *listener) handshakeTLS(conn *clientConn) {
+	tlsConn := ln.srv.cfg.TLS.Wrap(conn)
+	conn.info.tls = tlsConn
+	conn.SetDeadline(conn.info.deadline)
+	if err := tlsConn.HandshakeContext(ln.srv.ctx); err != nil {
+		reason := refusedTLS
+		if errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(conn.info.deadline) {
+			reason = refusedHandshakeTimeout
+		}
+		ln.refuse(&clientConn{Conn: tlsConn, info: conn.info}, reason, err)
+		return
 	}
-	conn.addRelease(release)
-	return true
+	conn.SetDeadline(time.Time{})
+	ln.wss.push(&httpConn{clientConn: &clientConn{Conn: tlsConn, info: conn.info}, ln: ln})
 }
 
 // readProxyHeader reads a PROXY header from trusted peers when the listener accepts them.
@@ -174,7 +239,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 		return err
 	}
 	if trusted && header.Command == ProxyProxy {
-		conn.info.client = header.Source
+		conn.info.setClient(header.Source)
 	}
 	return nil
 }
@@ -213,18 +278,16 @@ func (ln *listener) close() {
 	}
 }
 
-// admit refuses a WebSocket client before the upgrade when it is over its address limit.
+// admit refuses a WebSocket client before the upgrade when the address its forwarded headers
+// name is over its limit; the client gets HTTP 429 with the reason.
 func (ln *listener) admit(r *http.Request) (int, string) {
-	conn := r.Context().Value(connKey{}).(*clientConn)
+	conn := r.Context().Value(connKey{}).(*httpConn)
 	client := ln.clientFromHeaders(conn.info, r)
-	release, err := ln.srv.counter.acquireAddr(client.Addr())
-	if err != nil {
-		ln.log.Warn().Str("client", client.String()).Err(err).Msg("WebSocket upgrade refused")
-		ln.srv.refuse(refusedPerAddr)
+	if err := conn.info.claim(ln.srv.counter, client.Addr()); err != nil {
+		ln.report(conn.info, client, limitReason(err), err)
 		return http.StatusTooManyRequests, err.Error()
 	}
-	conn.info.client = client
-	conn.addRelease(release)
+	conn.info.setClient(client)
 	return 0, ""
 }
 
@@ -238,7 +301,7 @@ func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.Add
 }
 
 func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request) {
-	info := r.Context().Value(connKey{}).(*clientConn).info
+	info := r.Context().Value(connKey{}).(*httpConn).info
 	ln.srv.runSession(ln, protocol, wsDownstream{c}, info, r.URL.Path)
 }
 

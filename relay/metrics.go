@@ -18,25 +18,19 @@ var (
 		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
-			"no_route, backend_unreachable, client_error, backend_error, shutdown.",
+			"no_route, refused (a route's limit), backend_unreachable, client_error, backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
 		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
 		[]string{"protocol", "direction"}, nil)
 	refusedDesc = prometheus.NewDesc("moonbridge_connections_refused_total",
-		"Connections refused before a session: connections (total limit), connections_per_address "+
-			"(per-address limit, answered 429 on WebSocket), proxy_header (a bad or untrusted PROXY header).",
+		"Connections refused before a session, by reason: connections, connections_per_address, "+
+			"connection_rate, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
+			"tls_handshake, http_400, http_404, http_426, http_431, http_other.",
 		[]string{"reason"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"64 KiB relay buffers held now: one per direction that is moving data, and one per WebSocket "+
 			"or TLS client direction for as long as its session runs.", nil, nil)
-)
-
-// The refusal reasons of moonbridge_connections_refused_total.
-const (
-	refusedTotal   = "connections"
-	refusedPerAddr = "connections_per_address"
-	refusedProxy   = "proxy_header"
 )
 
 // tally holds the counts of what has ended; the Server's mu guards it.
@@ -47,7 +41,11 @@ type tally struct {
 }
 
 func newTally() tally {
-	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: map[string]float64{}}
+	refused := make(map[string]float64, len(refusalReasons))
+	for _, r := range refusalReasons {
+		refused[r] = 0 // every reason is a series from the start
+	}
+	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused}
 }
 
 // outcome names how a session ended, in few enough words for a label.
@@ -64,6 +62,8 @@ func outcome(reason error) string {
 		return "no_route"
 	case errors.As(reason, new(*DialError)):
 		return "backend_unreachable"
+	case errors.As(reason, new(*LimitError)):
+		return "refused"
 	case errors.As(reason, &side):
 		return side.Side + "_error"
 	}
@@ -124,13 +124,6 @@ func (s *Server) snapshot() []prometheus.Metric {
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
 	return s.router.backendUp(out)
-}
-
-// refuse counts a connection refused before it became a session.
-func (s *Server) refuse(reason string) {
-	s.mu.Lock()
-	s.tally.refused[reason]++
-	s.mu.Unlock()
 }
 
 // count moves an ended session into the totals; the caller holds s.mu.

@@ -22,6 +22,8 @@ type Route struct {
 	// RewriteHost, when set, replaces the host in the handshake sent to the backend; a modded
 	// client's suffix after the NUL is kept.
 	RewriteHost string
+	// MaxConnections bounds this route's sessions (0: only the global limits apply).
+	MaxConnections int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
 	HealthCheck HealthCheck
 

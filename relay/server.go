@@ -88,6 +88,9 @@ type Server struct {
 	listeners []*listener
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
+
+	sampler   sampler       // refusal log lines per reason (refusal.go)
+	answering chan struct{} // refused clients being answered (refuseanswer.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -106,6 +109,7 @@ func New(cfg Config) (*Server, error) {
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
+		answering:      make(chan struct{}, maxRefusalAnswers),
 		backendMetrics: newBackendMetrics(router),
 	}, nil
 }

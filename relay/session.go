@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -24,18 +25,26 @@ type session struct {
 	path     string
 	log      zerolog.Logger
 	started  time.Time
-	end      pipe.End // why the session ended; closes the player and the backend
+	end      pipe.End   // why the session ended; closes the player and the backend
+	player   playerName // the name from Login Start, for the end line
+	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
+	// that ended without an error: "backend" or "client".
+	cleanEnd atomic.Value
 
 	meters // bytes moved so far, for the end line and the metrics
 }
 
 func (s *Server) runSession(ln *listener, protocol string, down downstream, info *connInfo, path string) {
+	if !info.startSession() { // the handshake clock ran out first and closed the connection
+		down.Close()
+		return
+	}
 	sess := &session{
 		srv: s, down: down, info: info, protocol: protocol,
 		path: path, started: time.Now(),
 	}
 	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
-	sess.end.Add(func(error) { down.Close() })
+	sess.end.Add(down.CloseFor)
 	if !s.track(sess) {
 		down.Close()
 		return
@@ -49,7 +58,7 @@ func (s *session) run() {
 	end := s.log.Info()
 	defer func() { s.end.Close(); s.logEnd(end) }()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
-	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
+	s.down.SetReadDeadline(s.info.deadline) // counted from accept, not from the upgrade
 	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
 	if err != nil {
 		s.abort(&mc.HelloError{Err: err})
@@ -62,15 +71,26 @@ func (s *session) run() {
 	}
 	hs := hello.Handshake
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	s.player.want = hs.NextState == mc.NextLogin
 	route, ok := s.srv.router.Match(hs.Host, s.path)
 	if !ok {
-		s.abort(s.answerUnreachable(r, hello, &NoRouteError{Host: hs.Host, Path: s.path}))
+		end.Str("answered", "fallback")
+		s.answer(r, hello, s.srv.cfg.Fallback, &NoRouteError{Host: hs.Host, Path: s.path})
 		return
 	}
+	releaseRoute, err := s.srv.counter.acquireRoute(route)
+	if err != nil {
+		s.srv.countRefusal(limitReason(err))
+		end.Str("answered", "limit")
+		s.answer(r, hello, refusalAnswer(s.srv.cfg.Fallback, err), err)
+		return
+	}
+	s.end.Add(func(error) { releaseRoute() })
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := s.srv.dialRoute(route, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
-		s.abort(s.answerUnreachable(r, hello, err))
+		end.Str("answered", "fallback")
+		s.answer(r, hello, s.srv.cfg.Fallback, err)
 		return
 	}
 	r.Discard(buffered)
@@ -89,22 +109,25 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 		first = append([]byte(nil), hs.Raw...)
 	}
 	rest, _ := r.Peek(r.Buffered())
+	s.player.feed(rest)
 	return append(first, rest...), len(rest)
 }
 
-// answerUnreachable tells the player why there is no server: a status entry or a disconnect.
-func (s *session) answerUnreachable(r *bufio.Reader, hello mc.Hello, cause error) error {
-	s.log.Warn().Err(cause).Str("host", hello.Handshake.Host).Msg("no backend for session; answering from the fallback")
-	if err := s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer); err != nil {
-		return errors.Join(cause, err)
+// answer tells the player, in its own protocol, why there is no server (a status entry or a
+// login disconnect), and ends the session with cause; end already says what answered. A client
+// that leaves after the status without a ping (io.EOF) is no further error.
+func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause error) {
+	if err := a.Serve(r, hello, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
+		cause = errors.Join(cause, err)
 	}
-	return cause
+	s.abort(cause)
 }
 
 // relay runs both pumps until both directions are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	s.end.Add(func(error) { backend.Close() })
 	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
+		s.player.feed(buf[headroom : headroom+n])
 		_, err := backend.Write(buf[headroom : headroom+n])
 		return err
 	}}
@@ -116,18 +139,27 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
 	// goroutines per session instead of three (a stack less per player).
 	upDone := make(chan struct{})
-	go func() { defer close(upDone); s.finish(up.Run(), "client", func() { closeWrite(backend) }) }()
-	s.finish(downPump.Run(), "backend", func() { s.down.CloseWrite("server closed the connection") })
+	go func() {
+		defer close(upDone)
+		s.finish(up.Run(), "client", "backend", func() { closeWrite(backend) })
+	}()
+	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite("server closed the connection") })
 	<-upDone
 	bytesUp, bytesDown := s.relayed()
 	end.Int64("bytes_up", bytesUp).Int64("bytes_down", bytesDown)
 }
 
-// finish ends one direction: a clean end half-closes the other side, an error aborts both.
-func (s *session) finish(err error, side string, halfClose func()) {
+// finish ends one direction, which reads from source and writes to sink: a clean end
+// half-closes the sink, an error aborts both, named after the side that failed.
+func (s *session) finish(err error, source, sink string, halfClose func()) {
 	if endedCleanly(err) {
+		s.noteCleanEnd(source)
 		halfClose()
 		return
+	}
+	side := source
+	if errors.As(err, new(*pipe.WriteError)) {
+		side = sink
 	}
 	s.abort(&pipe.SideError{Side: side, Err: err})
 }
@@ -162,12 +194,26 @@ func (s *session) logEnd(end *zerolog.Event) {
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
 			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed)
 	}
+	if s.player.name != "" {
+		end.Str("player", s.player.name)
+	}
 	end.Dur("duration", time.Since(s.started))
 	if reason != nil {
 		end.Str("close_reason", reason.Error()).Msg("session ended")
 		return
 	}
-	end.Str("close_reason", "closed normally").Msg("session ended")
+	end.Str("close_reason", s.cleanEndText()).Msg("session ended")
+}
+
+func (s *session) noteCleanEnd(side string) { s.cleanEnd.CompareAndSwap(nil, side) }
+
+// cleanEndText says who ended a session that ended without an error: a backend that closed
+// first (a server that kicked the player, or one that was stopped) is not the player leaving.
+func (s *session) cleanEndText() string {
+	if side, ok := s.cleanEnd.Load().(string); ok {
+		return side + " closed the connection"
+	}
+	return "closed normally"
 }
 
 // NoRouteError means no route matches the client's host and path.

@@ -112,7 +112,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.cfg.Admit != nil {
 		if status, reason := s.cfg.Admit(r); status != 0 {
-			s.cfg.Logger.Info().Str("remote", r.RemoteAddr).Int("status", status).Str("reason", reason).Msg("ws: client refused before upgrade")
+			s.cfg.Logger.Debug().Str("remote", r.RemoteAddr).Int("status", status).Str("reason", reason).Msg("ws: client refused before upgrade")
 			http.Error(w, reason, status)
 			return
 		}

@@ -141,7 +141,7 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route) []relay.Route {
 	out := make([]relay.Route, 0, len(routes))
 	for _, r := range routes {
-		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, HealthCheck: relay.HealthCheck{
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
 		}}
@@ -173,6 +173,8 @@ func relayLimits(l config.Limits) relay.Limits {
 	return relay.Limits{
 		MaxConnections:      l.MaxConnections,
 		MaxConnectionsPerIP: l.MaxConnectionsPerIP,
+		ConnectionRate:      l.ConnectionRatePerIP,
+		ConnectionBurst:     l.ConnectionBurstPerIP,
 		HandshakeTimeout:    l.HandshakeTimeout,
 		MaxHandshakeFrame:   l.MaxHandshakeSize,
 		DialTimeout:         l.DialTimeout,

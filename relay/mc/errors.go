@@ -19,6 +19,7 @@ var (
 	ErrTrailingBytes      = errors.New("bytes left over at the end of the frame")
 	ErrPacketID           = errors.New("unexpected packet id")
 	ErrHostTooLong        = errors.New("server address longer than 255 characters")
+	ErrNameTooLong        = errors.New("player name longer than 16 characters")
 	ErrBadEncoding        = errors.New("string is not validly encoded")
 	ErrNextState          = errors.New("next state is not 1, 2 or 3")
 	ErrMalformed          = errors.New("malformed")

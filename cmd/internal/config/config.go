@@ -28,11 +28,15 @@ type Config struct {
 
 // Limits bound what one client can take; all are on by default.
 type Limits struct {
-	MaxConnections      int           `yaml:"max_connections"`
-	MaxConnectionsPerIP int           `yaml:"max_connections_per_ip"`
-	HandshakeTimeout    time.Duration `yaml:"handshake_timeout"`
-	MaxHandshakeSize    int           `yaml:"max_handshake_size"`
-	DialTimeout         time.Duration `yaml:"dial_timeout"`
+	MaxConnections      int `yaml:"max_connections"`
+	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"`
+	// ConnectionRatePerIP is new connections per second per address on average, with bursts of
+	// up to ConnectionBurstPerIP.
+	ConnectionRatePerIP  float64       `yaml:"connection_rate_per_ip"`
+	ConnectionBurstPerIP int           `yaml:"connection_burst_per_ip"`
+	HandshakeTimeout     time.Duration `yaml:"handshake_timeout"`
+	MaxHandshakeSize     int           `yaml:"max_handshake_size"`
+	DialTimeout          time.Duration `yaml:"dial_timeout"`
 }
 
 // Fallback is what players see when no backend is reachable.
@@ -100,6 +104,8 @@ type Route struct {
 	// ProxyProtocol sends a PROXY header (1 or 2) with the real client address; 0 sends none.
 	ProxyProtocol int    `yaml:"proxy_protocol"`
 	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
+	// MaxConnections bounds this route's sessions; 0: only the global limits.
+	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
 }
@@ -180,11 +186,13 @@ func Default() Config {
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
 		Limits: Limits{
-			MaxConnections:      10000,
-			MaxConnectionsPerIP: 50,
-			HandshakeTimeout:    10 * time.Second,
-			MaxHandshakeSize:    1024,
-			DialTimeout:         5 * time.Second,
+			MaxConnections:       10000,
+			MaxConnectionsPerIP:  50,
+			ConnectionRatePerIP:  5,
+			ConnectionBurstPerIP: 10,
+			HandshakeTimeout:     10 * time.Second,
+			MaxHandshakeSize:     1024,
+			DialTimeout:          5 * time.Second,
 		},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",

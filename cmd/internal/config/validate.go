@@ -112,11 +112,15 @@ func (l Limits) validate() []error {
 	positive := map[string]int64{
 		"limits.max_connections": int64(l.MaxConnections), "limits.max_connections_per_ip": int64(l.MaxConnectionsPerIP),
 		"limits.handshake_timeout": int64(l.HandshakeTimeout), "limits.dial_timeout": int64(l.DialTimeout),
+		"limits.connection_burst_per_ip": int64(l.ConnectionBurstPerIP),
 	}
 	for key, v := range positive {
 		if v <= 0 {
 			errs = append(errs, invalid(key, "must be positive"))
 		}
+	}
+	if l.ConnectionRatePerIP <= 0 {
+		errs = append(errs, invalid("limits.connection_rate_per_ip", "must be positive (new connections per second)"))
 	}
 	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
@@ -153,6 +157,9 @@ func validateRoutes(routes []Route) []error {
 		}
 		if r.ProxyProtocol < 0 || r.ProxyProtocol > 2 {
 			errs = append(errs, invalid(key+".proxy_protocol", "must be 0 (none), 1 or 2"))
+		}
+		if r.MaxConnections < 0 {
+			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
 	}

@@ -1,0 +1,27 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLimitKeys(t *testing.T) {
+	cfg, err := Parse([]byte("limits:\n  connection_rate_per_ip: 2.5\n  connection_burst_per_ip: 4\n"+
+		"routes:\n  - hosts: [\"*\"]\n    backends: [127.0.0.1:25565]\n    max_connections: 20\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Limits.ConnectionRatePerIP != 2.5 || cfg.Limits.ConnectionBurstPerIP != 4 || cfg.Routes[0].MaxConnections != 20 {
+		t.Errorf("got %+v and route %+v", cfg.Limits, cfg.Routes[0])
+	}
+	cases := map[string]struct{ yaml, want string }{
+		"rate":  {"limits:\n  connection_rate_per_ip: 0\n", "limits.connection_rate_per_ip: must be positive"},
+		"burst": {"limits:\n  connection_burst_per_ip: 0\n", "limits.connection_burst_per_ip: must be positive"},
+		"route": {"routes:\n  - hosts: [\"*\"]\n    backends: [127.0.0.1:25565]\n    max_connections: -1\n", "routes[0].max_connections"},
+	}
+	for name, tc := range cases {
+		if _, err := Parse([]byte(tc.yaml), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", name, err, tc.want)
+		}
+	}
+}

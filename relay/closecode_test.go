@@ -1,0 +1,127 @@
+package relay
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// Issue 13, defect 10: every WebSocket session used to end with close code 1000. The code says
+// why (RFC 6455 section 7.4.1), read here by an independent client (gorilla/websocket).
+func TestWebSocketCloseCodes(t *testing.T) {
+	resetter := startResettingBackend(t)
+	backend := startBackend(t, false)
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = []Route{
+			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter}}},
+			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+		}
+	}, WS, WSS)
+	for _, scheme := range []string{"ws", "wss"} {
+		reset := gorillaDial(t, scheme, addr)
+		reset.WriteMessage(websocket.BinaryMessage, handshakeFrame("reset.example", mc.NextLogin))
+		checkCloseCode(t, reset, websocket.CloseInternalServerErr, scheme+" backend reset")
+
+		bad := gorillaDial(t, scheme, addr)
+		bad.WriteMessage(websocket.BinaryMessage, []byte{0x02, 0x07, 0x00}) // packet id 7: no handshake
+		checkCloseCode(t, bad, websocket.ClosePolicyViolation, scheme+" bad Minecraft handshake")
+	}
+	live := gorillaDial(t, "wss", addr)
+	live.WriteMessage(websocket.BinaryMessage, handshakeFrame("play.example", mc.NextLogin))
+	waitForMetric(t, srv, "moonbridge_sessions_active", map[string]string{"protocol": "wss"}, 1)
+	go srv.Close()
+	checkCloseCode(t, live, websocket.CloseGoingAway, "shutdown")
+}
+
+func gorillaDial(t *testing.T, scheme, addr string) *websocket.Conn {
+	t.Helper()
+	d := websocket.Dialer{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, HandshakeTimeout: 10 * time.Second}
+	conn, _, err := d.DialContext(context.Background(), scheme+"://"+addr+"/mc", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func checkCloseCode(t *testing.T, conn *websocket.Conn, want int, what string) {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := conn.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != want {
+			t.Errorf("%s: %v, want close code %d", what, err, want)
+		}
+		return
+	}
+}
+
+// startResettingBackend accepts connections, reads the handshake and resets each one.
+func startResettingBackend(t *testing.T) string {
+	t.Helper()
+	return testutil.Serve(t, func(c net.Conn) {
+		mc.ReadHello(bufio.NewReader(c), 0)
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close() // RST
+	}).Addr().String()
+}
+
+// Issue 13, defect 10: a backend that closes its side was logged as "closed normally", as if
+// the player had left; the line says which side closed, and a reset is an error.
+func TestCleanEndSaysWhichSideClosed(t *testing.T) {
+	var lines *logLines
+	closer, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	go func() {
+		c, err := closer.Accept()
+		if err != nil {
+			return
+		}
+		mc.ReadHello(bufio.NewReader(c), 0)
+		c.Close() // a FIN: the server is gone, or it has nothing more to say
+	}()
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = []Route{
+			{Hosts: []string{"closing.example"}, Backends: []Backend{{Addr: closer.Addr().String()}}},
+			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: startResettingBackend(t)}}},
+			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+		}
+		lines = captureLog(t, c)
+	}, Minecraft)
+	for _, host := range []string{"closing.example", "reset.example"} {
+		conn := dialClient(t, Minecraft, addr)
+		conn.Write(handshakeFrame(host, mc.NextLogin))
+		closedWithin(conn, 10*time.Second)
+		conn.Close()
+	}
+	leaving := dialClient(t, Minecraft, addr)
+	exchange(t, leaving, "play.example", 10)
+	leaving.Close()
+	waitFor(t, func() bool { return lines.count("session ended") == 3 })
+	for _, want := range [][]string{
+		{`"host":"closing.example"`, `"close_reason":"backend closed the connection"`},
+		{`"host":"reset.example"`, `"close_reason":"backend: `},
+		{`"host":"play.example"`, `"close_reason":"client closed the connection"`},
+	} {
+		if lines.count(want...) != 1 {
+			t.Errorf("no line with %q:\n%s", want, lines.String())
+		}
+	}
+}

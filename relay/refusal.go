@@ -1,0 +1,96 @@
+package relay
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// The refusal reasons of moonbridge_connections_refused_total: why a connection ended before it
+// became a session (or, for route_connections, before it reached a backend). Every one of them
+// is a series from the start, at 0.
+const (
+	refusedTotal            = "connections"             // the total limit
+	refusedPerAddr          = "connections_per_address" // the per-address limit
+	refusedRate             = "connection_rate"         // the per-address new-connection rate
+	refusedRoute            = "route_connections"       // a route's own limit
+	refusedProxy            = "proxy_header"            // a bad or untrusted PROXY header
+	refusedSniffTimeout     = "sniff_timeout"           // nothing said within the sniff timeout
+	refusedHandshakeTimeout = "handshake_timeout"       // TLS, upgrade and hello not done in time
+	refusedTLS              = "tls_handshake"           // the TLS handshake failed
+	refusedHTTP400          = "http_400"                // a malformed HTTP request
+	refusedHTTP404          = "http_404"                // a request off the WebSocket path
+	refusedHTTP426          = "http_426"                // a plain HTTP request on the path
+	refusedHTTP431          = "http_431"                // an HTTP request header over the limit
+	refusedHTTPOther        = "http_other"              // any other HTTP error answer
+)
+
+var refusalReasons = []string{
+	refusedTotal, refusedPerAddr, refusedRate, refusedRoute, refusedProxy, refusedSniffTimeout,
+	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
+	refusedHTTP431, refusedHTTPOther,
+}
+
+// refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an
+// attack) is counted in full by the metric, and the log says how many lines it left out.
+const refusalLinesPerSecond = 10
+
+// countRefusal counts a refusal whose log line is written elsewhere (a session's end line).
+func (s *Server) countRefusal(reason string) {
+	s.mu.Lock()
+	s.tally.refused[reason]++
+	s.mu.Unlock()
+}
+
+// refusal counts a refusal and logs it at info, sampled per reason.
+func (s *Server) refusal(log zerolog.Logger, reason string, client netip.AddrPort, err error) {
+	s.countRefusal(reason)
+	suppressed, ok := s.sampler.allow(reason, time.Now())
+	if !ok {
+		return
+	}
+	ev := log.Info().Str("reason", reason).Str("client", client.String()).Err(err)
+	if suppressed > 0 {
+		ev.Int("suppressed", suppressed)
+	}
+	ev.Msg("connection refused")
+}
+
+// sampler lets through at most refusalLinesPerSecond lines per reason in each second.
+type sampler struct {
+	mu      sync.Mutex
+	windows map[string]*sampleWindow
+}
+
+type sampleWindow struct {
+	start      time.Time
+	lines      int
+	suppressed int // left out since the last line that was let through
+}
+
+// allow reports whether a line for reason may be written now, and how many were left out
+// before it.
+func (s *sampler) allow(reason string, now time.Time) (suppressed int, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.windows == nil {
+		s.windows = map[string]*sampleWindow{}
+	}
+	w := s.windows[reason]
+	if w == nil {
+		w = &sampleWindow{start: now}
+		s.windows[reason] = w
+	}
+	if now.Sub(w.start) >= time.Second {
+		w.start, w.lines = now, 0
+	}
+	if w.lines >= refusalLinesPerSecond {
+		w.suppressed++
+		return 0, false
+	}
+	w.lines++
+	suppressed, w.suppressed = w.suppressed, 0
+	return suppressed, true
+}

@@ -1,0 +1,73 @@
+package relay
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// A client refused by a limit is told why in its own protocol where that is cheap: a Minecraft
+// client gets a server-list entry or a login disconnect naming the limit (as a WebSocket client
+// gets HTTP 429 with it), a plain HTTP client a 429. A TLS client gets nothing: a handshake to
+// say no is not worth its CPU. Answers read with a short deadline, and at most
+// maxRefusalAnswers run at once, so refusals cannot pile up: beyond that, a refused client is
+// only closed.
+const (
+	refusalAnswerTimeout = 2 * time.Second
+	maxRefusalAnswers    = 64
+)
+
+// refuseLimit reports a connection a limit refused, answers it if it can, and closes it.
+func (ln *listener) refuseLimit(conn *clientConn, err error) {
+	ln.report(conn.info, conn.info.client, limitReason(err), err)
+	conn.info.release() // a refused connection holds no slot while it is answered
+	defer conn.Close()
+	select {
+	case ln.srv.answering <- struct{}{}:
+		defer func() { <-ln.srv.answering }()
+	default:
+		return
+	}
+	conn.SetDeadline(earliest(time.Now().Add(refusalAnswerTimeout), time.Now().Add(ln.srv.limits.SniffTimeout)))
+	switch protocol, _ := ln.sniff(conn); protocol {
+	case Minecraft:
+		ln.answerMinecraft(conn, err)
+	case WS:
+		conn.Write(http429(err.Error()))
+	}
+}
+
+// answerMinecraft reads the hello and answers it with the refusal's reason.
+func (ln *listener) answerMinecraft(conn *clientConn, reason error) {
+	hello, err := mc.ReadHello(conn.reader, ln.srv.limits.MaxHandshakeFrame)
+	if err != nil {
+		return
+	}
+	answer := refusalAnswer(ln.srv.cfg.Fallback, reason)
+	answer.Serve(conn.reader, hello, func(frame []byte) error { _, err := conn.Write(frame); return err })
+}
+
+// refusalAnswer is the fallback's answer with the limit that refused the player as its words.
+func refusalAnswer(fallback mc.Answer, reason error) mc.Answer {
+	text := "Refused by the proxy: " + reason.Error() + ". Please try again in a minute."
+	answer := mc.Answer{Status: fallback.Status, Disconnect: text}
+	answer.Status.MOTD = "§c" + text
+	return answer
+}
+
+func http429(reason string) []byte {
+	body := reason + "\n"
+	return []byte("HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+		"Connection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+}
+
+// limitReason is the refusal reason of a limit's error.
+func limitReason(err error) string {
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return limit.Reason
+	}
+	return refusedPerAddr
+}
