@@ -88,7 +88,8 @@ func climb(ctx context.Context, f *ladderFlags, scenario string, counts []int, f
 }
 
 // serveConfig gives a moonbridge started here a config whose connection limits fit the ladder:
-// every player comes from 127.0.0.1, and the defaults allow 50 per address and 10000 in all.
+// every player comes from 127.0.0.1, and the defaults allow 50 per address, 10000 in all and 5
+// new connections per second per address (bursts of 10).
 // A --serve-arg --config of the caller's wins.
 func (f *ladderFlags) serveConfig(players int) (cleanup func(), err error) {
 	if slices.ContainsFunc(f.serveArgs, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "config") }) {
@@ -100,7 +101,8 @@ func (f *ladderFlags) serveConfig(players int) (cleanup func(), err error) {
 	}
 	path := filepath.Join(dir, "moonbridge.yml")
 	n := 2 * players
-	text := fmt.Sprintf("# written by mbbench ladder: room for every player from one address\nlimits:\n  max_connections: %d\n  max_connections_per_ip: %d\n", n, n)
+	text := fmt.Sprintf("# written by mbbench ladder: room for every player from one address\nlimits:\n"+
+		"  max_connections: %d\n  max_connections_per_ip: %d\n  connection_rate_per_ip: %d\n  connection_burst_per_ip: %d\n", n, n, n, n)
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		os.RemoveAll(dir)
 		return nil, err

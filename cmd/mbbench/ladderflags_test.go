@@ -49,7 +49,7 @@ func TestServeConfigRaisesTheLimits(t *testing.T) {
 		t.Fatalf("serve args %v", f.serveArgs)
 	}
 	text, err := os.ReadFile(f.serveArgs[1])
-	if err != nil || !strings.Contains(string(text), "max_connections_per_ip: 32100") {
+	if err != nil || !strings.Contains(string(text), "max_connections_per_ip: 32100") || !strings.Contains(string(text), "connection_burst_per_ip: 32100") {
 		t.Errorf("config %q, %v", text, err)
 	}
 	g, _, _ := parseLadder("--serve", "bin/moonbridge", "--serve-arg=--config", "--serve-arg=mine.yml")
