@@ -179,7 +179,7 @@ func (l *loop) handle(s *side, ev uint32) {
 	case ev&readable != 0 && s.events&unix.EPOLLIN != 0:
 		l.forward(s, ev&unix.EPOLLRDHUP != 0)
 	case ev&unix.EPOLLHUP != 0:
-		l.closeSession(s) // both directions of s are shut and s is not being read
+		l.closeSession(s) // s is shut both ways, yet still watched for writing: nothing can arrive
 	}
 }
 
@@ -267,12 +267,22 @@ func (l *loop) shutWrite(s *side) {
 	}
 }
 
+// interest sets what the loop waits for on s. A socket waited on for nothing leaves the epoll
+// set: epoll reports EPOLLHUP and EPOLLERR whatever the interest, and level-triggered it would
+// report a fully shut socket whose source is paused on every wait.
 func (l *loop) interest(s *side, events uint32) {
 	if events == s.events {
 		return
 	}
+	op := unix.EPOLL_CTL_MOD
+	switch {
+	case events == 0:
+		op = unix.EPOLL_CTL_DEL
+	case s.events == 0:
+		op = unix.EPOLL_CTL_ADD
+	}
 	s.events = events
-	if err := unix.EpollCtl(l.epfd, unix.EPOLL_CTL_MOD, s.fd, &unix.EpollEvent{Events: events, Fd: int32(s.fd)}); err != nil {
+	if err := unix.EpollCtl(l.epfd, op, s.fd, &unix.EpollEvent{Events: events, Fd: int32(s.fd)}); err != nil {
 		l.closeSession(s)
 	}
 }
