@@ -31,7 +31,8 @@ func (c Config) withDefaults() Config {
 type Spec struct {
 	Client, Backend Side
 	// OnClose runs once when the session has ended, on the loop goroutine: it must not block
-	// (write the log line, count the metrics, return).
+	// (write the log line, count the metrics, return) and must not call Engine.Close. It may
+	// run before Register has returned (a session reset at once).
 	OnClose func(Result)
 }
 
