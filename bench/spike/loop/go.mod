@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	github.com/moonbridge/moonbridge v0.0.0
 	github.com/panjf2000/ants/v2 v2.11.3 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
@@ -16,3 +17,5 @@ require (
 	golang.org/x/sync v0.11.0 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )
+
+replace github.com/moonbridge/moonbridge => ../../..
