@@ -73,6 +73,7 @@ func (s *Session) Close(reason error) { s.post(s, reason) }
 
 // Stats are the engine's gauges, for metrics.
 type Stats struct {
-	Sessions int64 // registered and not yet ended
-	Held     int64 // held buffers (partial writes waiting for a slow reader)
+	Sessions int64  // registered and not yet ended
+	Held     int64  // held buffers (partial writes waiting for a slow reader)
+	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are
 }

@@ -123,7 +123,11 @@ func (e *Engine) Close() error {
 
 // Stats reads the engine's gauges.
 func (e *Engine) Stats() Stats {
-	return Stats{Sessions: e.sessions.Load(), Held: e.held.Load()}
+	st := Stats{Sessions: e.sessions.Load(), Held: e.held.Load()}
+	for _, l := range e.loops {
+		st.Wakeups += l.wakeups.Load()
+	}
+	return st
 }
 
 // sessionSides is what a Session's loop knows of it.

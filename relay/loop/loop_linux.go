@@ -29,6 +29,7 @@ type loop struct {
 	events    []unix.EpollEvent
 	ev        unix.EpollEvent // epoll_ctl's argument, kept here so that it does not escape per call
 	count     atomic.Int64    // sessions, for Engine.pick
+	wakeups   atomic.Uint64
 
 	mu      sync.Mutex
 	queue   []command
@@ -91,6 +92,7 @@ func (l *loop) run() {
 	defer l.release()
 	for {
 		n, err := unix.EpollWait(l.epfd, l.events, l.timeout())
+		l.wakeups.Add(1)
 		if err != nil && err != unix.EINTR {
 			l.stop(err)
 			return

@@ -116,6 +116,45 @@ func TestStalledReaderHoldsOneBatchAndRecovers(t *testing.T) {
 	}
 }
 
+// TestShutSocketBehindAStalledReaderIsNotSpun: the backend has ended its stream and reads
+// nothing; the player sends until the loop holds bytes for the backend (and stops reading the
+// player), then a little more and FIN, which still fit the player's socket. That socket is now
+// shut both ways while its reading is paused, which level-triggered epoll reports on every
+// wait: the loop must neither spin on it nor take it for a hang-up, and once the backend reads,
+// everything arrives and the session ends cleanly.
+func TestShutSocketBehindAStalledReaderIsNotSpun(t *testing.T) {
+	e := newEngine(t, Config{Loops: 1})
+	p := newListeners(t).open(t, e, nil)
+	p.backend.CloseWrite()
+	if got := readAll(t, p.player); len(got) != 0 {
+		t.Fatalf("player read %d bytes, want EOF", len(got))
+	}
+	var sent []byte
+	chunk := randomBytes(64<<10, 4)
+	for deadline := time.Now().Add(waitFor); e.Stats().Held == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the loop never held bytes for the stalled backend")
+		}
+		p.player.Write(chunk)
+		sent = append(sent, chunk...)
+	}
+	p.player.Write(chunk[:1000])
+	sent = append(sent, chunk[:1000]...)
+	p.player.CloseWrite()
+	time.Sleep(20 * time.Millisecond) // the FIN arrives
+	before := e.Stats().Wakeups
+	time.Sleep(100 * time.Millisecond)
+	if woke := e.Stats().Wakeups - before; woke > 10 {
+		t.Fatalf("the loop woke %d times in 100 ms with nothing to do", woke)
+	}
+	if got := readAll(t, p.backend); !bytes.Equal(got, sent) {
+		t.Fatalf("backend got %d bytes, player sent %d", len(got), len(sent))
+	}
+	if r := p.result(t); r.Err != nil {
+		t.Fatalf("reason %v, want a clean end", r.Err)
+	}
+}
+
 // TestPendingBytesGoFirst: what a side had buffered before the handover reaches the other
 // side before anything read later.
 func TestPendingBytesGoFirst(t *testing.T) {
