@@ -115,12 +115,13 @@ func (l *loop) run() {
 	}
 }
 
-// timeout is epoll_wait's: until the wheel's next tick, or none.
+// timeout is epoll_wait's: until the wheel's next tick, or none (and no clock read) when no
+// timer is armed.
 func (l *loop) timeout() int {
-	d := l.wheel.wait(time.Now())
-	if d < 0 {
+	if l.wheel.count == 0 {
 		return -1
 	}
+	d := l.wheel.wait(time.Now())
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 
@@ -187,7 +188,7 @@ func (l *loop) adopt(s *Session, fds [2]int) {
 			return
 		}
 		if x.ticker != nil {
-			l.wheel.add(&x.timer, x.ticker.Period())
+			l.wheel.add(&x.timer, x.ticker.Period(), time.Now())
 		}
 	}
 	for _, x := range [2]*side{c, b} {
@@ -283,7 +284,7 @@ func (l *loop) tick(x *side) {
 		l.fail(x, "keepalive", err)
 		return
 	}
-	l.wheel.add(&x.timer, x.ticker.Period())
+	l.wheel.add(&x.timer, x.ticker.Period(), time.Now())
 	if len(wire) > 0 {
 		l.send(x, wire)
 	}

@@ -36,10 +36,15 @@ func newWheel[T any](res time.Duration, now time.Time) *wheel[T] {
 	return w
 }
 
-// add arms t to fire after d (at least one tick from now).
-func (w *wheel[T]) add(t *timer[T], d time.Duration) {
+// add arms t to fire after d (at least one tick from now). An empty wheel is not advanced, so
+// it first catches up with now: else a timer armed after a long idle spell would count from
+// the last tick processed and fire at once.
+func (w *wheel[T]) add(t *timer[T], d time.Duration, now time.Time) {
 	if t.armed() {
 		w.remove(t)
+	}
+	if w.count == 0 {
+		w.tick = max(w.tick, w.tickAt(now))
 	}
 	ticks := uint64((d + w.res - 1) / w.res)
 	t.due = w.tick + max(ticks, 1)
@@ -71,10 +76,12 @@ func (w *wheel[T]) wait(now time.Time) time.Duration {
 	return max(w.start.Add(time.Duration(w.tick+1)*w.res).Sub(now), 0)
 }
 
+func (w *wheel[T]) tickAt(now time.Time) uint64 { return uint64(now.Sub(w.start) / w.res) }
+
 // advance processes every tick up to now and fires the due timers, disarmed, through fire,
 // which may add and remove any timer, the one it was given included.
 func (w *wheel[T]) advance(now time.Time, fire func(*timer[T])) {
-	target := uint64(now.Sub(w.start) / w.res)
+	target := w.tickAt(now)
 	if w.count == 0 || target < w.tick+1 {
 		w.tick = max(w.tick, target)
 		return
