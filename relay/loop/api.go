@@ -67,9 +67,14 @@ type Session struct {
 // Bytes is what the session has handed on so far, each way (for metrics scraped while it runs).
 func (s *Session) Bytes() (up, down int64) { return s.up.Load(), s.down.Load() }
 
-// Close ends the session with reason, on its loop, soon; OnClose gets reason. A session that
-// has already ended is not affected.
-func (s *Session) Close(reason error) { s.post(s, reason) }
+// Close ends the session with reason (nil: ErrCloseRequested), on its loop, soon; OnClose
+// gets reason. A session that has already ended is not affected.
+func (s *Session) Close(reason error) {
+	if reason == nil {
+		reason = ErrCloseRequested
+	}
+	s.post(s, reason)
+}
 
 // Stats are the engine's gauges, for metrics.
 type Stats struct {

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"cmp"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -80,6 +81,8 @@ func (e *Engine) take(spec *Spec) ([2]int, error) {
 	for i, sd := range sides {
 		sc, ok := sd.Conn.(syscall.Conn)
 		switch {
+		case sd.Conn == nil:
+			err = cmp.Or(err, errNotSocket)
 		case err != nil:
 			sd.Conn.Close()
 		case !ok:

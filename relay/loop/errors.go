@@ -12,6 +12,8 @@ var (
 	ErrClosed = errors.New("loop: engine closed")
 	// ErrShutdown is the close reason of the sessions Engine.Close ended.
 	ErrShutdown = errors.New("loop: engine shut down")
+	// ErrCloseRequested is the reason of a session ended by Session.Close(nil).
+	ErrCloseRequested = errors.New("loop: session closed by its owner")
 	// ErrHeldOverflow: a side took none of the replies and pings queued for it while its bytes
 	// were held, until the bound (a peer that sends but does not read).
 	ErrHeldOverflow = errors.New("held bytes over the bound: the peer does not read")

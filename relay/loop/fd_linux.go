@@ -7,8 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errNotSocket: a Side's Conn has no descriptor to take.
-var errNotSocket = errors.New("loop: conn is not a syscall.Conn")
+// errNotSocket: a Side's Conn is nil or has no descriptor to take.
+var errNotSocket = errors.New("loop: conn is not a socket (nil, or not a syscall.Conn)")
 
 // detach takes c's socket away from Go's poller: a close-on-exec dup of its descriptor, set
 // non-blocking, then c is closed (the dup keeps the socket open; no FIN is sent). c is closed

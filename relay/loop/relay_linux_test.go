@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"sync"
 	"syscall"
 	"testing"
@@ -200,6 +201,41 @@ func TestSessionCloseAndEngineClose(t *testing.T) {
 	_, accepted, dialed, _ := ls.connect(t)
 	if _, err := e.Register(Spec{Client: Side{Conn: accepted}, Backend: Side{Conn: dialed}}); err != ErrClosed {
 		t.Fatalf("Register after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestRegisterRefusesWhatItCannotTake: a missing socket, one that is not a socket, or pending
+// bytes over the buffer are refused, and the Conns given are closed either way.
+func TestRegisterRefusesWhatItCannotTake(t *testing.T) {
+	e := newEngine(t, Config{Loops: 1, BufferSize: 16})
+	ls := newListeners(t)
+	for _, tc := range []struct {
+		name  string
+		tweak func(s *Spec)
+	}{
+		{"no backend", func(s *Spec) { s.Backend.Conn = nil }},
+		{"not a socket", func(s *Spec) { s.Backend.Conn = struct{ net.Conn }{s.Backend.Conn} }},
+		{"pending over the buffer", func(s *Spec) { s.Client.Pending = make([]byte, 17) }},
+	} {
+		player, accepted, dialed, backend := ls.connect(t)
+		spec := Spec{Client: Side{Conn: accepted}, Backend: Side{Conn: dialed}}
+		tc.tweak(&spec)
+		if _, err := e.Register(spec); err == nil {
+			t.Fatalf("%s: registered", tc.name)
+		}
+		if spec.Backend.Conn == nil {
+			dialed.Close() // not given to Register: the test's to close
+		}
+		for _, far := range []*net.TCPConn{player, backend} {
+			far.SetReadDeadline(time.Now().Add(waitFor))
+			if n, err := far.Read(make([]byte, 1)); err != io.EOF {
+				t.Fatalf("%s: a far end read %d, %v; want EOF (its Conn closed)", tc.name, n, err)
+			}
+			far.Close()
+		}
+	}
+	if st := e.Stats(); st.Sessions != 0 {
+		t.Fatalf("%+v after refusals", st)
 	}
 }
 
