@@ -1,0 +1,84 @@
+package loop
+
+import (
+	"net"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Config says how many loops and how big their buffers are.
+type Config struct {
+	Loops      int           // 0: GOMAXPROCS
+	BufferSize int           // the most one read takes, per loop; 0: 64 KiB
+	Tick       time.Duration // resolution of the per-loop timer wheel; 0: 100 ms
+}
+
+func (c Config) withDefaults() Config {
+	if c.Loops <= 0 {
+		c.Loops = runtime.GOMAXPROCS(0)
+	}
+	if c.BufferSize <= 0 {
+		c.BufferSize = 64 << 10
+	}
+	if c.Tick <= 0 {
+		c.Tick = 100 * time.Millisecond
+	}
+	return c
+}
+
+// Spec is an established session handed to Register.
+type Spec struct {
+	Client, Backend Side
+	// OnClose runs once when the session has ended, on the loop goroutine: it must not block
+	// (write the log line, count the metrics, return) and must not call Engine.Close. It may
+	// run before Register has returned (a session reset at once).
+	OnClose func(Result)
+}
+
+// Side is one socket of a session.
+type Side struct {
+	// Conn is the socket (a *net.TCPConn, or anything whose SyscallConn is a stream socket).
+	// Register dups its descriptor and closes Conn: the loop owns the socket from then on.
+	Conn net.Conn
+	// Codec is the side's wire format; nil is Identity (plain TCP).
+	Codec Codec
+	// Pending is stream bytes already read from this side (a sniffer's or a decoder's
+	// buffer) that the other side gets before anything read later. At most BufferSize.
+	Pending []byte
+}
+
+// Result is how a session ended.
+type Result struct {
+	Err error // nil: both directions ended cleanly; else *SideError, ErrShutdown or Close's reason
+	// Up and Down are the stream bytes handed to the backend's and to the client's socket.
+	Up, Down int64
+}
+
+// Session is the relay's handle on a registered session.
+type Session struct {
+	up, down atomic.Int64
+	spec     Spec
+	post     func(*Session, error) // asks the session's loop to close it
+	closed   bool                  // loop-only
+	sides    sessionSides          // loop-only
+}
+
+// Bytes is what the session has handed on so far, each way (for metrics scraped while it runs).
+func (s *Session) Bytes() (up, down int64) { return s.up.Load(), s.down.Load() }
+
+// Close ends the session with reason (nil: ErrCloseRequested), on its loop, soon; OnClose
+// gets reason. A session that has already ended is not affected.
+func (s *Session) Close(reason error) {
+	if reason == nil {
+		reason = ErrCloseRequested
+	}
+	s.post(s, reason)
+}
+
+// Stats are the engine's gauges, for metrics.
+type Stats struct {
+	Sessions int64  // registered and not yet ended
+	Held     int64  // held buffers (partial writes waiting for a slow reader)
+	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are
+}

@@ -1,0 +1,139 @@
+package loop
+
+import (
+	"cmp"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Supported says whether this system has event loops.
+const Supported = true
+
+// Engine is N loops, each on a goroutine of its own, sharing out the sessions registered.
+type Engine struct {
+	cfg       Config
+	loops     []*loop
+	sessions  atomic.Int64
+	held      atomic.Int64
+	running   sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// New starts cfg.Loops loops.
+func New(cfg Config) (*Engine, error) {
+	e := &Engine{cfg: cfg.withDefaults()}
+	for range e.cfg.Loops {
+		l, err := newLoop(e)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.loops = append(e.loops, l)
+		e.running.Add(1)
+		go func() {
+			defer e.running.Done()
+			l.run()
+		}()
+	}
+	return e, nil
+}
+
+// Register hands an established session to the loop with the fewest sessions. Both Conns are
+// closed when it returns (the loop owns dups of their sockets), also on an error; OnClose runs
+// only for a session Register accepted.
+func (e *Engine) Register(spec Spec) (*Session, error) {
+	fds, err := e.take(&spec)
+	if err != nil {
+		return nil, err
+	}
+	l := e.pick()
+	s := &Session{spec: spec, post: l.closeLater}
+	e.sessions.Add(1)
+	l.count.Add(1)
+	if !l.post(command{sess: s, fds: fds, adopt: true}) {
+		e.sessions.Add(-1)
+		l.count.Add(-1)
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return nil, ErrClosed
+	}
+	return s, nil
+}
+
+// take checks spec, copies its pending bytes (the caller's buffers are its own again when
+// Register returns) and detaches both sockets.
+func (e *Engine) take(spec *Spec) ([2]int, error) {
+	fds := [2]int{-1, -1}
+	sides := [2]*Side{&spec.Client, &spec.Backend}
+	var err error
+	for _, sd := range sides {
+		if sd.Codec == nil {
+			sd.Codec = Identity{}
+		}
+		if len(sd.Pending) > e.cfg.BufferSize && err == nil {
+			err = &PendingTooLargeError{Len: len(sd.Pending), Max: e.cfg.BufferSize}
+		}
+		sd.Pending = append([]byte(nil), sd.Pending...)
+	}
+	for i, sd := range sides {
+		sc, ok := sd.Conn.(syscall.Conn)
+		switch {
+		case sd.Conn == nil:
+			err = cmp.Or(err, errNotSocket)
+		case err != nil:
+			sd.Conn.Close()
+		case !ok:
+			sd.Conn.Close()
+			err = errNotSocket
+		default:
+			fds[i], err = detach(sc, sd.Conn.Close)
+		}
+	}
+	if err != nil {
+		for _, fd := range fds {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}
+	}
+	return fds, err
+}
+
+func (e *Engine) pick() *loop {
+	best := e.loops[0]
+	for _, l := range e.loops[1:] {
+		if l.count.Load() < best.count.Load() {
+			best = l
+		}
+	}
+	return best
+}
+
+// Close ends every session with ErrShutdown (their OnClose runs) and waits for the loops to
+// exit. Register fails with ErrClosed from then on.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(func() {
+		for _, l := range e.loops {
+			l.post(command{shutdown: true})
+		}
+		e.running.Wait()
+	})
+	return nil
+}
+
+// Stats reads the engine's gauges.
+func (e *Engine) Stats() Stats {
+	st := Stats{Sessions: e.sessions.Load(), Held: e.held.Load()}
+	for _, l := range e.loops {
+		st.Wakeups += l.wakeups.Load()
+	}
+	return st
+}
+
+// sessionSides is what a Session's loop knows of it.
+type sessionSides struct {
+	client *side // its peer is the backend's side; nil until the loop adopted the session
+}

@@ -1,0 +1,53 @@
+package loop
+
+import (
+	"errors"
+	"strconv"
+)
+
+var (
+	// ErrUnsupported: this system has no loop; the relay uses its goroutine pumps.
+	ErrUnsupported = errors.New("loop: event loops are not supported on this system")
+	// ErrClosed: Register after Engine.Close.
+	ErrClosed = errors.New("loop: engine closed")
+	// ErrShutdown is the close reason of the sessions Engine.Close ended.
+	ErrShutdown = errors.New("loop: engine shut down")
+	// ErrCloseRequested is the reason of a session ended by Session.Close(nil).
+	ErrCloseRequested = errors.New("loop: session closed by its owner")
+	// ErrHeldOverflow: a side took none of the replies and pings queued for it while its bytes
+	// were held, until the bound (a peer that sends but does not read).
+	ErrHeldOverflow = errors.New("held bytes over the bound: the peer does not read")
+)
+
+// Which names a side of a session, as the relay's log line does.
+type Which uint8
+
+const (
+	Client  Which = iota // the player's side
+	Backend              // the Minecraft server's side
+)
+
+func (w Which) String() string {
+	if w == Client {
+		return "client"
+	}
+	return "backend"
+}
+
+// SideError is a failure on one side of a session: its socket (read, write, an error or reset
+// reported by epoll), or its codec (open, seal, keepalive).
+type SideError struct {
+	Side Which
+	Op   string
+	Err  error
+}
+
+func (e *SideError) Error() string { return e.Side.String() + ": " + e.Op + ": " + e.Err.Error() }
+func (e *SideError) Unwrap() error { return e.Err }
+
+// PendingTooLargeError: a side's Pending bytes do not fit the loop's buffer.
+type PendingTooLargeError struct{ Len, Max int }
+
+func (e *PendingTooLargeError) Error() string {
+	return "loop: " + strconv.Itoa(e.Len) + " pending bytes, at most " + strconv.Itoa(e.Max)
+}

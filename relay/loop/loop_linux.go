@@ -1,0 +1,291 @@
+package loop
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// readable is the interest of a side that is being read.
+const readable = unix.EPOLLIN | unix.EPOLLRDHUP
+
+// maxFreeHeld is how many held buffers a loop keeps for reuse; more go back to the GC, so a
+// burst of slow readers does not stay resident.
+const maxFreeHeld = 8
+
+// loop is one epoll set and the sessions in it. Everything but the command queue is touched by
+// its goroutine only.
+type loop struct {
+	e         *Engine
+	epfd, efd int
+	buf       []byte // Headroom + BufferSize: every read lands at buf[Headroom:]
+	out       []byte // Seal's scratch
+	sides     []*side
+	free      [][]byte
+	wheel     *wheel[*side]
+	fire      func(*timer[*side])
+	events    []unix.EpollEvent
+	ev        unix.EpollEvent // epoll_ctl's argument, kept here so that it does not escape per call
+	count     atomic.Int64    // sessions, for Engine.pick
+	wakeups   atomic.Uint64
+
+	mu      sync.Mutex
+	queue   []command
+	stopped bool
+}
+
+// command is work for a loop from another goroutine.
+type command struct {
+	sess     *Session
+	fds      [2]int // adopt: the client's and the backend's descriptors
+	adopt    bool
+	reason   error // neither adopt nor shutdown: close sess with reason
+	shutdown bool
+}
+
+func newLoop(e *Engine) (*loop, error) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	efd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		unix.Close(epfd)
+		return nil, err
+	}
+	l := &loop{
+		e: e, epfd: epfd, efd: efd,
+		buf:    make([]byte, Headroom+e.cfg.BufferSize),
+		out:    make([]byte, Headroom+e.cfg.BufferSize+SealSlack),
+		wheel:  newWheel[*side](e.cfg.Tick, time.Now()),
+		events: make([]unix.EpollEvent, 256),
+	}
+	l.fire = func(t *timer[*side]) { l.tick(t.owner) }
+	l.ev = unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(efd)}
+	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, efd, &l.ev); err != nil {
+		unix.Close(epfd)
+		unix.Close(efd)
+		return nil, err
+	}
+	return l, nil
+}
+
+// post queues c and wakes the loop; false if the loop has stopped.
+func (l *loop) post(c command) bool {
+	l.mu.Lock()
+	if l.stopped {
+		l.mu.Unlock()
+		return false
+	}
+	l.queue = append(l.queue, c)
+	l.mu.Unlock()
+	one := [8]byte{1}
+	unix.Write(l.efd, one[:]) // EAGAIN only when the counter is full: the loop is awake anyway
+	return true
+}
+
+func (l *loop) closeLater(s *Session, reason error) { l.post(command{sess: s, reason: reason}) }
+
+func (l *loop) run() {
+	defer l.release()
+	for {
+		n, err := unix.EpollWait(l.epfd, l.events, l.timeout())
+		l.wakeups.Add(1)
+		if err != nil && err != unix.EINTR {
+			l.stop(err)
+			return
+		}
+		woken := false
+		for i := range l.events[:max(n, 0)] {
+			fd := int(l.events[i].Fd)
+			if fd == l.efd {
+				woken = true // commands after the batch: an adopted socket may reuse a descriptor number the batch still names
+			} else if s := l.sides[fd]; s != nil {
+				l.handle(s, l.events[i].Events)
+			}
+		}
+		if l.wheel.count > 0 {
+			l.wheel.advance(time.Now(), l.fire)
+		}
+		if woken && l.commands() {
+			return
+		}
+	}
+}
+
+// timeout is epoll_wait's: until the wheel's next tick, or none (and no clock read) when no
+// timer is armed.
+func (l *loop) timeout() int {
+	if l.wheel.count == 0 {
+		return -1
+	}
+	d := l.wheel.wait(time.Now())
+	return int((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+// commands runs the queued commands; true when the loop is to stop.
+func (l *loop) commands() (stop bool) {
+	var cnt [8]byte
+	unix.Read(l.efd, cnt[:])
+	l.mu.Lock()
+	queue := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	for _, c := range queue {
+		stop = l.command(c) || stop
+	}
+	if stop {
+		l.stop(ErrShutdown)
+	}
+	return stop
+}
+
+func (l *loop) command(c command) (stop bool) {
+	switch {
+	case c.shutdown:
+		return true
+	case c.adopt:
+		l.adopt(c.sess, c.fds)
+	case c.sess.sides.client != nil:
+		l.finish(c.sess.sides.client, c.reason)
+	}
+	return false
+}
+
+// stop refuses further commands, runs those already queued and ends every session with reason.
+func (l *loop) stop(reason error) {
+	l.mu.Lock()
+	l.stopped = true
+	queue := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	for _, c := range queue {
+		l.command(c)
+	}
+	for _, s := range l.sides {
+		if s != nil && s.which == Client {
+			l.finish(s, reason)
+		}
+	}
+}
+
+func (l *loop) release() {
+	unix.Close(l.epfd)
+	unix.Close(l.efd)
+}
+
+// adopt watches both sockets of a new session and delivers what each side had pending.
+func (l *loop) adopt(s *Session, fds [2]int) {
+	c := l.newSide(s, Client, fds[0], s.spec.Client.Codec, &s.down)
+	b := l.newSide(s, Backend, fds[1], s.spec.Backend.Codec, &s.up)
+	c.peer, b.peer = b, c
+	s.sides.client = c
+	for _, x := range [2]*side{c, b} {
+		if err := l.watch(x, readable); err != nil {
+			l.fail(x, "register", err)
+			return
+		}
+		if x.ticker != nil {
+			l.wheel.add(&x.timer, x.ticker.Period(), time.Now())
+		}
+	}
+	for _, x := range [2]*side{c, b} {
+		if p := s.spec.pending(x.which); len(p) > 0 && !s.closed {
+			l.deliver(x, copy(l.buf[Headroom:], p))
+		}
+	}
+	s.spec.Client.Pending, s.spec.Backend.Pending = nil, nil
+}
+
+func (l *loop) newSide(s *Session, w Which, fd int, codec Codec, handed *atomic.Int64) *side {
+	x := &side{fd: fd, which: w, sess: s, codec: codec, handed: handed}
+	x.ticker, _ = codec.(Ticker)
+	x.timer.owner = x
+	for len(l.sides) <= fd {
+		l.sides = append(l.sides, nil)
+	}
+	l.sides[fd] = x
+	return x
+}
+
+func (s *Spec) pending(w Which) []byte {
+	if w == Client {
+		return s.Client.Pending
+	}
+	return s.Backend.Pending
+}
+
+// watch sets what the loop waits for on x. A socket waited on for nothing leaves the epoll
+// set: epoll reports EPOLLHUP and EPOLLERR whatever the interest, and level-triggered it would
+// report, on every wait, a shut socket whose reading is paused behind a slow peer.
+func (l *loop) watch(x *side, events uint32) error {
+	if events == x.events {
+		return nil
+	}
+	op := unix.EPOLL_CTL_MOD
+	switch {
+	case events == 0:
+		op = unix.EPOLL_CTL_DEL
+	case x.events == 0:
+		op = unix.EPOLL_CTL_ADD
+	}
+	l.ev = unix.EpollEvent{Events: events, Fd: int32(x.fd)}
+	if err := unix.EpollCtl(l.epfd, op, x.fd, &l.ev); err != nil {
+		return err
+	}
+	x.events = events
+	return nil
+}
+
+// interest is watch for the data path: a failure ends the session.
+func (l *loop) interest(x *side, events uint32) {
+	if err := l.watch(x, events); err != nil {
+		l.fail(x, "epoll", err)
+	}
+}
+
+// finish ends x's session with reason: both sockets are closed, their timers and held
+// buffers released, and OnClose runs. A session that has ended already is left alone.
+func (l *loop) finish(x *side, reason error) {
+	s := x.sess
+	if s.closed {
+		return
+	}
+	s.closed = true
+	for _, y := range [2]*side{x, x.peer} {
+		l.wheel.remove(&y.timer)
+		l.drop(y)
+		if y.fd >= 0 {
+			l.watch(y, 0)
+			l.sides[y.fd] = nil
+			unix.Close(y.fd)
+			y.fd = -1 // a late call on y fails with EBADF instead of touching a reused descriptor
+		}
+	}
+	l.count.Add(-1)
+	l.e.sessions.Add(-1)
+	if s.spec.OnClose != nil {
+		up, down := s.Bytes()
+		s.spec.OnClose(Result{Err: reason, Up: up, Down: down})
+	}
+}
+
+func (l *loop) fail(x *side, op string, err error) {
+	l.finish(x, &SideError{Side: x.which, Op: op, Err: err})
+}
+
+// tick runs x's Ticker and re-arms it.
+func (l *loop) tick(x *side) {
+	wire, err := x.ticker.Tick(TickState{Wrote: x.wrote, Heard: x.heard, Reading: x.events&unix.EPOLLIN != 0})
+	x.wrote, x.heard = false, false
+	if err != nil {
+		l.fail(x, "keepalive", err)
+		return
+	}
+	l.wheel.add(&x.timer, x.ticker.Period(), time.Now())
+	if len(wire) > 0 {
+		l.send(x, wire)
+	}
+}
