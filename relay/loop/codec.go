@@ -34,7 +34,7 @@ type Codec interface {
 
 // Ticker is implemented by codecs that need time: keepalive pings and dead-peer checks.
 type Ticker interface {
-	// Period is how often Tick runs (DESIGN.md's keepalive: half the ping interval).
+	// Period is how often Tick runs (docs/design.md's keepalive: half the ping interval).
 	Period() time.Duration
 	// Tick says what happened on this side since the previous tick. wire, if any, is written
 	// to the side (a ping) and must stay valid until the next Tick or Open; an error ends the

@@ -1,4 +1,4 @@
-// Package loop runs established sessions on event loops (issue 15; DESIGN.md, "Data paths").
+// Package loop runs established sessions on event loops (docs/design.md, "Data paths").
 //
 // The slow steps of a session (accept, sniffing, TLS handshake, HTTP upgrade, Minecraft hello,
 // routing, backend dial) stay on goroutines. Once both sockets are up, Engine.Register takes

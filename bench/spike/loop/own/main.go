@@ -9,7 +9,7 @@
 // EAGAIN, which edge-triggered needs to know the socket is drained), sessions share the loop
 // fairly without read budgets, and pausing a source is one epoll_ctl in the rare partial-write
 // case (edge-triggered would need a "readable but paused" flag per side instead). The
-// throwaway relay that matched HAProxy (DESIGN.md, facts) was level-triggered too.
+// throwaway relay that matched HAProxy (bench/results/2026-11-30-loop-spike.md) was level-triggered too.
 package main
 
 import (
