@@ -53,8 +53,8 @@ func (ln *listener) logStartup() {
 	ev := ln.log.Info().Str("addr", ln.tcp.Addr().String()).Interface("protocols", ln.cfg.Protocols)
 	switch {
 	case ln.wss != nil:
-		provider := ln.srv.cfg.TLS.Provider()
-		ev.Str("tls_provider", provider).Str("reason", ln.srv.cfg.TLSReason).
+		provider := ln.srv.now().TLS.Provider()
+		ev.Str("tls_provider", provider).Str("reason", ln.srv.now().TLSReason).
 			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
 	case ln.ws != nil:
 		ev.Msg("Listening for WebSocket")
@@ -66,7 +66,7 @@ func (ln *listener) logStartup() {
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
-	wsCfg := ln.srv.cfg.WebSocket
+	wsCfg := ln.srv.now().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
@@ -81,20 +81,6 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	return queue
 }
 
-func (ln *listener) acceptLoop() {
-	for {
-		conn, err := ln.tcp.Accept()
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
-				ln.log.Error().Err(err).Msg("accept failed; listener stopped")
-			}
-			return
-		}
-		ln.srv.wg.Add(1)
-		go func() { defer ln.srv.wg.Done(); ln.handle(conn) }()
-	}
-}
-
 // handle runs the start of a connection: limits, PROXY header, protocol sniffing.
 func (ln *listener) handle(raw net.Conn) {
 	pipe.SetNoDelay(raw)
@@ -106,7 +92,7 @@ func (ln *listener) handle(raw net.Conn) {
 		return
 	}
 	conn := newClientConn(raw, release)
-	raw.SetReadDeadline(time.Now().Add(ln.srv.limits.SniffTimeout))
+	raw.SetReadDeadline(time.Now().Add(ln.srv.now().limits.SniffTimeout))
 	if err := ln.readProxyHeader(conn); err != nil {
 		ln.log.Warn().Str("peer", raw.RemoteAddr().String()).Err(err).Msg("connection refused: PROXY header")
 		ln.srv.refuse(refusedProxy)
@@ -128,7 +114,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 	case WS:
 		ln.ws.push(conn)
 	case WSS:
-		tlsConn := ln.srv.cfg.TLS.Server(conn)
+		tlsConn := ln.srv.now().TLS.Server(conn)
 		conn.info.tls = tlsConn
 		ln.wss.push(&clientConn{Conn: tlsConn, info: conn.info})
 	default:
@@ -159,7 +145,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 		return nil
 	}
 	peer := conn.info.peer.Addr().Unmap()
-	trusted := ln.srv.cfg.TrustedProxies.Contains(peer)
+	trusted := ln.srv.now().TrustedProxies.Contains(peer)
 	if !trusted && ln.cfg.Proxy == ProxyReject {
 		if startsLikeProxyHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
@@ -169,7 +155,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	if !trusted && !startsLikeProxyHeader(conn.reader) {
 		return nil
 	}
-	header, err := ReadProxyHeader(conn.reader, ln.srv.limits.MaxProxyHeader)
+	header, err := ReadProxyHeader(conn.reader, ln.srv.now().limits.MaxProxyHeader)
 	if err != nil {
 		return err
 	}
@@ -230,7 +216,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.cfg.TrustedProxies, ln.srv.cfg.ClientIPHeaders, r.Header)
+	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client
 	}

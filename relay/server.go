@@ -2,10 +2,10 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 
@@ -60,17 +60,20 @@ type Config struct {
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
-	Logger   zerolog.Logger
+	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
+	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
+	RestartingMOTD string
+	Logger         zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a
-// reason and waits for everything it started.
+// reason and waits for everything it started; Drain lets sessions end first (drain.go); Reload
+// swaps the settings new connections use (reload.go).
 type Server struct {
-	cfg     Config
-	router  *Router
-	limits  Limits
-	counter *counter
-	log     zerolog.Logger
+	settings  atomic.Pointer[settings] // what new connections use (settings.go)
+	counter   *counter
+	log       zerolog.Logger
+	lifecycle // draining and listener health (health.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -87,21 +90,17 @@ type Server struct {
 
 // New checks cfg and returns a Server that is not yet listening.
 func New(cfg Config) (*Server, error) {
-	router, err := NewRouter(cfg.Routes)
+	set, err := newSettings(cfg)
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range cfg.Listeners {
-		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
-			return nil, err
-		}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	limits := cfg.Limits.withDefaults()
-	return &Server{
-		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
+	s := &Server{
+		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
-	}, nil
+	}
+	s.settings.Store(set)
+	return s, nil
 }
 
 func checkProtocols(l Listener, haveTLS bool) error {
@@ -124,7 +123,7 @@ func checkProtocols(l Listener, haveTLS bool) error {
 
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
-	for _, cfg := range s.cfg.Listeners {
+	for _, cfg := range s.now().Listeners {
 		ln, err := s.listen(cfg)
 		if err != nil {
 			s.Close()
@@ -133,10 +132,15 @@ func (s *Server) Start() error {
 		s.mu.Lock()
 		s.listeners = append(s.listeners, ln)
 		s.mu.Unlock()
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); ln.acceptLoop() }()
+		s.serveListener(ln)
 	}
 	return nil
+}
+
+// serveListener runs ln's accept loop until it is closed or fails for good (accept.go).
+func (s *Server) serveListener(ln *listener) {
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); ln.acceptLoop() }()
 }
 
 // Addrs returns the bound addresses, in listener order (useful with port 0).
@@ -152,21 +156,10 @@ func (s *Server) Addrs() []net.Addr {
 
 // Close stops the listeners, closes every open session with reason "shutdown", and waits.
 func (s *Server) Close() error {
-	s.cancel()
-	s.mu.Lock()
-	for _, ln := range s.listeners {
-		ln.close()
-	}
-	for sess := range s.sessions {
-		sess.abort(errShutdown)
-	}
-	s.mu.Unlock()
-	s.wg.Wait()
-	s.live.Wait()
+	s.draining.Store(true)
+	s.shutdown()
 	return nil
 }
-
-var errShutdown = errors.New("proxy shutting down")
 
 func (s *Server) track(sess *session) bool {
 	s.mu.Lock()
@@ -184,6 +177,7 @@ func (s *Server) untrack(sess *session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
 	s.count(sess)
+	s.sessionEnded(len(s.sessions))
 	s.mu.Unlock()
 	s.live.Done()
 }

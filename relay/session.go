@@ -24,7 +24,8 @@ type session struct {
 	path     string
 	log      zerolog.Logger
 	started  time.Time
-	end      pipe.End // why the session ended; closes the player and the backend
+	end      pipe.End  // why the session ended; closes the player and the backend
+	conf     *settings // the settings when the session started; a reload does not change them
 
 	meters // bytes moved so far, for the end line and the metrics
 }
@@ -32,10 +33,10 @@ type session struct {
 func (s *Server) runSession(ln *listener, protocol string, down downstream, info *connInfo, path string) {
 	sess := &session{
 		srv: s, down: down, info: info, protocol: protocol,
-		path: path, started: time.Now(),
+		path: path, started: time.Now(), conf: s.now(),
 	}
 	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
-	sess.end.Add(func(error) { down.Close() })
+	sess.end.Add(func(reason error) { closeDownstream(down, reason) })
 	if !s.track(sess) {
 		down.Close()
 		return
@@ -49,26 +50,31 @@ func (s *session) run() {
 	end := s.log.Info()
 	defer func() { s.end.Close(); s.logEnd(end) }()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
-	s.down.SetReadDeadline(time.Now().Add(s.srv.limits.HandshakeTimeout))
-	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
+	s.down.SetReadDeadline(time.Now().Add(s.conf.limits.HandshakeTimeout))
+	hello, err := mc.ReadHello(r, s.conf.limits.MaxHandshakeFrame)
 	if err != nil {
 		s.abort(&mc.HelloError{Err: err})
 		return
 	}
 	if hello.Legacy != nil {
-		s.abort(s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer))
+		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")
 		return
 	}
 	hs := hello.Handshake
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
-	route, ok := s.srv.router.Match(hs.Host, s.path)
+	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
+		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
+		end.Str("answered", "restarting")
+		return
+	}
+	route, ok := s.conf.router.Match(hs.Host, s.path)
 	if !ok {
 		s.abort(s.answerUnreachable(r, hello, &NoRouteError{Host: hs.Host, Path: s.path}))
 		return
 	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := dialRoute(s.srv.ctx, route, s.srv.limits.DialTimeout, s.info.client,
+	backend, chosen, err := dialRoute(s.srv.ctx, route, s.conf.limits.DialTimeout, s.info.client,
 		addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		s.abort(s.answerUnreachable(r, hello, err))
@@ -96,7 +102,7 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 // answerUnreachable tells the player why there is no server: a status entry or a disconnect.
 func (s *session) answerUnreachable(r *bufio.Reader, hello mc.Hello, cause error) error {
 	s.log.Warn().Err(cause).Str("host", hello.Handshake.Host).Msg("no backend for session; answering from the fallback")
-	if err := s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer); err != nil {
+	if err := s.fallback().Serve(r, hello, s.sendAnswer); err != nil {
 		return errors.Join(cause, err)
 	}
 	return cause
