@@ -66,6 +66,10 @@ func TestReloadRejectsBrokenConfig(t *testing.T) {
 					c.Routes, c.TLS = routeTo(other.addr()), nil
 					c.Listeners[0].Protocols = []Protocol{WSS}
 				},
+				"address listed twice": func(c *Config) {
+					c.Routes = routeTo(other.addr())
+					c.Listeners = append(c.Listeners, c.Listeners[0])
+				},
 				"address in use": func(c *Config) {
 					c.Routes = routeTo(other.addr())
 					c.Listeners = append(c.Listeners, Listener{Addr: addr, Protocols: []Protocol{WS}})

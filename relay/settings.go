@@ -1,5 +1,7 @@
 package relay
 
+import "fmt"
+
 // settings is one immutable snapshot of what new connections use: routes, limits, trusted
 // proxies, client address headers, fallback, TLS and WebSocket settings. Reload swaps it whole;
 // a connection reads it once when it starts and keeps it, so a running session keeps its route
@@ -16,10 +18,16 @@ func newSettings(cfg Config) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	for _, l := range cfg.Listeners {
 		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
 			return nil, err
 		}
+		if seen[l.Addr] {
+			// Reload matches listeners by address; one socket cannot serve two entries.
+			return nil, fmt.Errorf("listener %s: listed twice", l.Addr)
+		}
+		seen[l.Addr] = true
 	}
 	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil
 }
