@@ -109,7 +109,7 @@ func TestHangupKeepsServingWithoutWSS(t *testing.T) {
 				if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 					t.Fatal(err)
 				}
-				p.waitFor(t, "SIGHUP: nothing reloaded")
+				p.waitFor(t, "SIGHUP: configuration reloaded")
 			}
 			tc.serving(t, addr)
 			if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
