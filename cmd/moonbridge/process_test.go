@@ -34,6 +34,7 @@ type moonbridgeProcess struct {
 
 type logLine struct {
 	Level, Message, Addr string
+	Ended, Closed        int // of the drain's last line
 }
 
 // startMoonbridge runs `moonbridge ARGS...` as a process; the test's end kills it if it still runs.
