@@ -32,8 +32,11 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining.Load() {
+	switch {
+	case s.draining.Load():
 		return ListenerChanges{}, errors.New("the server is shutting down")
+	case !s.started:
+		return ListenerChanges{}, errors.New("the server has not started")
 	}
 	prev := s.settings.Swap(next)
 	plan := s.planListeners(prev, next)

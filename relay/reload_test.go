@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // helloCount is how many sessions reached b.
@@ -147,5 +149,36 @@ func TestReloadChangesProtocols(t *testing.T) {
 	if conn, err := net.DialTimeout("tcp", addr, 5*time.Second); err == nil {
 		conn.Close()
 		t.Errorf("the old address %s still accepts connections", addr)
+	}
+}
+
+// A Reload before Start binds nothing: Start binds the listeners, once (a SIGHUP that came
+// while the process started made a second socket for one address, whose accept loop then
+// outlived Close).
+func TestReloadBeforeStartIsRefused(t *testing.T) {
+	cfg := Config{
+		Listeners: []Listener{{Addr: "127.0.0.1:0", Protocols: []Protocol{Minecraft}}},
+		Routes:    routeTo("127.0.0.1:1"),
+		Logger:    zerolog.New(zerolog.NewTestWriter(t)),
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Reload(cfg); err == nil {
+		t.Error("a Reload before Start succeeded")
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Addrs()); n != 1 {
+		t.Errorf("%d listeners after Start, want 1", n)
+	}
+	closed := make(chan struct{})
+	go func() { srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return within 10 s: a listener outlived it")
 	}
 }

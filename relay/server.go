@@ -83,6 +83,7 @@ type Server struct {
 	live sync.WaitGroup
 
 	mu        sync.Mutex
+	started   bool // Start bound the listeners; Reload may change them
 	listeners []*listener
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
@@ -123,15 +124,15 @@ func checkProtocols(l Listener, haveTLS bool) error {
 
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
-	for _, cfg := range s.now().Listeners {
-		ln, err := s.listen(cfg)
-		if err != nil {
-			s.Close()
-			return err
-		}
-		s.mu.Lock()
-		s.listeners = append(s.listeners, ln)
-		s.mu.Unlock()
+	s.mu.Lock() // a Reload waits until every listener is bound
+	listeners, err := s.bindAll(s.now().Listeners)
+	s.listeners, s.started = listeners, err == nil
+	s.mu.Unlock()
+	if err != nil {
+		s.Close()
+		return err
+	}
+	for _, ln := range listeners {
 		s.serveListener(ln)
 	}
 	return nil

@@ -55,10 +55,11 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	}
 	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
-	hup.handle(reloads.reload)
 	if err := srv.Start(); err != nil {
 		return err
 	}
+	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
+
 	stopAdmin, err := startAdmin(cfg.Admin.Listen, srv, log, srv, reloads.reloads)
 	if err != nil {
 		srv.Close()
