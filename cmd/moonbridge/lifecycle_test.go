@@ -14,22 +14,7 @@ import (
 
 // taggedBackend answers every connection with its tag byte, then echoes what it gets.
 func taggedBackend(t *testing.T, tag byte) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer conn.Close(); conn.Write([]byte{tag}); io.Copy(conn, conn) }()
-		}
-	}()
-	return ln.Addr().String()
+	return fakeBackend(t, func(conn net.Conn) { conn.Write([]byte{tag}); io.Copy(conn, conn) })
 }
 
 // play opens a session (a login handshake) and returns it with the tag of its backend.
@@ -93,23 +78,27 @@ func TestSignalsReloadAndDrain(t *testing.T) {
 		t.Fatalf("first session went to %q", tag)
 	}
 
-	writeFile(t, file, serveConfig(second))
-	p.cmd.Process.Signal(syscall.SIGHUP)
-	p.waitFor(t, "SIGHUP: configuration reloaded")
-	moved, tag := play(t, addr)
-	if tag != 'B' {
-		t.Errorf("a new player after the reload went to %q, want the new route's B", tag)
+	// Each step: the file, the line SIGHUP logs, where a new player goes; the running session
+	// stays with A.
+	var others []net.Conn
+	for _, step := range []struct {
+		file       []byte
+		line       string
+		newPlayers byte
+	}{
+		{serveConfig(second), "SIGHUP: configuration reloaded", 'B'},
+		{[]byte("routes: [\n"), "SIGHUP: configuration not reloaded", 'B'},
+	} {
+		writeFile(t, file, step.file)
+		p.cmd.Process.Signal(syscall.SIGHUP)
+		p.waitFor(t, step.line)
+		conn, tag := play(t, addr)
+		if tag != step.newPlayers {
+			t.Errorf("after %q a new player went to %q, want %q", step.line, tag, step.newPlayers)
+		}
+		others = append(others, conn)
+		echoes(t, running, step.line)
 	}
-	echoes(t, running, "after the reload ")
-
-	writeFile(t, file, []byte("routes: [\n"))
-	p.cmd.Process.Signal(syscall.SIGHUP)
-	p.waitFor(t, "SIGHUP: configuration not reloaded")
-	kept, tag := play(t, addr)
-	if tag != 'B' {
-		t.Errorf("a new player after a broken file went to %q, want B still", tag)
-	}
-	echoes(t, running, "after the broken file ")
 	metrics := httpGet(t, admin+"/metrics")
 	for _, want := range []string{`moonbridge_config_reloads_total{result="ok"} 1`, `moonbridge_config_reloads_total{result="failed"} 1`} {
 		if !strings.Contains(metrics, want) {
@@ -126,7 +115,7 @@ func TestSignalsReloadAndDrain(t *testing.T) {
 		t.Errorf("/livez during the drain: %d, want 200", code)
 	}
 	echoes(t, running, "during the drain ")
-	for _, conn := range []net.Conn{running, moved, kept} {
+	for _, conn := range append(others, running) {
 		conn.Close()
 	}
 	drained := p.waitFor(t, "drained")
