@@ -19,7 +19,7 @@ func drainWhenStopped(stop, hurry context.Context, srv *relay.Server, timeout ti
 	case failure = <-srv.Failed():
 		log.Error().Err(failure).Msg("a listener stopped for good; draining, then exiting with an error to be restarted")
 	}
-	log.Info().Str("drain_timeout", timeout.String()).Msg("shutting down: listeners closed, sessions drain")
+	log.Info().Str("drain_timeout", timeout.String()).Msg("shutting down")
 	ctx, cancel := context.WithTimeout(hurry, timeout)
 	defer cancel()
 	srv.Drain(ctx)
