@@ -57,8 +57,8 @@ func httpStatus(t *testing.T, url string) int {
 	return resp.StatusCode
 }
 
-func serveConfig(backend string) []byte {
-	return []byte("log: {format: json}\nadmin: {listen: 127.0.0.1:0}\nshutdown: {drain_timeout: 1m}\n" +
+func serveConfig(backend, drainTimeout string) []byte {
+	return []byte("log: {format: json}\nadmin: {listen: 127.0.0.1:0}\nshutdown: {drain_timeout: " + drainTimeout + "}\n" +
 		"listeners:\n  - listen: 127.0.0.1:0\n    protocols: [minecraft]\n" +
 		"routes:\n  - hosts: ['*']\n    backends: ['" + backend + "']\n")
 }
@@ -69,7 +69,7 @@ func serveConfig(backend string) []byte {
 func TestSignalsReloadAndDrain(t *testing.T) {
 	first, second := taggedBackend(t, 'A'), taggedBackend(t, 'B')
 	file := filepath.Join(t.TempDir(), "moonbridge.yml")
-	writeFile(t, file, serveConfig(first))
+	writeFile(t, file, serveConfig(first, "1m"))
 	p := startMoonbridge(t, "serve", "--config", file)
 	addr := p.waitFor(t, "Listening for Minecraft").Addr
 	admin := "http://" + p.waitFor(t, "Admin endpoint").Addr
@@ -86,7 +86,7 @@ func TestSignalsReloadAndDrain(t *testing.T) {
 		line       string
 		newPlayers byte
 	}{
-		{serveConfig(second), "SIGHUP: configuration reloaded", 'B'},
+		{serveConfig(second, "1m"), "SIGHUP: configuration reloaded", 'B'},
 		{[]byte("routes: [\n"), "SIGHUP: configuration not reloaded", 'B'},
 	} {
 		writeFile(t, file, step.file)
@@ -130,7 +130,7 @@ func TestSignalsReloadAndDrain(t *testing.T) {
 // A second SIGTERM during the drain closes the sessions still open at once.
 func TestSecondSignalEndsTheDrain(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "moonbridge.yml")
-	writeFile(t, file, serveConfig(taggedBackend(t, 'A')))
+	writeFile(t, file, serveConfig(taggedBackend(t, 'A'), "1m"))
 	p := startMoonbridge(t, "serve", "--config", file)
 	conn, _ := play(t, p.waitFor(t, "Listening for Minecraft").Addr)
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -145,5 +145,21 @@ func TestSecondSignalEndsTheDrain(t *testing.T) {
 	}
 	if err := p.cmd.Wait(); err != nil {
 		t.Errorf("moonbridge ended with %v, want exit status 0", err)
+	}
+}
+
+// shutdown.drain_timeout changed by a reload is the one SIGTERM uses: 0 closes at once.
+func TestReloadedDrainTimeoutApplies(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "moonbridge.yml")
+	backend := taggedBackend(t, 'A')
+	writeFile(t, file, serveConfig(backend, "1m"))
+	p := startMoonbridge(t, "serve", "--config", file)
+	play(t, p.waitFor(t, "Listening for Minecraft").Addr)
+	writeFile(t, file, serveConfig(backend, "0s"))
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	p.waitFor(t, "SIGHUP: configuration reloaded")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if drained := p.waitFor(t, "drained"); drained.Closed != 1 {
+		t.Errorf("the drain closed %d sessions, want 1 at once", drained.Closed)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -116,11 +117,11 @@ func (r *configReloader) close() {
 	r.swapTLS(nil)
 }
 
-// shutdown is the shutdown section as of the last reload.
-func (r *configReloader) shutdown() config.Shutdown {
+// drainTimeout is shutdown.drain_timeout as of the last reload.
+func (r *configReloader) drainTimeout() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.current.Shutdown
+	return r.current.Shutdown.DrainTimeout
 }
 
 // logChanges writes the one line that says what a reload changed.

@@ -66,5 +66,5 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	defer stopAdmin()
-	return drainWhenStopped(stop, hurry, srv, reloads.shutdown().DrainTimeout, log)
+	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
 }
