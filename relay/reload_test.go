@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // helloCount is how many sessions reached b.
@@ -181,4 +183,20 @@ func TestReloadBeforeStartIsRefused(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close did not return within 10 s: a listener outlived it")
 	}
+}
+
+// A reload that raises the per-address limit lets in a player the old limit refused.
+func TestReloadChangesLimits(t *testing.T) {
+	srv, addr := startLimitedProxy(t, Minecraft) // one connection per address
+	openSession(t, Minecraft, addr)
+	refused := dialClient(t, Minecraft, addr)
+	defer refused.Close()
+	refused.Write(handshakeFrame("localhost", mc.NextLogin))
+	if err := firstRead(refused); err == nil {
+		t.Fatal("a second connection from one address got an answer under a limit of 1")
+	}
+	if _, err := reload(srv, func(c *Config) { c.Limits.MaxConnectionsPerIP = 2 }); err != nil {
+		t.Fatal(err)
+	}
+	openSession(t, Minecraft, addr)
 }
