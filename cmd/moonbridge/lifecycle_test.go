@@ -17,6 +17,9 @@ func taggedBackend(t *testing.T, tag byte) string {
 	return fakeBackend(t, func(conn net.Conn) { conn.Write([]byte{tag}); io.Copy(conn, conn) })
 }
 
+// loginHandshake is a login's handshake for localhost:25565 (protocol 767), spelled out.
+var loginHandshake = append(append([]byte{16, 0x00, 0xff, 0x05, 9}, "localhost"...), 0x63, 0xdd, 0x02)
+
 // play opens a session (a login handshake) and returns it with the tag of its backend.
 func play(t *testing.T, addr string) (net.Conn, byte) {
 	t.Helper()
@@ -25,10 +28,9 @@ func play(t *testing.T, addr string) (net.Conn, byte) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	login := append([]byte{16, 0x00, 0xff, 0x05, 9}, "localhost"...)
-	conn.Write(append(login, 0x63, 0xdd, 0x02))
+	conn.Write(loginHandshake)
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	buf := make([]byte, 1+len(login)+3) // the tag, then the echoed handshake
+	buf := make([]byte, 1+len(loginHandshake)) // the tag, then the echoed handshake
 	if _, err := io.ReadFull(conn, buf); err != nil {
 		t.Fatal(err)
 	}

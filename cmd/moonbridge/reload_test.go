@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +18,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	"github.com/moonbridge/moonbridge/gossl"
 	synctest "github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // startReloader runs a relay from cfg (listening on 127.0.0.1:0) with a reloader whose file
@@ -122,4 +127,46 @@ func writeFile(t *testing.T, path string, data []byte) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A changed tls section gets a new TLS server: new wss players get its settings, a wss session
+// that ran before goes on.
+func TestHangupReplacesChangedTLS(t *testing.T) {
+	cfg := localConfig()
+	cfg.Routes[0].Backends = []string{taggedBackend(t, 'A')}
+	next := cfg
+	next.TLS.MinVersion = "1.3"
+	r, logs := startReloader(t, cfg, func() (config.Config, error) { return next, nil })
+	addr := r.srv.Addrs()[0].String()
+	running := dialWSS(t, addr, tls.VersionTLS12)
+	r.reload()
+	if !strings.Contains(logs.String(), `"changed":["tls"]`) {
+		t.Fatalf("no reload line naming tls:\n%s", logs.String())
+	}
+	if conn, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, MaxVersion: tls.VersionTLS12}); err == nil {
+		conn.Close()
+		t.Error("a TLS 1.2 client was accepted after tls.min_version became 1.3")
+	}
+	dialWSS(t, addr, tls.VersionTLS13)
+	echoes(t, running, "after the TLS change ")
+}
+
+// dialWSS opens a wss session with TLS up to maxVersion and checks its backend's tag.
+func dialWSS(t *testing.T, addr string, maxVersion uint16) net.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := ws.Dial(ctx, ws.DialConfig{URL: "wss://" + addr + "/mc",
+		TLSConfig: &tls.Config{InsecureSkipVerify: true, MaxVersion: maxVersion}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.Write(loginHandshake)
+	got := make([]byte, 1+len(loginHandshake))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(conn, got); err != nil || got[0] != 'A' {
+		t.Fatalf("wss session: %q, %v", got, err)
+	}
+	return conn
 }
