@@ -30,7 +30,7 @@ type Conn struct {
 	log         zerolog.Logger
 	subprotocol string
 
-	rd readState // owned by the Read goroutine
+	rd parser // owned by the Read goroutine
 
 	wmu       sync.Mutex
 	closeSent bool                                   // guarded by wmu
@@ -52,6 +52,7 @@ type Conn struct {
 // did its own handshake.
 func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
 	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
+	c.rd = newParser(role, c.cfg)
 	c.log = c.cfg.Logger.With().Stringer("remote", nc.RemoteAddr()).Logger()
 	if role == RoleClient {
 		c.masks = newMaskSource()
