@@ -34,6 +34,7 @@ type Conn struct {
 
 	wmu       sync.Mutex
 	closeSent bool                                   // guarded by wmu
+	detached  bool                                   // guarded by wmu: Detach handed the socket over
 	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
 	masks     maskSource                             // guarded by wmu; clients only
 
@@ -87,7 +88,9 @@ func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 		// The deadline comes before the lock so that a batch stuck on a
 		// peer that stopped reading gives way to the close.
 		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
-		_ = c.writeClose(code, reason)
+		if c.writeClose(code, reason) == errDetached {
+			return // the socket is the caller of Detach's now (a dead-peer close lost the race)
+		}
 		if linger {
 			_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.CloseTimeout))
 			_, _ = io.Copy(io.Discard, io.LimitReader(c.nc, maxLingerBytes))

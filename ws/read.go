@@ -3,6 +3,8 @@ package ws
 import (
 	"errors"
 	"io"
+
+	"github.com/rs/zerolog"
 )
 
 // Read reads the next bytes of the stream into p. It reads raw socket
@@ -66,10 +68,14 @@ func (c *Conn) onClose(payload []byte) error {
 func (c *Conn) fail(err error) error {
 	var pe *ProtocolError
 	if errors.As(err, &pe) {
-		c.log.Info().Uint16("code", uint16(pe.Code)).Str("reason", pe.Reason).Msg("ws: closing connection on bad input")
+		logBadInput(c.log, pe)
 		_ = c.close(pe.Code, pe.Reason, true)
 	}
 	return err
+}
+
+func logBadInput(l zerolog.Logger, pe *ProtocolError) {
+	l.Info().Uint16("code", uint16(pe.Code)).Str("reason", pe.Reason).Msg("ws: closing connection on bad input")
 }
 
 // endOfStream maps the socket's error: EOF inside a frame is unexpected.
