@@ -279,8 +279,13 @@ func TestLoopCodecOversizedFrame(t *testing.T) {
 	rc.conn.MaxFrameSize = 1000
 	lr := startLoopRelay(t, rc)
 	conn := lr.dial(t)
-	conn.WriteMessage(websocket.BinaryMessage, make([]byte, 1001))
+	// More than the loop reads at once: it closes with bytes unread, and the kernel resets.
+	wrote := make(chan error, 1)
+	go func() { wrote <- conn.WriteMessage(websocket.BinaryMessage, make([]byte, 16<<20)) }()
 	expectClose(t, conn, websocket.CloseMessageTooBig)
+	if err := <-wrote; err == nil {
+		t.Fatal("the whole message was taken, want a reset after the close")
+	}
 	var se *loop.SideError
 	var pe *ProtocolError
 	r := lr.result(t)
