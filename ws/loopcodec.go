@@ -16,7 +16,11 @@ import (
 // Set methods are for before Register.
 //
 // It may sit on an inner codec (TLS records for wss): Open opens the inner first and parses
-// what it gave; every frame this codec writes is sealed by the inner one.
+// what it gave; every frame this codec writes is sealed by the inner one. What the inner Seal
+// gets: for data, the loop's buffers with the frame header in front of the stream, so at least
+// loop.Headroom-10 bytes of headroom are left; for control frames, this codec's own small
+// buffers, loop.Headroom of headroom and an out with loop.SealSlack bytes more than the frame
+// (not the loop's full size): the inner codec must need no more than that.
 //
 // Every control frame it produces (a pong, a close answer, a keepalive ping, a close) lives in
 // its own small array and stays valid until its next call: the loop writes or copies it at once.
