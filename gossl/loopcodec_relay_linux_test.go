@@ -16,28 +16,17 @@ import (
 	"github.com/moonbridge/moonbridge/relay/loop"
 )
 
-// echoBackend accepts one connection and sends back everything it gets, then its FIN.
+// echoBackend is the relay's socket to a backend that sends back everything it gets, then its
+// FIN.
 func echoBackend(t testing.TB) net.Conn {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
+	backend, dialed := tcpPair(t)
 	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(testTimeout))
-		_, _ = io.Copy(c, c)
-		_ = c.(*net.TCPConn).CloseWrite()
+		defer backend.Close()
+		_ = backend.SetDeadline(time.Now().Add(testTimeout))
+		_, _ = io.Copy(backend, backend)
+		_ = backend.(*net.TCPConn).CloseWrite()
 	}()
-	dialed, err := net.DialTimeout("tcp", ln.Addr().String(), testTimeout)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return dialed
 }
 
