@@ -320,6 +320,33 @@ static void test_open_inplace(pem_pair a, pem_pair b) {
   mb_ctx_free(ctx);
 }
 
+/* test_key_update: a client's KeyUpdate asking for one back is answered by BoringSSL ahead of
+ * the server's next records (it queues the answer for the next write, not the read), and the
+ * client reads those records with it. */
+static void test_key_update(pem_pair a, pem_pair b) {
+  mb_ctx *ctx = server_ctx(a, b);
+  SSL_CTX *cctx = client_ctx(TLS1_3_VERSION);
+  client c = client_new(cctx, "a.test");
+  mb_conn *server = mb_conn_new(ctx);
+  CHECK(handshake(server, &c, 4096));
+  uint8_t got[64], wire[4096];
+  CHECK(SSL_key_update(c.ssl, SSL_KEY_UPDATE_REQUESTED) && SSL_write(c.ssl, "after", 5) == 5);
+  size_t n = (size_t)BIO_read(c.out, wire, sizeof(wire)), got_len = 0;
+  mb_result res = open_inplace(server, wire, n, n, got, &got_len);
+  CHECK(res.status != MB_FATAL && got_len == 5 && memcmp(got, "after", 5) == 0);
+  CHECK(res.out_pending == 0);
+  mb_seal(server, (const uint8_t *)"new keys", 8, wire, mb_seal_bound(8), &res);
+  CHECK(res.status == MB_OK && res.out_pending == 0 && res.produced > 8 + 22); /* two records */
+  BIO_write(c.in, wire, (int)res.produced);
+  CHECK(SSL_read(c.ssl, got, sizeof(got)) == 8 && memcmp(got, "new keys", 8) == 0);
+  mb_conn_free(server);
+  SSL_free(c.ssl);
+  SSL_CTX_free(cctx);
+  SSL_SESSION_free(last_session);
+  last_session = NULL;
+  mb_ctx_free(ctx);
+}
+
 /* allocated_bytes is what the heap holds now: ASan's count under the sanitizer, glibc's
  * otherwise. */
 static size_t allocated_bytes(void) {
@@ -405,6 +432,7 @@ void test_engine(void) {
   test_sessions(a, b);
   test_garbage(a, b);
   test_open_inplace(a, b);
+  test_key_update(a, b);
   test_idle_memory(a, b);
   test_bad_pem(a);
   CHECK(mb_seal_bound(65550) >= 65550 + 5 * 29);
