@@ -120,7 +120,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
-	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
+	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()))
 	return out
 }
 
