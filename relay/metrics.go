@@ -18,14 +18,16 @@ var (
 		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
-			"no_route, backend_unreachable, client_error, backend_error, shutdown.",
+			"no_route, backend_unreachable, server_full (a login refused near the memory limit), client_error, "+
+			"backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
 		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
 		[]string{"protocol", "direction"}, nil)
 	refusedDesc = prometheus.NewDesc("moonbridge_connections_refused_total",
 		"Connections refused before a session: connections (total limit), connections_per_address "+
-			"(per-address limit, answered 429 on WebSocket), proxy_header (a bad or untrusted PROXY header).",
+			"(per-address limit, answered 429 on WebSocket), proxy_header (a bad or untrusted PROXY header), "+
+			"memory (a login while memory is near memory.limit).",
 		[]string{"reason"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"64 KiB relay buffers held now: one per direction that is moving data, and one per WebSocket "+
@@ -37,6 +39,7 @@ const (
 	refusedTotal   = "connections"
 	refusedPerAddr = "connections_per_address"
 	refusedProxy   = "proxy_header"
+	refusedMemory  = "memory"
 )
 
 // tally holds the counts of what has ended; the Server's mu guards it.
@@ -64,6 +67,8 @@ func outcome(reason error) string {
 		return "no_route"
 	case errors.As(reason, new(*DialError)):
 		return "backend_unreachable"
+	case errors.Is(reason, ErrServerFull):
+		return "server_full"
 	case errors.As(reason, &side):
 		return side.Side + "_error"
 	}
@@ -72,7 +77,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
 }
@@ -121,6 +126,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()))
+	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -52,6 +53,8 @@ type Config struct {
 	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
 	WebSocket ws.ServerConfig
 	Limits    Limits
+	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
+	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
 	TrustedProxies TrustedNets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
@@ -70,6 +73,7 @@ type Server struct {
 	router  *Router
 	limits  Limits
 	counter *counter
+	mem     *memoryWatch
 	log     zerolog.Logger
 
 	ctx    context.Context
@@ -98,8 +102,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	limits := cfg.Limits.withDefaults()
+	bufpool.SetProfile(cfg.Memory.Profile)
 	return &Server{
 		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
+		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 	}, nil
 }
@@ -124,6 +130,7 @@ func checkProtocols(l Listener, haveTLS bool) error {
 
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
+	s.startMemoryWatch()
 	for _, cfg := range s.cfg.Listeners {
 		ln, err := s.listen(cfg)
 		if err != nil {
