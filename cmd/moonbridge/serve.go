@@ -43,6 +43,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if warning := clientIPWarning(cfg); warning != "" {
 		log.Warn().Msg(warning)
 	}
+	raiseNoFile(log)
 	srv, tlsServer, err := newRelay(cfg, log)
 	if err != nil {
 		return err
