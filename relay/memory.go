@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -18,9 +19,12 @@ type Memory struct {
 	// the relay's and the TLS layer's, are process-wide). Low also trims: see trimmer.
 	Profile bufpool.Profile
 	// Limit is the memory, in bytes, the process must stay under; 0 means none. Near it, new
-	// logins are refused (admission control) while running sessions go on. Go's own memory limit
-	// is the caller's to set (runtime/debug.SetMemoryLimit), a margin below this one.
+	// logins are refused (admission control) while running sessions go on. Start sets Go's
+	// memory limit (runtime/debug.SetMemoryLimit) goLimitAt percent of it, and Close puts the
+	// previous one back.
 	Limit uint64
+	// LimitFrom says where Limit came from (a config key, a cgroup file), for the startup line.
+	LimitFrom string
 	// FullMessage is what a refused login is told and the server list shows while refusing;
 	// empty means DefaultFullMessage.
 	FullMessage string
@@ -30,6 +34,10 @@ type Memory struct {
 
 // DefaultFullMessage is the login disconnect while memory is near the limit.
 const DefaultFullMessage = "The server is full right now. Please try again in a few minutes."
+
+// goLimitAt is Go's memory limit in percent of Limit: the rest is room for what Go does not
+// count (BoringSSL's C allocations, the binary's pages) before the kernel's limit.
+const goLimitAt = 95
 
 // Admission control refuses new logins once usage reaches refuseAt percent of the limit and
 // accepts them again below acceptAt percent: the gap keeps it from flapping at the edge.
@@ -53,6 +61,7 @@ type memoryWatch struct {
 	refusing atomic.Bool
 	warned   atomic.Bool // a failed reading was logged
 	trim     *trimmer    // nil outside the Low profile
+	goLimit  int64       // Go's memory limit before Start set one, put back by Close; -1 none set
 }
 
 func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
@@ -62,7 +71,7 @@ func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
 	if cfg.Usage == nil {
 		cfg.Usage = ProcessMemory
 	}
-	w := &memoryWatch{cfg: cfg, log: log}
+	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1}
 	if cfg.Profile == bufpool.Low {
 		w.trim = newTrimmer(time.Now())
 	}
@@ -125,15 +134,44 @@ func (w *memoryWatch) trimIfDue(now time.Time) {
 	w.log.Debug().Str("after", reason).Msg("memory given back to the system")
 }
 
-// startMemoryWatch starts the memory goroutine when there is a limit or a trim to do; Close
-// stops it through the server's context. The memory refusals series exists from the start.
+// startMemoryWatch logs the memory settings, sets Go's memory limit under a limit, and starts
+// the memory goroutine when there is a limit or a trim to do; Close stops it through the
+// server's context (and stopMemoryWatch puts Go's limit back). The memory refusals series
+// exists from the start.
 func (s *Server) startMemoryWatch() {
 	s.mu.Lock()
 	s.tally.refused[refusedMemory] += 0
 	s.mu.Unlock()
+	s.mem.logSettings()
+	if limit := s.mem.cfg.Limit; limit > 0 {
+		s.mem.goLimit = debug.SetMemoryLimit(int64(limit / 100 * goLimitAt))
+	}
 	if !s.mem.needed() {
 		return
 	}
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); s.mem.run(s.ctx) }()
+}
+
+// stopMemoryWatch puts back the Go memory limit Start replaced; Close calls it after the
+// goroutine stopped.
+func (s *Server) stopMemoryWatch() {
+	if s.mem.goLimit >= 0 {
+		debug.SetMemoryLimit(s.mem.goLimit)
+		s.mem.goLimit = -1
+	}
+}
+
+// logSettings writes the memory startup line.
+func (w *memoryWatch) logSettings() {
+	ev := w.log.Info().Str("profile", w.cfg.Profile.String())
+	limit := w.cfg.Limit
+	if limit == 0 {
+		ev.Msg("Memory profile " + w.cfg.Profile.String() + ", no memory limit")
+		return
+	}
+	ev.Uint64("limit_mib", limit>>20).Str("limit_from", w.cfg.LimitFrom).
+		Uint64("go_limit_mib", limit/100*goLimitAt>>20).Uint64("refuse_logins_from_mib", limit/100*refuseAt>>20).
+		Uint64("accept_again_below_mib", limit/100*acceptAt>>20).
+		Msg("Memory profile " + w.cfg.Profile.String() + ", limit " + strconv.FormatUint(limit>>20, 10) + " MiB")
 }

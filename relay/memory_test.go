@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,6 +34,7 @@ func startMemoryLimitedProxy(t *testing.T, used *atomic.Uint64) (*Server, string
 
 func TestMemoryLimitRefusesNewLoginsAndKeepsSessions(t *testing.T) {
 	checkNoGoroutineLeak(t)
+	goLimitBefore := debug.SetMemoryLimit(-1)
 	var used atomic.Uint64
 	used.Store(testLimit / 2)
 	srv, addr := startMemoryLimitedProxy(t, &used)
@@ -78,6 +80,15 @@ func TestMemoryLimitRefusesNewLoginsAndKeepsSessions(t *testing.T) {
 	defer again.Close()
 	exchange(t, again, "h", 1000)
 	waitForMetric(t, srv, "moonbridge_connections_refused_total", refusedMemory, 3)
+
+	if got := debug.SetMemoryLimit(-1); got != testLimit/100*goLimitAt {
+		t.Errorf("Go's memory limit under a %d MiB limit: %d MiB, want %d%%", testLimit>>20, got>>20, goLimitAt)
+	}
+	again.Close()
+	srv.Close()
+	if got := debug.SetMemoryLimit(-1); got != goLimitBefore {
+		t.Errorf("Close left Go's memory limit at %d, want the previous %d back", got, goLimitBefore)
+	}
 }
 
 // refusedLogin starts a login and returns the packet the proxy answers with before it closes.

@@ -170,6 +170,7 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.live.Wait()
+	s.stopMemoryWatch()
 	return nil
 }
 

@@ -30,7 +30,7 @@ func TestMemoryLimit(t *testing.T) {
 			"proc/self/cgroup": file("0::/user.slice\n"),
 		}, Limit{}},
 		{"v1 container, path from outside the namespace", fstest.MapFS{
-			"proc/self/cgroup": file("12:pids:/docker/abc\n4:memory:/docker/abc\n0::/\n"),
+			"proc/self/cgroup":                           file("12:pids:/docker/abc\n4:memory:/docker/abc\n0::/\n"),
 			"sys/fs/cgroup/memory/memory.limit_in_bytes": file("268435456\n"),
 		}, Limit{Bytes: 256 << 20, File: "/sys/fs/cgroup/memory/memory.limit_in_bytes"}},
 		{"v1 unlimited", fstest.MapFS{
