@@ -26,11 +26,16 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 	if err != nil {
 		return relay.Config{}, nil, err
 	}
+	memory, err := relayMemory(cfg.Memory)
+	if err != nil {
+		return relay.Config{}, nil, err
+	}
 	out := relay.Config{
 		Listeners:       relayListeners(cfg.Listeners),
 		Routes:          relayRoutes(cfg.Routes),
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          relayLimits(cfg.Limits),
+		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		Fallback:        fallback,
