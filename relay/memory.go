@@ -20,8 +20,8 @@ type Memory struct {
 	Profile bufpool.Profile
 	// Limit is the memory, in bytes, the process must stay under; 0 means none. Near it, new
 	// logins are refused (admission control) while running sessions go on. Start sets Go's
-	// memory limit (runtime/debug.SetMemoryLimit) goLimitAt percent of it, and Close puts the
-	// previous one back.
+	// memory limit (runtime/debug.SetMemoryLimit) to goLimitAt (95) percent of it, and Close
+	// puts the previous one back.
 	Limit uint64
 	// LimitFrom says where Limit came from (a config key, a cgroup file), for the startup line.
 	LimitFrom string
