@@ -29,7 +29,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tlsProvider, "tls-provider", "", "TLS provider: auto, boringssl or go (default auto)")
 	fs.StringVar(&f.wsPath, "ws-path", "", "WebSocket `path` (default /mc)")
 	fs.StringVar(&f.admin, "admin", "", "metrics and health endpoint `ADDR` (default off)")
-	fs.StringVar(&f.memProfile, "memory-profile", "", "memory profile: low (small pools, memory given back when idle) or throughput (default low)")
+	fs.StringVar(&f.memProfile, "memory-profile", "", "memory profile: throughput (default: buffers stay pooled) or low (small pools, memory given back after bursts and when idle)")
 }
 
 // effectiveConfig loads the file (or the embedded defaults) and applies the flags given.

@@ -154,7 +154,7 @@ func Default() Config {
 			DialTimeout:         5 * time.Second,
 		},
 		Memory: Memory{
-			Profile:     "low",
+			Profile:     "throughput",
 			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
 		Fallback: Fallback{
