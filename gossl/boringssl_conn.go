@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
 // readBufSize holds two full records: one socket read usually brings whole records, which one
@@ -21,7 +22,7 @@ const readBufSize = 2 * smallBuf
 // kept apart from the seal buffers: a read buffer stays with its connection while the player
 // is idle, and one that a big seal had filled would keep all its pages resident in every idle
 // session; reads of player traffic touch only the first few.
-var readPool = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
+var readPool = bufpool.New(readBufSize)
 
 // boringConn is a server connection over a shim engine. Locks, always taken in this order:
 // hsMu (the handshake), rmu (the read side and its ciphertext buffer), wmu (everything that
@@ -123,7 +124,7 @@ func (c *boringConn) pendingInput() []byte {
 // fill reads the socket once into the ciphertext buffer (whose input the engine has taken).
 func (c *boringConn) fill() error {
 	if c.rbuf == nil {
-		c.rbuf = readPool.Get().(*[]byte)
+		c.rbuf = readPool.Get()
 	}
 	n, err := c.raw.Read(*c.rbuf)
 	c.rpos, c.rend = 0, n

@@ -10,7 +10,7 @@ import (
 // test server closed: a path that forgets to give one back leaks 64 KiB per session.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if held := batchesOut.Load(); code == 0 && held != 0 {
+	if held := batchesOut(); code == 0 && held != 0 {
 		fmt.Fprintf(os.Stderr, "relay: %d buffer(s) still held after the tests (a leak)\n", held)
 		code = 1
 	}

@@ -18,7 +18,8 @@ var (
 		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
-			"no_route, refused (a route's limit), backend_unreachable, client_error, backend_error, shutdown.",
+			"no_route, refused (a route's limit), backend_unreachable, server_full (a login refused near the "+
+			"memory limit), client_error, backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
 		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
@@ -26,7 +27,8 @@ var (
 	refusedDesc = prometheus.NewDesc("moonbridge_connections_refused_total",
 		"Connections refused before a session, by reason: connections, connections_per_address, "+
 			"connection_rate, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
-			"tls_handshake, http_400, http_404, http_426, http_431, http_other.",
+			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
+			"is near memory.limit).",
 		[]string{"reason"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"64 KiB relay buffers held now: one per direction that is moving data, and one per WebSocket "+
@@ -64,6 +66,8 @@ func outcome(reason error) string {
 		return "backend_unreachable"
 	case errors.As(reason, new(*LimitError)):
 		return "refused"
+	case errors.Is(reason, ErrServerFull):
+		return "server_full"
 	case errors.As(reason, &side):
 		return side.Side + "_error"
 	}
@@ -72,7 +76,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
@@ -122,7 +126,8 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
-	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()))
+	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()))
+	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	return s.now().router.backendUp(out)
 }
 

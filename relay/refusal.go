@@ -25,12 +25,13 @@ const (
 	refusedHTTP426          = "http_426"                // a plain HTTP request on the path
 	refusedHTTP431          = "http_431"                // an HTTP request header over the limit
 	refusedHTTPOther        = "http_other"              // any other HTTP error answer
+	refusedMemory           = "memory"                  // a login while memory is near memory.limit
 )
 
 var refusalReasons = []string{
 	refusedTotal, refusedPerAddr, refusedRate, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
-	refusedHTTP431, refusedHTTPOther,
+	refusedHTTP431, refusedHTTPOther, refusedMemory,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -55,6 +56,8 @@ type Config struct {
 	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
 	WebSocket ws.ServerConfig
 	Limits    Limits
+	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
+	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
 	TrustedProxies TrustedNets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
@@ -76,7 +79,8 @@ type Server struct {
 	settings  atomic.Pointer[settings] // what new connections use (settings.go)
 	counter   *counter
 	log       zerolog.Logger
-	lifecycle // draining and listener health (readiness.go)
+	mem       *memoryWatch // memory profile, limit and admission (memory.go)
+	lifecycle              // draining and listener health (readiness.go)
 	// backendMetrics count dials per backend; the settings' health checkers run on wg.
 	backendMetrics backendMetrics
 
@@ -104,8 +108,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	bufpool.SetProfile(cfg.Memory.Profile)
 	s := &Server{
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
+		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering:      make(chan struct{}, maxRefusalAnswers),
 		backendMetrics: newBackendMetrics(),
@@ -135,6 +141,7 @@ func checkProtocols(l Listener, haveTLS bool) error {
 
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
+	s.startMemoryWatch()
 	s.mu.Lock() // a Reload waits until every listener is bound
 	listeners, err := s.bindAll(s.now().Listeners)
 	s.listeners, s.started = listeners, err == nil

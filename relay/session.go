@@ -65,6 +65,9 @@ func (s *session) run() {
 		s.abort(&mc.HelloError{Err: err})
 		return
 	}
+	if s.refuseWhenFull(r, hello, end) {
+		return
+	}
 	if hello.Legacy != nil {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")

@@ -2,9 +2,8 @@ package relay
 
 import (
 	"net"
-	"sync"
-	"sync/atomic"
 
+	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
@@ -18,28 +17,11 @@ import (
 // sources keep theirs from heldPool for a whole session. Apart, a held buffer is touched only by
 // the reads of its own direction (a player's small packets: a few pages), never by a backend's
 // burst that an earlier borrower read into it, which would keep all its pages resident while
-// the session idles.
-var batchPool, heldPool = newBatchPool(), newBatchPool()
+// the session idles. How much the pools keep follows the memory profile (internal/bufpool).
+var batchPool, heldPool = bufpool.New(headroom + batchSize), bufpool.New(headroom + batchSize)
 
-func newBatchPool() *sync.Pool {
-	return &sync.Pool{New: func() any {
-		b := make([]byte, headroom+batchSize)
-		return &b
-	}}
-}
-
-// batchesOut counts the buffers pumps hold now (moonbridge_relay_buffers on /metrics).
-var batchesOut atomic.Int64
-
-func getBatch(pool *sync.Pool) *[]byte {
-	batchesOut.Add(1)
-	return pool.Get().(*[]byte)
-}
-
-func putBatch(pool *sync.Pool, b *[]byte) {
-	batchesOut.Add(-1)
-	pool.Put(b)
-}
+// batchesOut is how many buffers pumps hold now (moonbridge_relay_buffers on /metrics).
+func batchesOut() int64 { return batchPool.Stats().Out + heldPool.Stats().Out }
 
 // sourceFor reads conn lean when it is a plain socket, else through read into a held buffer.
 func sourceFor(conn net.Conn, read func([]byte) (int, error)) pipe.Source {
@@ -59,7 +41,7 @@ type heldSource struct {
 
 func (s *heldSource) Next() (*[]byte, int, error) {
 	if s.buf == nil {
-		s.buf = getBatch(heldPool)
+		s.buf = heldPool.Get()
 	}
 	n, err := s.from((*s.buf)[headroom:])
 	return s.buf, n, err
@@ -67,7 +49,7 @@ func (s *heldSource) Next() (*[]byte, int, error) {
 
 func (s *heldSource) Close() {
 	if s.buf != nil {
-		putBatch(heldPool, s.buf)
+		heldPool.Put(s.buf)
 		s.buf = nil
 	}
 }

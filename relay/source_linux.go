@@ -55,7 +55,7 @@ func (s *leanSource) Next() (*[]byte, int, error) {
 // readability and call it again.
 func (s *leanSource) tryRead(fd uintptr) bool {
 	if s.buf == nil {
-		s.buf = getBatch(batchPool)
+		s.buf = batchPool.Get()
 	}
 	for {
 		n, err := syscall.Read(int(fd), (*s.buf)[headroom:])
@@ -63,7 +63,7 @@ func (s *leanSource) tryRead(fd uintptr) bool {
 		case syscall.EINTR:
 			continue
 		case syscall.EAGAIN:
-			putBatch(batchPool, s.buf)
+			batchPool.Put(s.buf)
 			s.buf = nil
 			return false
 		case nil:
@@ -77,7 +77,7 @@ func (s *leanSource) tryRead(fd uintptr) bool {
 
 func (s *leanSource) Close() {
 	if s.buf != nil {
-		putBatch(batchPool, s.buf)
+		batchPool.Put(s.buf)
 		s.buf = nil
 	}
 }

@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"syscall"
+
+	"github.com/moonbridge/moonbridge/internal/nofile"
 )
 
 // raiseNoFile lifts the soft RLIMIT_NOFILE to the hard limit, and both to want when want is
@@ -11,22 +12,10 @@ import (
 // session holds two descriptors here (the player's end and the fake backend's). The line it
 // logs says what the ladder got; it returns the soft limit.
 func raiseNoFile(want uint64, log io.Writer) (uint64, error) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return 0, fmt.Errorf("RLIMIT_NOFILE: %w", err)
+	lim, err := nofile.Raise(want)
+	if err != nil {
+		return 0, err
 	}
-	was := lim
-	if want > lim.Max {
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: want, Max: want}); err == nil {
-			lim = syscall.Rlimit{Cur: want, Max: want}
-		}
-	}
-	if lim.Cur < lim.Max {
-		lim.Cur = lim.Max
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return 0, fmt.Errorf("raising RLIMIT_NOFILE to %d: %w", lim.Max, err)
-		}
-	}
-	fmt.Fprintf(log, "# RLIMIT_NOFILE soft %d hard %d (was %d/%d); the largest step needs %d\n", lim.Cur, lim.Max, was.Cur, was.Max, want)
-	return lim.Cur, nil
+	fmt.Fprintf(log, "# RLIMIT_NOFILE soft %d hard %d (was %d/%d); the largest step needs %d\n", lim.Soft, lim.Hard, lim.WasSoft, lim.WasHard, want)
+	return lim.Soft, nil
 }

@@ -41,11 +41,16 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
+	memory, err := relayMemory(cfg.Memory)
+	if err != nil {
+		return relay.Config{}, err
+	}
 	return relay.Config{
 		Listeners:       relayListeners(cfg.Listeners),
 		Routes:          relayRoutes(cfg.Routes),
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          relayLimits(cfg.Limits),
+		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		Fallback:        fallback,

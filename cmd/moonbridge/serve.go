@@ -49,6 +49,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if warning := clientIPWarning(cfg); warning != "" {
 		log.Warn().Msg(warning)
 	}
+	raiseNoFile(log)
 	srv, tlsServer, err := newRelay(cfg, log)
 	if err != nil {
 		return err

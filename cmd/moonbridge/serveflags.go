@@ -17,6 +17,7 @@ type serveFlags struct {
 	tlsProvider string
 	wsPath      string
 	admin       string
+	memProfile  string
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -28,6 +29,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tlsProvider, "tls-provider", "", "TLS provider: auto, boringssl or go (default auto)")
 	fs.StringVar(&f.wsPath, "ws-path", "", "WebSocket `path` (default /mc)")
 	fs.StringVar(&f.admin, "admin", "", "metrics and health endpoint `ADDR` (default off)")
+	fs.StringVar(&f.memProfile, "memory-profile", "", "memory profile: throughput (default: buffers stay pooled) or low (small pools, memory given back after bursts and when idle)")
 }
 
 // effectiveConfig loads the file (or the embedded defaults) and applies the flags given.
@@ -51,6 +53,7 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 	override(&cfg.TLS.Provider, f.tlsProvider)
 	override(&cfg.WebSocket.Path, f.wsPath)
 	override(&cfg.Admin.Listen, f.admin)
+	override(&cfg.Memory.Profile, f.memProfile)
 	if err := cfg.Validate(); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}

@@ -22,6 +22,7 @@ type Config struct {
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
 	Limits          Limits   `yaml:"limits"`
+	Memory          Memory   `yaml:"memory"`
 	Fallback        Fallback `yaml:"fallback"`
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
@@ -46,6 +47,13 @@ type Limits struct {
 	HandshakeTimeout     time.Duration `yaml:"handshake_timeout"`
 	MaxHandshakeSize     int           `yaml:"max_handshake_size"`
 	DialTimeout          time.Duration `yaml:"dial_timeout"`
+}
+
+// Memory chooses the buffer pools' profile and the memory limit new logins are refused near.
+type Memory struct {
+	Profile     string `yaml:"profile"`      // low, throughput
+	Limit       int    `yaml:"limit"`        // MiB; 0: the cgroup's limit, or none
+	FullMessage string `yaml:"full_message"` // login disconnect and server list line near the limit
 }
 
 // Fallback is what players see when no backend is reachable.
@@ -202,6 +210,10 @@ func Default() Config {
 			HandshakeTimeout:     10 * time.Second,
 			MaxHandshakeSize:     1024,
 			DialTimeout:          5 * time.Second,
+		},
+		Memory: Memory{
+			Profile:     "throughput",
+			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",

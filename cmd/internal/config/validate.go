@@ -57,6 +57,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
 		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
@@ -127,6 +128,20 @@ func (l Limits) validate() []error {
 	}
 	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
+	}
+	return errs
+}
+
+// MinMemoryLimit is the smallest memory.limit in MiB: the process itself takes about 10.
+const MinMemoryLimit = 32
+
+func (m Memory) validate() []error {
+	errs := []error{oneOf("memory.profile", m.Profile, "low", "throughput")}
+	if m.Limit != 0 && m.Limit < MinMemoryLimit {
+		errs = append(errs, invalid("memory.limit", "must be 0 (the cgroup's limit, or none) or at least %d (MiB)", MinMemoryLimit))
+	}
+	if strings.TrimSpace(m.FullMessage) == "" {
+		errs = append(errs, invalid("memory.full_message", "must not be empty: it is all a refused player sees"))
 	}
 	return errs
 }

@@ -1,0 +1,173 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"runtime/debug"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/bufpool"
+)
+
+// Memory is how the relay keeps its memory in check.
+type Memory struct {
+	// Profile is applied to the process's buffer pools by New (bufpool.SetProfile: the pools,
+	// the relay's and the TLS layer's, are process-wide). Low also trims: see trimmer.
+	Profile bufpool.Profile
+	// Limit is the memory, in bytes, the process must stay under; 0 means none. Near it, new
+	// logins are refused (admission control) while running sessions go on. Start sets Go's
+	// memory limit (runtime/debug.SetMemoryLimit) to goLimitAt (95) percent of it, and Close
+	// puts the previous one back.
+	Limit uint64
+	// LimitFrom says where Limit came from (a config key, a cgroup file), for the startup line.
+	LimitFrom string
+	// FullMessage is what a refused login is told and the server list shows while refusing;
+	// empty means DefaultFullMessage.
+	FullMessage string
+	// Usage reads the memory the process uses now; nil means ProcessMemory.
+	Usage func() (uint64, error)
+}
+
+// DefaultFullMessage is the login disconnect while memory is near the limit.
+const DefaultFullMessage = "The server is full right now. Please try again in a few minutes."
+
+// goLimitAt is Go's memory limit in percent of Limit: the rest is room for what Go does not
+// count (BoringSSL's C allocations, the binary's pages) before the kernel's limit.
+const goLimitAt = 95
+
+// Admission control refuses new logins once usage reaches refuseAt percent of the limit and
+// accepts them again below acceptAt percent: the gap keeps it from flapping at the edge.
+const (
+	refuseAt = 90
+	acceptAt = 80
+)
+
+// memoryEvery is how often the memory watch samples: a reading costs a small file read, so a
+// login only loads an atomic bool.
+const memoryEvery = 500 * time.Millisecond
+
+// ErrServerFull ends a login refused because memory is near the limit.
+var ErrServerFull = errors.New("memory near the limit: new logins refused")
+
+// memoryWatch samples the process's memory for admission control and, in the Low profile,
+// gives memory back to the system after bursts and when idle. One goroutine (run) does both.
+type memoryWatch struct {
+	cfg      Memory
+	log      zerolog.Logger
+	refusing atomic.Bool
+	warned   atomic.Bool // a failed reading was logged
+	trim     *trimmer    // nil outside the Low profile
+	goLimit  int64       // Go's memory limit before Start set one, put back by Close; -1 none set
+}
+
+func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
+	if cfg.FullMessage == "" {
+		cfg.FullMessage = DefaultFullMessage
+	}
+	if cfg.Usage == nil {
+		cfg.Usage = ProcessMemory
+	}
+	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1}
+	if cfg.Profile == bufpool.Low {
+		w.trim = newTrimmer(time.Now())
+	}
+	return w
+}
+
+// needed says whether run has anything to do.
+func (w *memoryWatch) needed() bool { return w.cfg.Limit > 0 || w.trim != nil }
+
+// run samples until ctx ends.
+func (w *memoryWatch) run(ctx context.Context) {
+	tick := time.NewTicker(memoryEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			if w.cfg.Limit > 0 {
+				w.sample()
+			}
+			if w.trim != nil {
+				w.trimIfDue(now)
+			}
+		}
+	}
+}
+
+// sample reads the memory in use and starts or stops refusing logins. It is safe to call from
+// more than one goroutine: each change is made (and logged) once.
+func (w *memoryWatch) sample() {
+	used, err := w.cfg.Usage()
+	if err != nil {
+		if w.warned.CompareAndSwap(false, true) {
+			w.log.Warn().Err(err).Msg("cannot read the memory in use: admission control sees no change until it can")
+		}
+		return
+	}
+	limit := w.cfg.Limit
+	switch {
+	case used >= limit/100*refuseAt && w.refusing.CompareAndSwap(false, true):
+		w.log.Warn().Uint64("used_mib", used>>20).Uint64("limit_mib", limit>>20).
+			Uint64("accept_below_mib", limit/100*acceptAt>>20).
+			Msg("memory near the limit: refusing new logins, running sessions go on")
+	case used < limit/100*acceptAt && w.refusing.CompareAndSwap(true, false):
+		w.log.Info().Uint64("used_mib", used>>20).Uint64("limit_mib", limit>>20).
+			Msg("memory back under the limit: accepting new logins again")
+	}
+}
+
+// trimIfDue gives the pools' free buffers to the garbage collector and the free heap back to
+// the system when the trimmer says so.
+func (w *memoryWatch) trimIfDue(now time.Time) {
+	reason := w.trim.due(now, bufpool.Totals())
+	if reason == "" {
+		return
+	}
+	bufpool.Trim()
+	debug.FreeOSMemory()
+	w.log.Debug().Str("after", reason).Msg("memory given back to the system")
+}
+
+// startMemoryWatch logs the memory settings, sets Go's memory limit under a limit, and starts
+// the memory goroutine when there is a limit or a trim to do; Close stops it through the
+// server's context (and stopMemoryWatch puts Go's limit back).
+func (s *Server) startMemoryWatch() {
+	s.mem.logSettings()
+	if limit := s.mem.cfg.Limit; limit > 0 {
+		s.mem.goLimit = debug.SetMemoryLimit(int64(limit / 100 * goLimitAt))
+	}
+	if !s.mem.needed() {
+		return
+	}
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); s.mem.run(s.ctx) }()
+}
+
+// stopMemoryWatch puts back the Go memory limit Start replaced; Close calls it after the
+// goroutine stopped.
+func (s *Server) stopMemoryWatch() {
+	if s.mem.goLimit >= 0 {
+		debug.SetMemoryLimit(s.mem.goLimit)
+		s.mem.goLimit = -1
+	}
+}
+
+// logSettings writes the memory startup line.
+func (w *memoryWatch) logSettings() {
+	ev := w.log.Info().Str("profile", w.cfg.Profile.String())
+	limit := w.cfg.Limit
+	if limit == 0 {
+		ev.Msg("Memory profile " + w.cfg.Profile.String() + ", no memory limit")
+		return
+	}
+	ev.Uint64("limit_mib", limit>>20).Str("limit_from", w.cfg.LimitFrom).
+		Uint64("go_limit_mib", limit/100*goLimitAt>>20).Uint64("refuse_logins_from_mib", limit/100*refuseAt>>20).
+		Uint64("accept_again_below_mib", limit/100*acceptAt>>20).
+		Msg("Memory profile " + w.cfg.Profile.String() + ", limit " + strconv.FormatUint(limit>>20, 10) + " MiB")
+}
