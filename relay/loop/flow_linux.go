@@ -186,6 +186,9 @@ func (l *loop) drop(x *side) {
 // on to the peer (its codec's closing bytes, then a FIN) once every byte before it was written.
 func (l *loop) endOfInput(src *side) {
 	src.readEOF = true
+	if s := src.sess; !s.anyEnd {
+		s.firstEnd, s.anyEnd = src.which, true
+	}
 	l.interest(src, src.events&^readable)
 	dst := src.peer
 	if tail := dst.codec.CloseWrite(); len(tail) > 0 && !l.send(dst, tail) {
