@@ -68,6 +68,15 @@ func (c *clientConn) socket() net.Conn {
 	return c.Conn
 }
 
+// buffered is what was read from the socket (while sniffing) that nobody has consumed yet.
+func (c *clientConn) buffered() []byte {
+	if c.reader == nil {
+		return nil
+	}
+	b, _ := c.reader.Peek(c.reader.Buffered())
+	return b
+}
+
 // RemoteAddr is the player's address (after PROXY or forwarded-for), so net/http and the
 // session log see the player rather than the CDN.
 func (c *clientConn) RemoteAddr() net.Addr {

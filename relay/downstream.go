@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 
+	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 
 	"github.com/moonbridge/moonbridge/ws"
@@ -29,6 +30,9 @@ type downstream interface {
 	// socket is the plain socket to read the player's bytes from, or nil when they must come
 	// through Read (WebSocket and TLS, or sniffed bytes still buffered).
 	socket() net.Conn
+	// loopSide is the player's side for an event loop: the socket, its codec and the stream
+	// bytes read from it that nobody has consumed yet; false: this side stays on goroutines.
+	loopSide() (loop.Side, bool)
 }
 
 // tcpDownstream is a raw Minecraft connection.
@@ -47,6 +51,10 @@ func (d tcpDownstream) CloseFor(error) { d.clientConn.Close() }
 
 func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
 
+func (d tcpDownstream) loopSide() (loop.Side, bool) {
+	return loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.buffered()}, true
+}
+
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
 type wsDownstream struct {
 	*ws.Conn
@@ -61,6 +69,8 @@ func (d wsDownstream) CloseFor(reason error) {
 }
 
 func (d wsDownstream) socket() net.Conn { return nil }
+
+func (d wsDownstream) loopSide() (loop.Side, bool) { return loop.Side{}, false }
 
 // closeCode is the WebSocket close code for a session's end reason (RFC 6455 section 7.4.1):
 // 1001 going away at shutdown, 1008 (policy violation) for content that is not a Minecraft

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -63,6 +64,10 @@ type Config struct {
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
+	// DataPath says what relays established sessions ("": auto); Loops is how many event
+	// loops (0: GOMAXPROCS). See datapath.go.
+	DataPath DataPath
+	Loops    int
 	Logger   zerolog.Logger
 }
 
@@ -91,6 +96,8 @@ type Server struct {
 
 	sampler   sampler       // refusal log lines per reason (refusal.go)
 	answering chan struct{} // refused clients being answered (refuseanswer.go)
+
+	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -103,6 +110,9 @@ func New(cfg Config) (*Server, error) {
 		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkDataPath(cfg); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	limits := cfg.Limits.withDefaults()
@@ -134,6 +144,9 @@ func checkProtocols(l Listener, haveTLS bool) error {
 
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
+	if err := s.startDataPath(); err != nil {
+		return err
+	}
 	for _, cfg := range s.cfg.Listeners {
 		ln, err := s.listen(cfg)
 		if err != nil {
@@ -174,6 +187,7 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.live.Wait()
+	s.closeDataPath()
 	return nil
 }
 
