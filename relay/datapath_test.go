@@ -1,0 +1,153 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// goroutinesPerSession is what each data path keeps per established raw Minecraft session.
+var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines: 2}
+
+// TestIdleSessionGoroutines: on the event loops an established session keeps no goroutine of
+// its own (the one that set it up returns); on the goroutine path it keeps its two pumps.
+func TestIdleSessionGoroutines(t *testing.T) {
+	backend := startBackend(t, false) // one goroutine per connection of its own
+	const sessions = 20
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Limits.ConnectionBurst = sessions // all from one address, at once
+	}, Minecraft)
+	before := runtime.NumGoroutine()
+	for range sessions {
+		conn := dialClient(t, Minecraft, addr)
+		defer conn.Close()
+		exchange(t, conn, "h", 100)
+	}
+	want := before + sessions*(1+goroutinesPerSession[testDataPath])
+	got := runtime.NumGoroutine()
+	for deadline := time.Now().Add(10 * time.Second); got != want && time.Now().Before(deadline); got = runtime.NumGoroutine() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got != want {
+		t.Fatalf("%d idle sessions: %d goroutines more, want %d (the backend's one and %d of the relay's per session)",
+			sessions, got-before, want-before, goroutinesPerSession[testDataPath])
+	}
+}
+
+// startLoggedProxy runs a Minecraft proxy in front of backend and captures its log.
+func startLoggedProxy(t *testing.T, backend *testBackend) (*Server, string, *logLines) {
+	t.Helper()
+	var lines *logLines
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		lines = captureLog(t, c)
+	}, Minecraft)
+	return srv, addr, lines
+}
+
+// TestLoginStartAfterTheDialNamesThePlayer: a Login Start that comes after the backend was
+// dialled is read from the relayed stream, on either data path, for the end line.
+func TestLoginStartAfterTheDialNamesThePlayer(t *testing.T) {
+	backend := startBackend(t, false)
+	_, addr, lines := startLoggedProxy(t, backend)
+	player := dialClient(t, Minecraft, addr)
+	player.Write(handshakeFrame("late.example", mc.NextLogin))
+	waitFor(t, func() bool { return backend.sawHost("late.example") })
+	player.Write(mc.AppendFrame(nil, 0x00, append([]byte("\x04Alex"), make([]byte, 16)...)))
+	player.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := readFrameFrom(bufio.NewReader(player)); err != nil { // the echoed Login Start
+		t.Fatal(err)
+	}
+	player.Close()
+	waitFor(t, func() bool { return lines.count("session ended") == 1 })
+	if lines.count(`"player":"Alex"`, `"host":"late.example"`, "session ended") != 1 {
+		t.Errorf("the end line does not name the player:\n%s", lines.String())
+	}
+}
+
+// TestShutdownEndsRelayingSessions: Close ends a session that is relaying, with the reason
+// shutdown on its line and in its outcome, and the player's connection is closed.
+func TestShutdownEndsRelayingSessions(t *testing.T) {
+	srv, addr, lines := startLoggedProxy(t, startBackend(t, false))
+	conn := dialClient(t, Minecraft, addr)
+	defer conn.Close()
+	exchange(t, conn, "h", 1000)
+	srv.Close()
+	if err := firstRead(conn); err != io.EOF {
+		t.Errorf("the player's read after shutdown: %v, want EOF", err)
+	}
+	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "shutdown"}, 1)
+	if lines.count(`"close_reason":"proxy shutting down"`, "bytes_up", "session ended") != 1 {
+		t.Errorf("no end line with the shutdown reason:\n%s", lines.String())
+	}
+}
+
+// TestDataPathLine: one startup line says which data path serves which protocol.
+func TestDataPathLine(t *testing.T) {
+	var lines *logLines
+	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
+	want := map[DataPath]string{
+		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft; goroutines for ws, wss"`,
+		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
+	}[testDataPath]
+	if lines.count(want) != 1 {
+		t.Errorf("no line %s:\n%s", want, lines.String())
+	}
+}
+
+func TestDataPathSettingsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{DataPath: "epoll"}, `unknown data path "epoll" (auto, loop or goroutines)`},
+		{Config{Loops: -1}, "loops: -1, want 0 (one per GOMAXPROCS) or more"},
+	} {
+		if err := checkDataPath(c.cfg); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
+		}
+	}
+	err := checkDataPath(Config{DataPath: DataPathLoop})
+	if loop.Supported != (err == nil) || (err != nil && !errors.Is(err, loop.ErrUnsupported)) {
+		t.Errorf("data path loop where loops are supported: %v: %v", loop.Supported, err)
+	}
+}
+
+// TestEndReasonReadsAsThePumps: a loop's close reasons become the relay's, so that the end line
+// and the outcome label are the same on both data paths.
+func TestEndReasonReadsAsThePumps(t *testing.T) {
+	reset := &loop.SideError{Side: loop.Backend, Op: "read", Err: errors.New("connection reset by peer")}
+	for _, c := range []struct {
+		loop    error
+		text    string
+		outcome string
+	}{
+		{nil, "", "closed"},
+		{loop.ErrShutdown, errShutdown.Error(), "shutdown"},
+		{errShutdown, errShutdown.Error(), "shutdown"},
+		{reset, "backend: read: connection reset by peer", "backend_error"},
+		{&loop.SideError{Side: loop.Client, Op: "write", Err: errors.New("broken pipe")}, "client: write: broken pipe", "client_error"},
+	} {
+		got := endReason(c.loop)
+		if text := errText(got); text != c.text || outcome(got) != c.outcome {
+			t.Errorf("endReason(%v) = %q (%s), want %q (%s)", c.loop, text, outcome(got), c.text, c.outcome)
+		}
+	}
+	if !errors.Is(endReason(reset), reset.Err) {
+		t.Error("the relay's reason does not wrap the loop's error")
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
