@@ -35,6 +35,8 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		Fallback:        fallback,
+		DataPath:        relay.DataPath(cfg.Relay.DataPath),
+		Loops:           cfg.Relay.Loops,
 		Logger:          log,
 	}
 	if !servesWSS(cfg.Listeners) {

@@ -22,6 +22,7 @@ type Config struct {
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
 	Limits          Limits   `yaml:"limits"`
+	Relay           Relay    `yaml:"relay"`
 	Fallback        Fallback `yaml:"fallback"`
 	Client          Client   `yaml:"client"`
 }
@@ -38,6 +39,21 @@ type Limits struct {
 	MaxHandshakeSize     int           `yaml:"max_handshake_size"`
 	DialTimeout          time.Duration `yaml:"dial_timeout"`
 }
+
+// Relay says what moves an established session's bytes.
+type Relay struct {
+	// DataPath: auto (event loops where the system has them, Linux; goroutines elsewhere), loop
+	// (an error where there are none) or goroutines (two per session).
+	DataPath string `yaml:"data_path"`
+	Loops    int    `yaml:"loops"` // event loops; 0: one per CPU Go uses (GOMAXPROCS)
+}
+
+// Data path names.
+const (
+	DataPathAuto       = "auto"
+	DataPathLoop       = "loop"
+	DataPathGoroutines = "goroutines"
+)
 
 // Fallback is what players see when no backend is reachable.
 type Fallback struct {
@@ -194,6 +210,7 @@ func Default() Config {
 			MaxHandshakeSize:     1024,
 			DialTimeout:          5 * time.Second,
 		},
+		Relay: Relay{DataPath: DataPathAuto},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",

@@ -57,6 +57,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, c.Relay.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
@@ -124,6 +125,14 @@ func (l Limits) validate() []error {
 	}
 	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
+	}
+	return errs
+}
+
+func (r Relay) validate() []error {
+	errs := []error{oneOf("relay.data_path", r.DataPath, DataPathAuto, DataPathLoop, DataPathGoroutines)}
+	if r.Loops < 0 {
+		errs = append(errs, invalid("relay.loops", "must be 0 (one per CPU Go uses) or positive"))
 	}
 	return errs
 }
