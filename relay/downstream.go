@@ -31,7 +31,8 @@ type downstream interface {
 	// through Read (WebSocket and TLS, or sniffed bytes still buffered).
 	socket() net.Conn
 	// loopSide is the player's side for an event loop: the socket, its codec and the stream
-	// bytes read from it that nobody has consumed yet; false: this side stays on goroutines.
+	// bytes read from it that nobody has consumed yet, which the loop takes over with the
+	// socket; false: this side stays on goroutines.
 	loopSide() (loop.Side, bool)
 }
 
@@ -52,7 +53,7 @@ func (d tcpDownstream) CloseFor(error) { d.clientConn.Close() }
 func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
 
 func (d tcpDownstream) loopSide() (loop.Side, bool) {
-	return loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.buffered()}, true
+	return loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.takeBuffered()}, true
 }
 
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
