@@ -68,7 +68,7 @@ func (e *PreambleError) Unwrap() error { return e.Err }
 // the previous one, so a session is never replayed into a second server. Backends whose health
 // check says down are skipped while another one is up; when none is up, all are tried in order,
 // since a check can be wrong and a dial costs less than a refused player.
-func (s *Server) dialRoute(route *Route, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
+func (s *Server) dialRoute(route *Route, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
 	dialErr := &DialError{}
 	anyUp := route.anyBackendUp()
 	for _, b := range route.backends {
@@ -76,7 +76,7 @@ func (s *Server) dialRoute(route *Route, client, local netip.AddrPort, first []b
 			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: ErrBackendDown})
 			continue
 		}
-		conn, err := s.dialBackend(b, client, local, first)
+		conn, err := s.dialBackend(b, timeout, client, local, first)
 		if err != nil {
 			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: err})
 			continue
@@ -88,9 +88,9 @@ func (s *Server) dialRoute(route *Route, client, local netip.AddrPort, first []b
 
 // dialBackend connects to one backend and sends it the first bytes; it times the dial and
 // counts and logs a failure.
-func (s *Server) dialBackend(b *backendState, client, local netip.AddrPort, first []byte) (net.Conn, error) {
+func (s *Server) dialBackend(b *backendState, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, error) {
 	start := time.Now()
-	conn, err := (&net.Dialer{Timeout: s.limits.DialTimeout}).DialContext(s.ctx, "tcp", b.Addr)
+	conn, err := (&net.Dialer{Timeout: timeout}).DialContext(s.ctx, "tcp", b.Addr)
 	s.backendMetrics.observeDial(b, time.Since(start))
 	if err == nil {
 		pipe.SetNoDelay(conn) // the relay writes whole batches

@@ -50,8 +50,8 @@ type backendMetrics struct {
 	seconds  *prometheus.HistogramVec
 }
 
-func newBackendMetrics(router *Router) backendMetrics {
-	m := backendMetrics{
+func newBackendMetrics() backendMetrics {
+	return backendMetrics{
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "moonbridge_backend_dial_failures_total",
 			Help: "Player connections a backend did not take, by reason: timeout, refused, unreachable, preamble " +
@@ -64,15 +64,32 @@ func newBackendMetrics(router *Router) backendMetrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "backend"}),
 	}
-	for _, route := range router.routes {
-		for _, b := range route.backends {
-			m.seconds.WithLabelValues(b.route, b.Addr)
-			for _, reason := range dialReasons {
-				m.failures.WithLabelValues(b.route, b.Addr, reason)
-			}
+}
+
+// follow makes the series of next's backends exist (at 0 for new ones) and drops those of
+// prev's backends that next does not have, so a reload leaves no series of a backend that is
+// gone. prev is nil at the start.
+func (m backendMetrics) follow(prev, next *Router) {
+	for _, b := range next.allBackends() {
+		m.seconds.WithLabelValues(b.route, b.Addr)
+		for _, reason := range dialReasons {
+			m.failures.WithLabelValues(b.route, b.Addr, reason)
 		}
 	}
-	return m
+	if prev == nil {
+		return
+	}
+	kept := map[[2]string]bool{}
+	for _, b := range next.allBackends() {
+		kept[[2]string{b.route, b.Addr}] = true
+	}
+	for _, b := range prev.allBackends() {
+		if !kept[[2]string{b.route, b.Addr}] {
+			labels := prometheus.Labels{"route": b.route, "backend": b.Addr}
+			m.seconds.Delete(labels)
+			m.failures.DeletePartialMatch(labels)
+		}
+	}
 }
 
 func (m backendMetrics) observeDial(b *backendState, took time.Duration) {

@@ -29,7 +29,7 @@ const (
 // pumps. wss with crypto/tls needs a goroutine to drive tls.Conn and stays there.
 var loopProtocols = []Protocol{Minecraft}
 
-// checkDataPath is New's check of the data path settings.
+// checkDataPath checks the data path settings (New's, and a Reload's, which does not apply them).
 func checkDataPath(cfg Config) error {
 	switch cfg.DataPath {
 	case "", DataPathAuto, DataPathGoroutines:
@@ -49,16 +49,16 @@ func checkDataPath(cfg Config) error {
 // startDataPath starts the event loops when the data path is loop (or auto where loops are
 // supported) and says on one line which data path serves which protocol.
 func (s *Server) startDataPath() error {
-	why := "configured"
-	if s.cfg.DataPath != DataPathGoroutines {
-		loops := cmp.Or(s.cfg.Loops, runtime.GOMAXPROCS(0))
+	cfg, why := s.now().Config, "configured"
+	if cfg.DataPath != DataPathGoroutines {
+		loops := cmp.Or(cfg.Loops, runtime.GOMAXPROCS(0))
 		engine, err := loop.New(loop.Config{Loops: loops})
 		switch {
 		case err == nil:
 			s.engine = engine
 			s.logDataPath(loops)
 			return nil
-		case errors.Is(err, loop.ErrUnsupported) && s.cfg.DataPath != DataPathLoop:
+		case errors.Is(err, loop.ErrUnsupported) && cfg.DataPath != DataPathLoop:
 			why = "no event loops on this system"
 		default:
 			return fmt.Errorf("starting the event loops: %w", err)
@@ -85,7 +85,8 @@ func (s *Server) logDataPath(loops int) {
 	s.log.Info().Str("data_path", string(DataPathLoop)).Int("loops", loops).Strs("loop_protocols", on).Msg(msg)
 }
 
-// closeDataPath stops the event loops once every session has ended.
+// closeDataPath stops the event loops once every session has ended (Close and Drain; the
+// second call does nothing).
 func (s *Server) closeDataPath() {
 	if s.engine != nil {
 		s.engine.Close()

@@ -17,9 +17,11 @@ var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines:
 
 // TestIdleSessionGoroutines: on the event loops an established session keeps no goroutine of
 // its own (the one that set it up returns); on the goroutine path it keeps its two pumps.
+// Goroutines of other tests winding down may come and go meanwhile: a few either way are
+// allowed, far fewer than one per session.
 func TestIdleSessionGoroutines(t *testing.T) {
 	backend := startBackend(t, false) // one goroutine per connection of its own
-	const sessions = 20
+	const sessions, slack = 20, 5
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.Limits.ConnectionBurst = sessions // all from one address, at once
@@ -30,16 +32,18 @@ func TestIdleSessionGoroutines(t *testing.T) {
 		defer conn.Close()
 		exchange(t, conn, "h", 100)
 	}
-	want := before + sessions*(1+goroutinesPerSession[testDataPath])
-	got := runtime.NumGoroutine()
-	for deadline := time.Now().Add(10 * time.Second); got != want && time.Now().Before(deadline); got = runtime.NumGoroutine() {
+	want := sessions * goroutinesPerSession[testDataPath]
+	relays := func() int { return runtime.NumGoroutine() - before - sessions }
+	for deadline := time.Now().Add(10 * time.Second); !near(relays(), want, slack) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if got != want {
-		t.Fatalf("%d idle sessions: %d goroutines more, want %d (the backend's one and %d of the relay's per session)",
-			sessions, got-before, want-before, goroutinesPerSession[testDataPath])
+	if got := relays(); !near(got, want, slack) {
+		t.Fatalf("%d idle sessions: the relay has %d goroutines more, want %d (%d per session)",
+			sessions, got, want, goroutinesPerSession[testDataPath])
 	}
 }
+
+func near(got, want, slack int) bool { return got >= want-slack && got <= want+slack }
 
 // startLoggedProxy runs a Minecraft proxy in front of backend and captures its log.
 func startLoggedProxy(t *testing.T, backend *testBackend) (*Server, string, *logLines) {

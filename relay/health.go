@@ -85,37 +85,39 @@ func newBackendState(b Backend, route string) *backendState {
 	return st
 }
 
-// startHealthChecks starts one checker per backend of every route that checks, owned by the
-// Server: Close cancels s.ctx and waits for them through s.wg.
-func (s *Server) startHealthChecks() {
-	for i := range s.router.routes {
-		route := &s.router.routes[i]
+// startHealthChecks starts one checker per backend of every route of set that checks. They run
+// on s.wg until set is replaced by a Reload (its stopChecks) or the server closes (s.ctx).
+func (s *Server) startHealthChecks(set *settings) {
+	ctx, stop := context.WithCancel(s.ctx)
+	set.stopChecks = stop
+	for i := range set.router.routes {
+		route := &set.router.routes[i]
 		if !route.HealthCheck.enabled() {
 			continue
 		}
 		for _, b := range route.backends {
 			s.wg.Add(1)
-			go func() { defer s.wg.Done(); s.watchBackend(route, b) }()
+			go func() { defer s.wg.Done(); s.watchBackend(ctx, route, b) }()
 		}
 	}
 }
 
-// watchBackend checks b at once and then every interval until the server closes.
-func (s *Server) watchBackend(route *Route, b *backendState) {
+// watchBackend checks b at once and then every interval until ctx ends.
+func (s *Server) watchBackend(ctx context.Context, route *Route, b *backendState) {
 	hc := route.HealthCheck
 	ticker := time.NewTicker(hc.Interval)
 	defer ticker.Stop()
 	log := s.log.With().Str("route", b.route).Str("backend", b.Addr).Str("check", string(hc.Mode)).Logger()
 	for {
-		ctx, cancel := context.WithTimeout(s.ctx, hc.Timeout)
-		err := probe(ctx, route, b)
+		checkCtx, cancel := context.WithTimeout(ctx, hc.Timeout)
+		err := probe(checkCtx, route, b)
 		cancel()
-		if s.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return
 		}
 		b.record(err, hc, log)
 		select {
-		case <-s.ctx.Done():
+		case <-ctx.Done():
 			return
 		case <-ticker.C:
 		}

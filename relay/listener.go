@@ -54,8 +54,8 @@ func (ln *listener) logStartup() {
 	ev := ln.log.Info().Str("addr", ln.tcp.Addr().String()).Interface("protocols", ln.cfg.Protocols)
 	switch {
 	case ln.wss != nil:
-		provider := ln.srv.cfg.TLS.Provider()
-		ev.Str("tls_provider", provider).Str("reason", ln.srv.cfg.TLSReason).
+		provider := ln.srv.now().TLS.Provider()
+		ev.Str("tls_provider", provider).Str("reason", ln.srv.now().TLSReason).
 			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
 	case ln.ws != nil:
 		ev.Msg("Listening for WebSocket")
@@ -68,7 +68,7 @@ func (ln *listener) logStartup() {
 // Its ErrorLog, from ws, writes net/http's own errors to the listener's logger.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
-	wsCfg := ln.srv.cfg.WebSocket
+	wsCfg := ln.srv.now().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
@@ -80,20 +80,6 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	ln.srv.wg.Add(1)
 	go func() { defer ln.srv.wg.Done(); httpServer.Serve(queue) }()
 	return queue
-}
-
-func (ln *listener) acceptLoop() {
-	for {
-		conn, err := ln.tcp.Accept()
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
-				ln.log.Error().Err(err).Msg("accept failed; listener stopped")
-			}
-			return
-		}
-		ln.srv.wg.Add(1)
-		go func() { defer ln.srv.wg.Done(); ln.handle(conn) }()
-	}
 }
 
 // handle runs the start of a connection: limits, PROXY header, protocol sniffing. An untrusted
@@ -110,14 +96,14 @@ func (ln *listener) handle(raw net.Conn) {
 	}
 	conn := newClientConn(raw, release)
 	peer := conn.info.peer.Addr().Unmap()
-	if !ln.srv.cfg.TrustedProxies.Contains(peer) {
+	if !ln.srv.now().TrustedProxies.Contains(peer) {
 		if err := conn.info.claim(ln.srv.counter, peer); err != nil {
 			ln.refuseLimit(conn, err)
 			return
 		}
 	}
 	ln.startHandshakeClock(conn, accepted)
-	raw.SetReadDeadline(earliest(accepted.Add(ln.srv.limits.SniffTimeout), conn.info.deadline))
+	raw.SetReadDeadline(earliest(accepted.Add(ln.srv.now().limits.SniffTimeout), conn.info.deadline))
 	if err := ln.readProxyHeader(conn); err != nil {
 		ln.refuse(conn, refusedProxy, err)
 		return
@@ -152,7 +138,7 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 // timeout, whatever it is doing then (TLS handshake, HTTP upgrade, Minecraft hello): net/http
 // sets read deadlines of its own during the upgrade, so a deadline alone would not hold.
 func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
-	conn.info.deadline = accepted.Add(ln.srv.limits.HandshakeTimeout)
+	conn.info.deadline = accepted.Add(ln.srv.now().limits.HandshakeTimeout)
 	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
 		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
 			conn.Close()
@@ -203,7 +189,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 // handshakeTLS runs the TLS handshake here rather than on net/http's first read, so that a
 // failure or a timeout is logged and counted, then hands the connection to the upgrade.
 func (ln *listener) handshakeTLS(conn *clientConn) {
-	tlsConn := ln.srv.cfg.TLS.Wrap(conn)
+	tlsConn := ln.srv.now().TLS.Wrap(conn)
 	conn.info.tls = tlsConn
 	conn.SetDeadline(conn.info.deadline)
 	if err := tlsConn.HandshakeContext(ln.srv.ctx); err != nil {
@@ -224,7 +210,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 		return nil
 	}
 	peer := conn.info.peer.Addr().Unmap()
-	trusted := ln.srv.cfg.TrustedProxies.Contains(peer)
+	trusted := ln.srv.now().TrustedProxies.Contains(peer)
 	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
 		if startsLikeProxyHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
@@ -234,7 +220,7 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	if !trusted && !startsLikeProxyHeader(conn.reader) {
 		return nil
 	}
-	header, err := ReadProxyHeader(conn.reader, ln.srv.limits.MaxProxyHeader)
+	header, err := ReadProxyHeader(conn.reader, ln.srv.now().limits.MaxProxyHeader)
 	if err != nil {
 		return err
 	}
@@ -293,7 +279,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.cfg.TrustedProxies, ln.srv.cfg.ClientIPHeaders, r.Header)
+	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client
 	}

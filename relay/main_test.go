@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	code := 0
 	for _, path := range testDataPaths() {
 		testDataPath = path
-		fmt.Printf("=== data path %s\n", path)
+		fmt.Fprintf(os.Stderr, "=== data path %s\n", path) // stdout is a child test process's to talk on
 		if c := m.Run(); c != 0 {
 			code = c
 		}

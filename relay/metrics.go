@@ -124,7 +124,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut.Load()+s.loopHeld()))
-	return s.router.backendUp(out)
+	return s.now().router.backendUp(out)
 }
 
 // count moves an ended session into the totals; the caller holds s.mu.

@@ -139,3 +139,12 @@ func (r *Route) hostScore(host string) int {
 	}
 	return score
 }
+
+// allBackends lists the backends of every route, in route order.
+func (r *Router) allBackends() []*backendState {
+	var all []*backendState
+	for i := range r.routes {
+		all = append(all, r.routes[i].backends...)
+	}
+	return all
+}

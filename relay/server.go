@@ -2,10 +2,10 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 
@@ -64,22 +64,26 @@ type Config struct {
 	ClientIPHeaders []string
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
+	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
+	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
+	RestartingMOTD string
 	// DataPath says what relays established sessions ("": auto); Loops is how many event
-	// loops (0: GOMAXPROCS). See datapath.go.
+	// loops (0: GOMAXPROCS). Both are read at Start; a Reload does not change them.
+	// See datapath.go.
 	DataPath DataPath
 	Loops    int
 	Logger   zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a
-// reason and waits for everything it started.
+// reason and waits for everything it started; Drain lets sessions end first (drain.go); Reload
+// swaps the settings new connections use (reload.go).
 type Server struct {
-	cfg     Config
-	router  *Router
-	limits  Limits
-	counter *counter
-	log     zerolog.Logger
-	// backendMetrics count dials per backend; health checkers run on wg.
+	settings  atomic.Pointer[settings] // what new connections use (settings.go)
+	counter   *counter
+	log       zerolog.Logger
+	lifecycle // draining and listener health (readiness.go)
+	// backendMetrics count dials per backend; the settings' health checkers run on wg.
 	backendMetrics backendMetrics
 
 	ctx    context.Context
@@ -90,6 +94,7 @@ type Server struct {
 	live sync.WaitGroup
 
 	mu        sync.Mutex
+	started   bool // Start bound the listeners; Reload may change them
 	listeners []*listener
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
@@ -102,26 +107,20 @@ type Server struct {
 
 // New checks cfg and returns a Server that is not yet listening.
 func New(cfg Config) (*Server, error) {
-	router, err := NewRouter(cfg.Routes)
+	set, err := newSettings(cfg)
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range cfg.Listeners {
-		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkDataPath(cfg); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	limits := cfg.Limits.withDefaults()
-	return &Server{
-		cfg: cfg, router: router, limits: limits, counter: newCounter(limits), log: cfg.Logger,
+	s := &Server{
+		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(router),
-	}, nil
+		backendMetrics: newBackendMetrics(),
+	}
+	s.backendMetrics.follow(nil, set.router)
+	s.settings.Store(set)
+	return s, nil
 }
 
 func checkProtocols(l Listener, haveTLS bool) error {
@@ -147,20 +146,25 @@ func (s *Server) Start() error {
 	if err := s.startDataPath(); err != nil {
 		return err
 	}
-	for _, cfg := range s.cfg.Listeners {
-		ln, err := s.listen(cfg)
-		if err != nil {
-			s.Close()
-			return err
-		}
-		s.mu.Lock()
-		s.listeners = append(s.listeners, ln)
-		s.mu.Unlock()
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); ln.acceptLoop() }()
+	s.mu.Lock() // a Reload waits until every listener is bound
+	listeners, err := s.bindAll(s.now().Listeners)
+	s.listeners, s.started = listeners, err == nil
+	s.mu.Unlock()
+	if err != nil {
+		s.Close()
+		return err
 	}
-	s.startHealthChecks()
+	for _, ln := range listeners {
+		s.serveListener(ln)
+	}
+	s.startHealthChecks(s.now())
 	return nil
+}
+
+// serveListener runs ln's accept loop until it is closed or fails for good (accept.go).
+func (s *Server) serveListener(ln *listener) {
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); ln.acceptLoop() }()
 }
 
 // Addrs returns the bound addresses, in listener order (useful with port 0).
@@ -176,22 +180,10 @@ func (s *Server) Addrs() []net.Addr {
 
 // Close stops the listeners, closes every open session with reason "shutdown", and waits.
 func (s *Server) Close() error {
-	s.cancel()
-	s.mu.Lock()
-	for _, ln := range s.listeners {
-		ln.close()
-	}
-	for sess := range s.sessions {
-		sess.abort(errShutdown)
-	}
-	s.mu.Unlock()
-	s.wg.Wait()
-	s.live.Wait()
-	s.closeDataPath()
+	s.draining.Store(true)
+	s.shutdown()
 	return nil
 }
-
-var errShutdown = errors.New("proxy shutting down")
 
 func (s *Server) track(sess *session) bool {
 	s.mu.Lock()
@@ -209,6 +201,7 @@ func (s *Server) untrack(sess *session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
 	s.count(sess)
+	s.sessionEnded(len(s.sessions))
 	s.mu.Unlock()
 	s.live.Done()
 }

@@ -26,6 +26,7 @@ type session struct {
 	log      zerolog.Logger
 	started  time.Time
 	end      pipe.End   // why the session ended; closes the player and the backend
+	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
@@ -43,7 +44,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 	}
 	sess := &session{
 		srv: s, down: down, info: info, protocol: protocol,
-		path: path, started: time.Now(),
+		path: path, started: time.Now(), conf: s.now(),
 	}
 	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
 	sess.end.Add(down.CloseFor)
@@ -69,38 +70,43 @@ func (s *session) run() (onLoop bool) {
 	}()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
 	s.down.SetReadDeadline(s.info.deadline) // counted from accept, not from the upgrade
-	hello, err := mc.ReadHello(r, s.srv.limits.MaxHandshakeFrame)
+	hello, err := mc.ReadHello(r, s.conf.limits.MaxHandshakeFrame)
 	if err != nil {
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
 	if hello.Legacy != nil {
-		s.abort(s.srv.cfg.Fallback.Serve(r, hello, s.sendAnswer))
+		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")
 		return false
 	}
 	hs := hello.Handshake
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
 	s.player.want = hs.NextState == mc.NextLogin
-	route, ok := s.srv.router.Match(hs.Host, s.path)
+	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
+		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
+		end.Str("answered", "restarting")
+		return false
+	}
+	route, ok := s.conf.router.Match(hs.Host, s.path)
 	if !ok {
 		end.Str("answered", "fallback")
-		s.answer(r, hello, s.srv.cfg.Fallback, &NoRouteError{Host: hs.Host, Path: s.path})
+		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
 		return false
 	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
 		end.Str("answered", "limit")
-		s.answer(r, hello, refusalAnswer(s.srv.cfg.Fallback, err), err)
+		s.answer(r, hello, refusalAnswer(s.fallback(), err), err)
 		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		end.Str("answered", "fallback")
-		s.answer(r, hello, s.srv.cfg.Fallback, err)
+		s.answer(r, hello, s.fallback(), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down

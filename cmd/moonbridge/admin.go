@@ -14,16 +14,18 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// startAdmin serves Prometheus metrics on /metrics and a liveness answer on /healthz, when addr
-// is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) beside the Go
-// runtime's and the process's, from a registry of this run's own.
-func startAdmin(addr string, relayMetrics prometheus.Collector, log zerolog.Logger) (stop func(), err error) {
+// startAdmin serves Prometheus metrics on /metrics and the health answers (health.go), when
+// addr is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) and serve's
+// own beside the Go runtime's and the process's, from a registry of this run's own.
+func startAdmin(addr string, health healthSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if addr == "" {
 		return func() {}, nil
 	}
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(relayMetrics); err != nil {
-		return nil, err
+	for _, m := range metrics {
+		if err := reg.Register(m); err != nil {
+			return nil, err
+		}
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	ln, err := net.Listen("tcp", addr)
@@ -32,14 +34,14 @@ func startAdmin(addr string, relayMetrics prometheus.Collector, log zerolog.Logg
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	handleHealth(mux, health)
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("admin endpoint stopped")
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("Admin endpoint: /metrics, /healthz")
+	log.Info().Str("addr", ln.Addr().String()).Msg("Admin endpoint: /metrics, /livez, /readyz, /healthz")
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

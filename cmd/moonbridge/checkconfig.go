@@ -40,7 +40,7 @@ func prepareAsServe(cfg config.Config) error {
 		return err
 	}
 	if tlsServer != nil {
-		tlsServer.Close()
+		tlsServer.server.Close()
 	}
 	return srv.Close()
 }

@@ -19,7 +19,7 @@ func runClient(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("client", "--url wss://HOST/PATH [flags]", "Let an unmodified game client reach a moonbridge server through WebSocket: listen on a local port and open one WebSocket session per game connection. Add the address it prints (localhost:25565) to Minecraft's server list. Flags override the config file's client: section. SIGINT or SIGTERM stop.", stdout, stderr)
 	var flags clientFlags
 	flags.register(fs.FlagSet)
-	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(ctx, _ context.Context, cfg config.Config, log zerolog.Logger) error {
 		return runBridge(ctx, cfg.Client, log, stdout)
 	})
 }

@@ -57,6 +57,14 @@ func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
 
 // closingBackend accepts connections, reads their first bytes and closes them.
 func closingBackend(t *testing.T) string {
+	return fakeBackend(t, func(conn net.Conn) {
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		conn.Read(make([]byte, 256))
+	})
+}
+
+// fakeBackend runs serve on each connection to a new loopback listener, then closes it.
+func fakeBackend(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -69,9 +77,7 @@ func closingBackend(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-			conn.Read(make([]byte, 256))
-			conn.Close()
+			go func() { defer conn.Close(); serve(conn) }()
 		}
 	}()
 	return ln.Addr().String()

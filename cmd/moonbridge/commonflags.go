@@ -47,10 +47,10 @@ func override(dst *string, flagValue string) {
 	}
 }
 
-// runDaemon parses args, builds the effective config, the logger and a context that SIGINT and
-// SIGTERM end, and runs until run returns.
+// runDaemon parses args, builds the effective config, the logger and the contexts that the
+// first (stop) and the second (hurry) SIGINT or SIGTERM end, and runs until run returns.
 func runDaemon(fs *cliflags.FlagSet, args []string, effective func() (config.Config, error), stderr io.Writer,
-	run func(context.Context, config.Config, zerolog.Logger) error) error {
+	run func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func runDaemon(fs *cliflags.FlagSet, args []string, effective func() (config.Con
 	if err != nil {
 		return err
 	}
-	ctx, stop := signalContext(log, os.Exit)
-	defer stop()
-	return run(ctx, cfg, log)
+	stop, hurry, release := signalContext(log, os.Exit)
+	defer release()
+	return run(stop, hurry, cfg, log)
 }

@@ -178,7 +178,7 @@ func startServe(t *testing.T, cfg config.Config) *testutil.SyncBuffer {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, log) }()
+	go func() { done <- serve(ctx, ctx, cfg, log, func() (config.Config, error) { return cfg, nil }) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -195,13 +195,16 @@ func TestServeAdminExportsRelayMetrics(t *testing.T) {
 	admin := adminAddr(t, startServe(t, cfg))
 	body := httpGet(t, "http://"+admin+"/metrics")
 	for _, want := range []string{`moonbridge_sessions_active{protocol="minecraft"} 0`,
-		`moonbridge_sessions_active{protocol="wss"} 0`, "go_goroutines", "process_resident_memory_bytes"} {
+		`moonbridge_sessions_active{protocol="wss"} 0`, "go_goroutines", "process_resident_memory_bytes",
+		`moonbridge_config_reloads_total{result="ok"} 0`, `moonbridge_config_reloads_total{result="failed"} 0`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, body)
 		}
 	}
-	if got := httpGet(t, "http://"+admin+"/healthz"); got != "ok\n" {
-		t.Errorf("/healthz = %q", got)
+	for _, path := range []string{"/healthz", "/livez", "/readyz"} {
+		if got := httpGet(t, "http://"+admin+path); got != "ok\n" {
+			t.Errorf("%s = %q", path, got)
+		}
 	}
 }
 

@@ -34,6 +34,7 @@ type moonbridgeProcess struct {
 
 type logLine struct {
 	Level, Message, Addr string
+	Ended, Closed        int // of the drain's last line
 }
 
 // startMoonbridge runs `moonbridge ARGS...` as a process; the test's end kills it if it still runs.
@@ -109,7 +110,7 @@ func TestHangupKeepsServingWithoutWSS(t *testing.T) {
 				if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 					t.Fatal(err)
 				}
-				p.waitFor(t, "SIGHUP: nothing reloaded")
+				p.waitFor(t, "SIGHUP: configuration reloaded")
 			}
 			tc.serving(t, addr)
 			if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -19,28 +19,9 @@ import (
 // provider when a listener serves wss. The returned gossl server (nil without wss) is the
 // caller's to close and to reload on SIGHUP.
 func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Server, error) {
-	trusted, err := relay.ParseTrustedNets(cfg.TrustedProxies)
-	if err != nil {
-		return relay.Config{}, nil, fmt.Errorf("trusted_proxies: %w", err)
-	}
-	fallback, err := relayFallback(cfg.Fallback)
-	if err != nil {
-		return relay.Config{}, nil, err
-	}
-	out := relay.Config{
-		Listeners:       relayListeners(cfg.Listeners),
-		Routes:          relayRoutes(cfg.Routes),
-		WebSocket:       wsConfig(cfg.WebSocket, log),
-		Limits:          relayLimits(cfg.Limits),
-		TrustedProxies:  trusted,
-		ClientIPHeaders: cfg.ClientIPHeaders,
-		Fallback:        fallback,
-		DataPath:        relay.DataPath(cfg.Relay.DataPath),
-		Loops:           cfg.Relay.Loops,
-		Logger:          log,
-	}
-	if !servesWSS(cfg.Listeners) {
-		return out, nil, nil
+	out, err := relaySettings(cfg, log)
+	if err != nil || !servesWSS(cfg.Listeners) {
+		return out, nil, err
 	}
 	tlsServer, reason, err := startTLS(cfg.TLS, log)
 	if err != nil {
@@ -48,6 +29,31 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 	}
 	out.TLS, out.TLSReason = tlsServer, reason
 	return out, tlsServer, nil
+}
+
+// relaySettings is the relay's configuration without its TLS server.
+func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) {
+	trusted, err := relay.ParseTrustedNets(cfg.TrustedProxies)
+	if err != nil {
+		return relay.Config{}, fmt.Errorf("trusted_proxies: %w", err)
+	}
+	fallback, err := relayFallback(cfg.Fallback)
+	if err != nil {
+		return relay.Config{}, err
+	}
+	return relay.Config{
+		Listeners:       relayListeners(cfg.Listeners),
+		Routes:          relayRoutes(cfg.Routes),
+		WebSocket:       wsConfig(cfg.WebSocket, log),
+		Limits:          relayLimits(cfg.Limits),
+		TrustedProxies:  trusted,
+		ClientIPHeaders: cfg.ClientIPHeaders,
+		Fallback:        fallback,
+		RestartingMOTD:  cfg.Shutdown.MOTD,
+		DataPath:        relay.DataPath(cfg.Relay.DataPath),
+		Loops:           cfg.Relay.Loops,
+		Logger:          log,
+	}, nil
 }
 
 func servesWSS(listeners []config.Listener) bool {

@@ -1,22 +1,154 @@
 package main
 
-import "github.com/rs/zerolog"
+import (
+	"reflect"
+	"sync"
+	"time"
 
-// reloader is what SIGHUP reloads today: gossl's server reads its certificate files again. It
-// logs its own result (success with the names, or why it kept the old certificates), because
-// its file watcher calls it too.
-type reloader interface{ Reload() error }
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
 
-// reloadOnHangup is what one SIGHUP does. certs is nil when no listener serves wss. The rest of
-// the configuration takes a restart for now; the log line says so, so that an operator who
-// edited a route is not misled.
-func reloadOnHangup(certs reloader, log zerolog.Logger) func() {
-	return func() {
-		if certs == nil {
-			log.Info().Msg("SIGHUP: nothing reloaded: no listener serves wss, and only TLS certificates reload without a restart")
-			return
-		}
-		log.Info().Msg("SIGHUP: reloading TLS certificates (other settings take a restart)")
-		_ = certs.Reload() // logged by gossl, once
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/relay"
+)
+
+// configReloader is what SIGHUP does: read the file again, with the same loading, validation
+// and flag overrides as at startup (reread), and hand the result to the running relay. A file
+// that does not load, validate or apply changes nothing; the log says why, once.
+type configReloader struct {
+	reread  func() (config.Config, error)
+	srv     *relay.Server
+	log     zerolog.Logger
+	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
+
+	mu      sync.Mutex
+	current config.Config
+	tls     *tlsChoice // serves wss now; nil without wss
+}
+
+func newReloadCounter() *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "moonbridge_config_reloads_total",
+		Help: "Configuration reloads (SIGHUP) by result: ok, or failed (the old configuration stays).",
+	}, []string{"result"})
+	c.WithLabelValues("ok")
+	c.WithLabelValues("failed")
+	return c
+}
+
+// reload is one SIGHUP.
+func (r *configReloader) reload() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.apply(); err != nil {
+		r.reloads.WithLabelValues("failed").Inc()
+		r.log.Error().Err(err).Msg("SIGHUP: configuration not reloaded; keeping the running one")
+		return
 	}
+	r.reloads.WithLabelValues("ok").Inc()
+}
+
+func (r *configReloader) apply() error {
+	next, err := r.reread()
+	if err != nil {
+		return err
+	}
+	relayCfg, err := relaySettings(next, r.log)
+	if err != nil {
+		return err
+	}
+	tlsServer, fresh, err := r.tlsFor(next)
+	if err != nil {
+		return err
+	}
+	if tlsServer != nil {
+		relayCfg.TLS, relayCfg.TLSReason = tlsServer.server, tlsServer.reason
+	}
+	changes, err := r.srv.Reload(relayCfg)
+	if err != nil {
+		if fresh {
+			tlsServer.server.Close()
+		}
+		return err
+	}
+	r.logChanges(next, changes)
+	r.swapTLS(tlsServer)
+	r.current = next
+	return nil
+}
+
+// tlsChoice is a TLS server and why its provider was chosen (for the wss listener's line).
+type tlsChoice struct {
+	server *gossl.Server
+	reason string
+}
+
+// tlsFor is the TLS server for next: none without wss; the running one, with its certificates
+// read again, when the tls section is unchanged; otherwise a new one (fresh).
+func (r *configReloader) tlsFor(next config.Config) (choice *tlsChoice, fresh bool, err error) {
+	if !servesWSS(next.Listeners) {
+		return nil, false, nil
+	}
+	if r.tls != nil && reflect.DeepEqual(next.TLS, r.current.TLS) {
+		_ = r.tls.server.Reload() // gossl logs the result; a failure keeps the old certificates
+		return r.tls, false, nil
+	}
+	server, reason, err := startTLS(next.TLS, r.log)
+	if err != nil {
+		return nil, false, err
+	}
+	return &tlsChoice{server, reason}, true, nil
+}
+
+// swapTLS makes next the running TLS server. A replaced one stops watching its files; the
+// sessions it started keep their connections.
+func (r *configReloader) swapTLS(next *tlsChoice) {
+	if r.tls != nil && r.tls != next {
+		r.tls.server.Close()
+	}
+	r.tls = next
+}
+
+// close stops the running TLS server, when there is one.
+func (r *configReloader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.swapTLS(nil)
+}
+
+// drainTimeout is shutdown.drain_timeout as of the last reload.
+func (r *configReloader) drainTimeout() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.current.Shutdown.DrainTimeout
+}
+
+// logChanges writes the one line that says what a reload changed.
+func (r *configReloader) logChanges(next config.Config, listeners relay.ListenerChanges) {
+	changed, restart := changedKeys(r.current, next)
+	r.log.Info().Strs("changed", changed).Strs("listeners_added", listeners.Added).
+		Strs("listeners_removed", listeners.Removed).Strs("listeners_restarted", listeners.Restarted).
+		Strs("need_restart", restart).Msg("SIGHUP: configuration reloaded")
+}
+
+// notReloaded are the top-level keys a reload does not apply: the logger, the admin endpoint
+// and the relay's data path (its event loops) are made once; client is not serve's.
+var notReloaded = map[string]bool{"log": true, "admin": true, "relay": true}
+
+// changedKeys lists the top-level keys whose values differ, and those among them that take a
+// restart.
+func changedKeys(prev, next config.Config) (changed, restart []string) {
+	a, b := reflect.ValueOf(prev), reflect.ValueOf(next)
+	for i := range a.NumField() {
+		key := a.Type().Field(i).Tag.Get("yaml")
+		if key == "client" || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+			continue
+		}
+		changed = append(changed, key)
+		if notReloaded[key] {
+			restart = append(restart, key)
+		}
+	}
+	return changed, restart
 }

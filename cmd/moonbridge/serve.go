@@ -7,21 +7,22 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file. SIGHUP reloads the TLS certificates (other settings take a restart) and never stops the process; SIGINT or SIGTERM stop.", stdout, stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config) and never stops the process; SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
 	var flags serveFlags
 	flags.register(fs.FlagSet)
-	return runDaemon(fs, args, flags.effectiveConfig, stderr, serve)
+	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error {
+		return serve(stop, hurry, cfg, log, flags.effectiveConfig)
+	})
 }
 
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. The caller closes the TLS server.
-func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *gossl.Server, error) {
+func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	if err != nil {
 		return nil, nil, err
@@ -33,11 +34,16 @@ func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *gossl.Serv
 		}
 		return nil, nil, err
 	}
-	return srv, tlsServer, nil
+	if tlsServer == nil {
+		return srv, nil, nil
+	}
+	return srv, &tlsChoice{tlsServer, relayCfg.TLSReason}, nil
 }
 
-// serve runs the proxy until ctx ends, then closes every session and waits for them.
-func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
+// serve runs the proxy until stop ends (or a listener fails for good), then drains: sessions
+// run on until they end, shutdown.drain_timeout passes or hurry ends. reread loads the
+// configuration again for SIGHUP, as at startup.
+func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, reread func() (config.Config, error)) error {
 	hup := catchHangups()
 	defer hup.stop()
 	if warning := clientIPWarning(cfg); warning != "" {
@@ -47,22 +53,18 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
-	var certs reloader // a nil *gossl.Server would make a non-nil interface
-	if tlsServer != nil {
-		defer tlsServer.Close()
-		certs = tlsServer
-	}
-	hup.handle(reloadOnHangup(certs, log))
+	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	defer reloads.close()
 	if err := srv.Start(); err != nil {
 		return err
 	}
-	stopAdmin, err := startAdmin(cfg.Admin.Listen, srv, log)
+	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
+
+	stopAdmin, err := startAdmin(cfg.Admin.Listen, srv, log, srv, reloads.reloads)
 	if err != nil {
 		srv.Close()
 		return err
 	}
 	defer stopAdmin()
-	<-ctx.Done()
-	log.Info().Msg("shutting down: closing listeners and sessions")
-	return srv.Close()
+	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
 }

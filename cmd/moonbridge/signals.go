@@ -9,26 +9,31 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// signalContext ends the returned context on the first SIGINT or SIGTERM, so serve shuts down
-// cleanly; a second SIGINT calls exit(130) for an operator who does not want to wait.
-func signalContext(log zerolog.Logger, exit func(int)) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	signals := make(chan os.Signal, 2)
+// signalContext ends stop on the first SIGINT or SIGTERM (serve drains, the client closes its
+// sessions) and hurry on the second (serve closes the sessions still open at once); after that,
+// one more SIGINT calls exit(130) for an operator who does not want to wait at all.
+func signalContext(log zerolog.Logger, exit func(int)) (stop, hurry context.Context, release func()) {
+	stop, stopped := context.WithCancel(context.Background())
+	hurry, hurried := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 3)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		defer signal.Stop(signals)
 		sig := <-signals
-		log.Info().Str("signal", sig.String()).Msg("stopping; send SIGINT again to exit at once")
-		cancel()
+		log.Info().Str("signal", sig.String()).Msg("stopping; send SIGTERM or SIGINT again to close every session now")
+		stopped()
+		sig = <-signals
+		log.Warn().Str("signal", sig.String()).Msg("second signal: closing every session now")
+		hurried()
 		for sig := range signals {
 			if sig == os.Interrupt {
-				log.Warn().Msg("second SIGINT: exiting now")
+				log.Warn().Msg("third signal: exiting now")
 				exit(130)
 				return
 			}
 		}
 	}()
-	return ctx, func() { signal.Stop(signals); cancel() }
+	return stop, hurry, func() { signal.Stop(signals); stopped(); hurried() }
 }
 
 // hangups catches SIGHUP from the moment it is made: Go's default for SIGHUP ends the process,

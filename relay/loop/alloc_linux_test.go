@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// TestSteadyStateRelayAllocs: once a session runs, relaying a batch each way allocates nothing,
+// TestSteadyStateRelayZeroAllocs: once a session runs, relaying a batch each way allocates nothing,
 // in the loop or in the test's own socket calls (AllocsPerRun counts the whole process), for a
 // plain side and a framed one whose batches are sealed both in place and into out, with the
 // timer wheel turning (its keepalive is armed, an hour away: pings would land among the frames
 // the player counts).
-func TestSteadyStateRelayAllocs(t *testing.T) {
+func TestSteadyStateRelayZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates on its own; the non-race pass runs this")
 	}

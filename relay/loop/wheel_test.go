@@ -104,8 +104,8 @@ func TestWheelArmedAfterIdleCountsFromNow(t *testing.T) {
 	}
 }
 
-// TestWheelAllocs: arming, firing and re-arming allocate nothing.
-func TestWheelAllocs(t *testing.T) {
+// TestWheelZeroAllocs: arming, firing and re-arming allocate nothing.
+func TestWheelZeroAllocs(t *testing.T) {
 	start := time.Unix(0, 0)
 	w := newWheel[int](time.Millisecond, start)
 	var tm timer[int]

@@ -24,7 +24,16 @@ type Config struct {
 	Limits          Limits   `yaml:"limits"`
 	Relay           Relay    `yaml:"relay"`
 	Fallback        Fallback `yaml:"fallback"`
+	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
+}
+
+// Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
+// close the rest.
+type Shutdown struct {
+	DrainTimeout time.Duration `yaml:"drain_timeout"` // 0: close every session at once
+	// MOTD answers server-list pings that arrive during the drain; empty: fallback.motd.
+	MOTD string `yaml:"motd"`
 }
 
 // Limits bound what one client can take; all are on by default.
@@ -215,6 +224,10 @@ func Default() Config {
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",
 			Disconnect:  "The server is not reachable right now. Please try again in a minute.",
+		},
+		Shutdown: Shutdown{
+			DrainTimeout: 30 * time.Second,
+			MOTD:         "§eThe server is restarting; try again in a minute",
 		},
 		Client: defaultClient(),
 	}

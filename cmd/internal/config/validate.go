@@ -59,6 +59,9 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Relay.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
+	if c.Shutdown.DrainTimeout < 0 {
+		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
+	}
 	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
 }

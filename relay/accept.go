@@ -1,0 +1,75 @@
+package relay
+
+import (
+	"errors"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// The wait after a temporary accept failure doubles from the first to the last, as net/http's.
+const (
+	firstAcceptDelay = 5 * time.Millisecond
+	maxAcceptDelay   = time.Second
+)
+
+// acceptLoop hands every accepted connection to handle until the listener is closed. A
+// failure that is not temporary stops this listener for good and turns the server's health red
+// (health.go): a proxy that lives on without accepting would never be restarted.
+func (ln *listener) acceptLoop() {
+	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
+		ln.srv.wg.Add(1)
+		go func() { defer ln.srv.wg.Done(); ln.handle(conn) }()
+	})
+	if err != nil {
+		ln.srv.listenerFailed(ln, err)
+	}
+}
+
+// acceptEach accepts until l is closed (nil) or fails for good (the error). A temporary failure
+// (out of descriptors or buffers, a connection aborted before it was accepted) waits and tries
+// again; the log gets the first failure of a run and then at most one line a second, and one
+// line when accepting works again.
+func acceptEach(l net.Listener, log zerolog.Logger, handle func(net.Conn)) error {
+	var delay time.Duration
+	failures := 0
+	for {
+		conn, err := l.Accept()
+		switch {
+		case err == nil:
+			if failures > 0 {
+				log.Info().Int("failures", failures).Msg("accepting again")
+				delay, failures = 0, 0
+			}
+			handle(conn)
+			continue
+		case errors.Is(err, net.ErrClosed):
+			return nil
+		case !temporaryAcceptError(err):
+			log.Error().Err(err).Msg("accept failed; listener stopped")
+			return err
+		}
+		delay = min(max(2*delay, firstAcceptDelay), maxAcceptDelay)
+		failures++
+		if failures == 1 || delay == maxAcceptDelay {
+			log.Warn().Err(err).Int("failures", failures).Str("retry_in", delay.String()).Msg("accept failed; retrying")
+		}
+		time.Sleep(delay)
+	}
+}
+
+// temporaryAcceptError: the listener itself is fine, only this accept failed.
+func temporaryAcceptError(err error) bool {
+	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	var temporary interface {
+		Timeout() bool
+		Temporary() bool
+	}
+	return errors.As(err, &temporary) && (temporary.Timeout() || temporary.Temporary())
+}

@@ -1,0 +1,84 @@
+package relay
+
+import (
+	"context"
+	"errors"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// DrainResult counts how the sessions open during a drain ended.
+type DrainResult struct {
+	Ended  int // by themselves, before the deadline
+	Closed int // at the deadline, with reason "shutdown"
+}
+
+// Drain stops accepting (health turns not ready at once), lets open sessions run until they end
+// or ctx ends, then closes the rest with reason "shutdown" (WebSocket close 1001) and waits for
+// everything the server started. Connections accepted before the listeners closed still become
+// sessions; their server-list pings get the restarting answer (Config.RestartingMOTD).
+func (s *Server) Drain(ctx context.Context) DrainResult {
+	s.draining.Store(true)
+	s.mu.Lock()
+	for _, ln := range s.listeners {
+		ln.tcp.Close()
+	}
+	open := len(s.sessions)
+	s.mu.Unlock()
+	s.log.Info().Int("sessions", open).Msg("draining: listeners closed; waiting for sessions to end")
+	s.waitForSessions(ctx)
+	closed := s.shutdown()
+	s.healthMu.Lock()
+	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed}
+	s.healthMu.Unlock()
+	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Msg("drained")
+	return result
+}
+
+// waitForSessions returns when no session is open or ctx ends.
+func (s *Server) waitForSessions(ctx context.Context) {
+	for {
+		s.mu.Lock()
+		open := len(s.sessions)
+		s.mu.Unlock()
+		if open == 0 {
+			return
+		}
+		select {
+		case <-s.empty:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// shutdown closes every listener and session and waits for everything the server started; it
+// returns how many sessions it closed.
+func (s *Server) shutdown() int {
+	s.cancel()
+	s.mu.Lock()
+	for _, ln := range s.listeners {
+		ln.close()
+	}
+	closed := len(s.sessions)
+	for sess := range s.sessions {
+		sess.abort(errShutdown)
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	s.live.Wait()
+	s.closeDataPath()
+	return closed
+}
+
+var errShutdown = errors.New("proxy shutting down")
+
+// fallback is the answer for pings and logins the relay answers itself: during a drain its
+// status says the server is restarting.
+func (s *session) fallback() mc.Answer {
+	answer := s.conf.Fallback
+	if s.srv.draining.Load() && s.conf.RestartingMOTD != "" {
+		answer.Status.MOTD = s.conf.RestartingMOTD
+	}
+	return answer
+}

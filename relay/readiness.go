@@ -1,0 +1,87 @@
+package relay
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// lifecycle is the part of a Server that health checks read: whether it drains, and whether a
+// listener stopped for good.
+type lifecycle struct {
+	draining atomic.Bool
+	empty    chan struct{} // one token when the last session ends, for Drain
+	failed   chan error    // the first listener failure, for Failed
+
+	healthMu   sync.Mutex
+	deadReason string // the listener that stopped for good and why; "" while none did
+	drainEnded int    // sessions that ended by themselves during the drain
+}
+
+func newLifecycle() lifecycle {
+	return lifecycle{empty: make(chan struct{}, 1), failed: make(chan error, 1)}
+}
+
+// Health is what the admin endpoint reports: Live is false once a listener has stopped for
+// good (only a restart brings it back); Ready is false as well while the server drains.
+type Health struct {
+	Live, Ready bool
+	Reason      string // why not ready or not live; "" when both are true
+}
+
+// Health says whether the server is alive and ready for new players.
+func (s *Server) Health() Health {
+	s.healthMu.Lock()
+	dead := s.deadReason
+	s.healthMu.Unlock()
+	switch {
+	case dead != "":
+		return Health{Reason: dead}
+	case s.draining.Load():
+		return Health{Live: true, Reason: "draining: shutting down"}
+	}
+	return Health{Live: true, Ready: true}
+}
+
+// Failed delivers the first error that stopped a listener for good: the process should be
+// restarted (cmd/moonbridge drains and exits non-zero, so that systemd's Restart=on-failure or
+// an orchestrator starts it again).
+func (s *Server) Failed() <-chan error { return s.failed }
+
+// listenerFailed turns health red for good and reports err once on Failed.
+func (s *Server) listenerFailed(ln *listener, err error) {
+	s.healthMu.Lock()
+	if s.deadReason == "" {
+		s.deadReason = "listener " + ln.tcp.Addr().String() + " stopped: " + err.Error()
+	}
+	s.healthMu.Unlock()
+	select {
+	case s.failed <- &ListenerError{Addr: ln.tcp.Addr().String(), Err: err}:
+	default:
+	}
+}
+
+// ListenerError says that a listener stopped accepting for good.
+type ListenerError struct {
+	Addr string
+	Err  error
+}
+
+func (e *ListenerError) Error() string { return "listener " + e.Addr + " stopped: " + e.Err.Error() }
+func (e *ListenerError) Unwrap() error { return e.Err }
+
+// sessionEnded is called under mu with the sessions still open: during a drain it counts the
+// session as one that ended by itself and wakes Drain when it was the last.
+func (s *Server) sessionEnded(open int) {
+	if !s.draining.Load() {
+		return
+	}
+	s.healthMu.Lock()
+	s.drainEnded++
+	s.healthMu.Unlock()
+	if open == 0 {
+		select {
+		case s.empty <- struct{}{}:
+		default:
+		}
+	}
+}

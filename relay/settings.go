@@ -1,0 +1,41 @@
+package relay
+
+import "fmt"
+
+// settings is one immutable snapshot of what new connections use: routes, limits, trusted
+// proxies, client address headers, fallback, TLS and WebSocket settings. Reload swaps it whole;
+// a connection reads it once when it starts and keeps it, so a running session keeps its route
+// and backend.
+type settings struct {
+	Config
+	router *Router
+	limits Limits // Config.Limits with defaults filled in
+	// stopChecks ends the health checkers of router's backends (health.go); set once they run.
+	stopChecks func()
+}
+
+// newSettings checks cfg and builds its snapshot.
+func newSettings(cfg Config) (*settings, error) {
+	router, err := NewRouter(cfg.Routes)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, l := range cfg.Listeners {
+		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
+			return nil, err
+		}
+		if seen[l.Addr] {
+			// Reload matches listeners by address; one socket cannot serve two entries.
+			return nil, fmt.Errorf("listener %s: listed twice", l.Addr)
+		}
+		seen[l.Addr] = true
+	}
+	if err := checkDataPath(cfg); err != nil {
+		return nil, err
+	}
+	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil
+}
+
+// now is the current snapshot.
+func (s *Server) now() *settings { return s.settings.Load() }
