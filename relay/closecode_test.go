@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
-	"errors"
 	"net"
 	"testing"
 	"time"
@@ -55,17 +54,8 @@ func gorillaDial(t *testing.T, scheme, addr string) *websocket.Conn {
 
 func checkCloseCode(t *testing.T, conn *websocket.Conn, want int, what string) {
 	t.Helper()
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		_, _, err := conn.ReadMessage()
-		if err == nil {
-			continue
-		}
-		var ce *websocket.CloseError
-		if !errors.As(err, &ce) || ce.Code != want {
-			t.Errorf("%s: %v, want close code %d", what, err, want)
-		}
-		return
+	if ce, err := testutil.ReadUntilClose(conn, 10*time.Second); ce == nil || ce.Code != want {
+		t.Errorf("%s: close %v (%v), want close code %d", what, ce, err, want)
 	}
 }
 

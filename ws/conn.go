@@ -30,10 +30,11 @@ type Conn struct {
 	log         zerolog.Logger
 	subprotocol string
 
-	rd readState // owned by the Read goroutine
+	rd parser // owned by the Read goroutine
 
 	wmu       sync.Mutex
 	closeSent bool                                   // guarded by wmu
+	detached  bool                                   // guarded by wmu: Detach handed the socket over
 	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
 	masks     maskSource                             // guarded by wmu; clients only
 
@@ -52,6 +53,7 @@ type Conn struct {
 // did its own handshake.
 func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
 	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
+	c.rd = newParser(role, c.cfg)
 	c.log = c.cfg.Logger.With().Stringer("remote", nc.RemoteAddr()).Logger()
 	if role == RoleClient {
 		c.masks = newMaskSource()
@@ -86,7 +88,9 @@ func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 		// The deadline comes before the lock so that a batch stuck on a
 		// peer that stopped reading gives way to the close.
 		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
-		_ = c.writeClose(code, reason)
+		if c.writeClose(code, reason) == errDetached {
+			return // the socket is the caller of Detach's now (a dead-peer close lost the race)
+		}
 		if linger {
 			_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.CloseTimeout))
 			_, _ = io.Copy(io.Discard, io.LimitReader(c.nc, maxLingerBytes))

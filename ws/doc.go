@@ -13,6 +13,16 @@
 // headroom in front of the payload, so a batch is one socket write. Server
 // (Server, NewConn) and client (Dial, Encoder) sides share Conn.
 //
+// # On an event loop
+//
+// On Linux the relay moves established sessions to event loops (relay/loop). Conn.Detach takes
+// a server Conn off its goroutine between two Reads; NewLoopCodec carries on from its state as
+// the side's loop.Codec: the same parser (parser, shared with Read), the keepalive's rule as a
+// loop.Ticker on the loop's timer wheel (silence, shared with the goroutine keepalive), and the
+// close frames the relay picks (SetClose for a clean end, SetCloseFor for an error: End). It
+// can sit on an inner codec, the TLS records of wss. It answers only the last ping of each
+// read, as RFC 6455 5.5.3 allows, so its replies stay bounded.
+//
 // # Frame layout (RFC 6455 section 5.2)
 //
 //	 0                   1                   2                   3

@@ -15,6 +15,12 @@ var (
 	ErrNoHeadroom = errors.New("ws: batch buffer lacks MaxHeaderLen bytes of headroom")
 	// ErrBatchTooLarge: a WriteBatch payload over MaxBatchSize.
 	ErrBatchTooLarge = errors.New("ws: batch payload over MaxBatchSize")
+	// ErrBusy: Detach while a Read waits in the socket or a frame is being written.
+	ErrBusy = errors.New("ws: detach: a read or write is in flight")
+	// ErrNotServer: Detach of a client connection (the loop codec writes server frames).
+	ErrNotServer = errors.New("ws: detach: only a server connection can move to an event loop")
+	// errDetached: the connection was handed over by Detach while a close was under way.
+	errDetached = errors.New("ws: connection detached")
 )
 
 // ProtocolError is a peer's violation of RFC 6455 (or of this package's

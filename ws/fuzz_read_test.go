@@ -130,7 +130,9 @@ func refClose(r refResult, body []byte) refResult {
 	return r
 }
 
-func FuzzReadFrame(f *testing.F) {
+// addReadSeeds gives a fuzz target of (stream, seed, size) its seed corpus: a fragmented
+// stream, small frames, and every bad stream of the read tests.
+func addReadSeeds(f *testing.F) {
 	wire, _, _ := fragmentedStream()
 	f.Add(wire[:2000], uint64(1), uint16(1460))
 	f.Add(frame(true, OpBinary, []byte("hello"), testKey), uint64(2), uint16(3))
@@ -138,20 +140,36 @@ func FuzzReadFrame(f *testing.F) {
 	for _, bad := range badStreams() {
 		f.Add(bad.wire, uint64(4), uint16(64))
 	}
-	f.Fuzz(func(t *testing.T, in []byte, seed uint64, bufSize uint16) {
-		const maxFrame, maxMsg = 1000, 1500
-		want := refDecode(in, maxFrame, maxMsg)
+}
 
-		rng := rand.New(rand.NewPCG(seed, 0))
+// fuzzLimits are the size limits of the fuzz targets, small enough to be hit.
+const fuzzMaxFrame, fuzzMaxMsg = 1000, 1500
+
+func fuzzConfig() Config {
+	cfg := noKeepalive()
+	cfg.MaxFrameSize, cfg.MaxMessageSize = fuzzMaxFrame, fuzzMaxMsg
+	return cfg
+}
+
+// splitRandomly cuts b into pieces of 1 to max bytes.
+func splitRandomly(b []byte, seed uint64, max int) [][]byte {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var out [][]byte
+	for len(b) > 0 {
+		n := min(len(b), 1+rng.IntN(max))
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return out
+}
+
+func FuzzReadFrame(f *testing.F) {
+	addReadSeeds(f)
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, bufSize uint16) {
+		want := refDecode(in, fuzzMaxFrame, fuzzMaxMsg)
 		sc := &scriptConn{}
-		for b := in; len(b) > 0; {
-			n := min(len(b), 1+rng.IntN(40))
-			sc.push(b[:n])
-			b = b[n:]
-		}
-		cfg := noKeepalive()
-		cfg.MaxFrameSize, cfg.MaxMessageSize = maxFrame, maxMsg
-		got, err := readAll(NewConn(sc, RoleServer, cfg), 1+int(bufSize%2000))
+		sc.push(splitRandomly(in, seed, 40)...)
+		got, err := readAll(NewConn(sc, RoleServer, fuzzConfig()), 1+int(bufSize%2000))
 
 		if !bytes.Equal(got, want.payload) {
 			t.Fatalf("payload: got %d bytes, reference %d", len(got), len(want.payload))

@@ -59,11 +59,14 @@ func (c *Conn) writeControl(op OpCode, payload []byte) error {
 	return c.writeFrameLocked(op, c.ctlOut[:MaxHeaderLen+n])
 }
 
-// writeClose sends the close frame, once.
+// writeClose sends the close frame, once; errDetached when the socket was handed over.
 func (c *Conn) writeClose(code CloseCode, reason string) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.closeSent {
+	switch {
+	case c.detached:
+		return errDetached
+	case c.closeSent:
 		return nil
 	}
 	c.closeSent = true

@@ -32,9 +32,20 @@ type Codec interface {
 	CloseWrite() []byte
 }
 
+// Ender is implemented by codecs that have last words for their side when the session ends for
+// a reason (an error, Session.Close, Engine.Close): a WebSocket close frame whose code says why.
+type Ender interface {
+	// End returns wire bytes for this side, or nil. The loop writes them once, without waiting,
+	// just before it closes the socket, and only while the stream to the side has not ended
+	// and nothing is held for it (they would land inside a partly written frame).
+	End(reason error) []byte
+}
+
 // Ticker is implemented by codecs that need time: keepalive pings and dead-peer checks.
 type Ticker interface {
-	// Period is how often Tick runs (docs/design.md's keepalive: half the ping interval).
+	// Period is how often Tick runs (docs/design.md's keepalive: half the ping interval); 0 or
+	// less at Register when this codec needs no ticks (its keepalive is off): then Tick is
+	// never called.
 	Period() time.Duration
 	// Tick says what happened on this side since the previous tick. wire, if any, is written
 	// to the side (a ping) and must stay valid until the next Tick or Open; an error ends the

@@ -97,6 +97,19 @@ func (c *tickingCodec) Tick(st TickState) ([]byte, error) {
 	return nil, nil
 }
 
+// endingCodec has last words: a control op 'E' when its session ends for a reason.
+type endingCodec struct {
+	tickingCodec
+	ticks int
+}
+
+func (c *endingCodec) End(error) []byte { return []byte{0, 'E'} }
+
+func (c *endingCodec) Tick(st TickState) ([]byte, error) {
+	c.ticks++
+	return c.tickingCodec.Tick(st)
+}
+
 // decodeFrames is the player's side of frameCodec: the payloads, and the control ops in order.
 func decodeFrames(wire []byte) (payload, ops []byte) {
 	for i := 0; i < len(wire); {

@@ -3,6 +3,7 @@ package loop
 import (
 	"bytes"
 	"errors"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -75,6 +76,29 @@ func TestKeepaliveTicksThenDeadPeer(t *testing.T) {
 	_, ops := decodeFrames(readAll(t, p.player))
 	if bytes.Count(ops, []byte("K")) < 2 {
 		t.Fatalf("client got ops %q before the end, want keepalive pings", ops)
+	}
+}
+
+// TestEnderHasTheLastWord: a session closed for a reason sends the client's codec's End bytes
+// before the socket closes; a codec whose Period is 0 is never ticked.
+func TestEnderHasTheLastWord(t *testing.T) {
+	e := newEngine(t, Config{Loops: 1, Tick: time.Millisecond})
+	codec := &endingCodec{tickingCodec: tickingCodec{deadAfter: 1}} // period 0: no keepalive
+	p := newListeners(t).open(t, e, func(s *Spec) { s.Client.Codec = codec })
+	p.player.Write([]byte{2, 'h', 'i'})
+	got := make([]byte, 2)
+	p.backend.SetReadDeadline(time.Now().Add(waitFor))
+	if _, err := io.ReadFull(p.backend, got); err != nil || string(got) != "hi" {
+		t.Fatalf("backend got %q, %v", got, err)
+	}
+	time.Sleep(20 * time.Millisecond) // twenty wheel ticks: a codec that asked for none gets none
+	p.sess.Close(nil)
+	if r := p.result(t); r.Err != ErrCloseRequested {
+		t.Fatalf("reason %v", r.Err)
+	}
+	_, ops := decodeFrames(readAll(t, p.player))
+	if string(ops) != "E" || codec.ticks != 0 {
+		t.Fatalf("client got ops %q after %d ticks, want the last words only and no tick", ops, codec.ticks)
 	}
 }
 

@@ -201,7 +201,9 @@ func (l *loop) adopt(s *Session, fds [2]int) {
 
 func (l *loop) newSide(s *Session, w Which, fd int, codec Codec, handed *atomic.Int64) *side {
 	x := &side{fd: fd, which: w, sess: s, codec: codec, handed: handed}
-	x.ticker, _ = codec.(Ticker)
+	if t, ok := codec.(Ticker); ok && t.Period() > 0 {
+		x.ticker = t
+	}
 	x.timer.owner = x
 	for len(l.sides) <= fd {
 		l.sides = append(l.sides, nil)
@@ -255,6 +257,7 @@ func (l *loop) finish(x *side, reason error) {
 	}
 	s.closed = true
 	for _, y := range [2]*side{x, x.peer} {
+		l.lastWords(y, reason)
 		l.wheel.remove(&y.timer)
 		l.drop(y)
 		if y.fd >= 0 {
@@ -269,6 +272,18 @@ func (l *loop) finish(x *side, reason error) {
 	if s.spec.OnClose != nil {
 		up, down := s.Bytes()
 		s.spec.OnClose(Result{Err: reason, Up: up, Down: down, FirstEnd: s.firstEnd})
+	}
+}
+
+// lastWords gives y's codec its say (Ender) before y is closed for reason: one write that does
+// not wait, forgone when the socket's buffer is full or a partial write is held for y.
+func (l *loop) lastWords(y *side, reason error) {
+	e, ok := y.codec.(Ender)
+	if !ok || reason == nil || y.fd < 0 || y.shutDown || y.held != nil {
+		return
+	}
+	if wire := e.End(reason); len(wire) > 0 {
+		writeFD(y.fd, wire)
 	}
 }
 
