@@ -25,9 +25,10 @@ const (
 	DataPathGoroutines DataPath = "goroutines"
 )
 
-// loopProtocols are the protocols whose sessions move to the loop; the others keep their
-// pumps. wss with crypto/tls needs a goroutine to drive tls.Conn and stays there.
-var loopProtocols = []Protocol{Minecraft}
+// loopProtocols are the protocols whose sessions move to the loop (their downstream's
+// loopSide); the others keep their pumps. wss needs a goroutine to drive its TLS connection and
+// stays there.
+var loopProtocols = []Protocol{Minecraft, WS}
 
 // checkDataPath checks the data path settings (New's, and a Reload's, which does not apply them).
 func checkDataPath(cfg Config) error {

@@ -12,7 +12,8 @@ import (
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
-// goroutinesPerSession is what each data path keeps per established raw Minecraft session.
+// goroutinesPerSession is what each data path keeps per established raw Minecraft or plain
+// WebSocket session.
 var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines: 2}
 
 // TestIdleSessionGoroutines: on the event loops an established session keeps no goroutine of
@@ -20,15 +21,21 @@ var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines:
 // Goroutines of other tests winding down may come and go meanwhile: a few either way are
 // allowed, far fewer than one per session.
 func TestIdleSessionGoroutines(t *testing.T) {
+	for _, protocol := range []Protocol{Minecraft, WS} {
+		t.Run(string(protocol), func(t *testing.T) { testIdleSessionGoroutines(t, protocol) })
+	}
+}
+
+func testIdleSessionGoroutines(t *testing.T, protocol Protocol) {
 	backend := startBackend(t, false) // one goroutine per connection of its own
 	const sessions, slack = 20, 5
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.Limits.ConnectionBurst = sessions // all from one address, at once
-	}, Minecraft)
+	}, protocol)
 	before := runtime.NumGoroutine()
 	for range sessions {
-		conn := dialClient(t, Minecraft, addr)
+		conn := dialClient(t, protocol, addr)
 		defer conn.Close()
 		exchange(t, conn, "h", 100)
 	}
@@ -98,7 +105,7 @@ func TestDataPathLine(t *testing.T) {
 	var lines *logLines
 	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft; goroutines for ws, wss"`,
+		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft, ws; goroutines for wss"`,
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {

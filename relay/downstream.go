@@ -36,6 +36,10 @@ type downstream interface {
 	loopSide() (loop.Side, bool)
 }
 
+// serverClosed is the reason of the WebSocket close frame a player gets when the backend has
+// ended the stream.
+const serverClosed = "server closed the connection"
+
 // tcpDownstream is a raw Minecraft connection.
 type tcpDownstream struct {
 	*clientConn
@@ -59,6 +63,7 @@ func (d tcpDownstream) loopSide() (loop.Side, bool) {
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
 type wsDownstream struct {
 	*ws.Conn
+	under *clientConn // what the WebSocket runs over: the accepted socket, or TLS over it
 }
 
 func (d wsDownstream) CloseWrite(reason string) error {
@@ -71,7 +76,26 @@ func (d wsDownstream) CloseFor(reason error) {
 
 func (d wsDownstream) socket() net.Conn { return nil }
 
-func (d wsDownstream) loopSide() (loop.Side, bool) { return loop.Side{}, false }
+// loopSide takes a plain WebSocket off its goroutine (ws.Conn.Detach) with its reading state,
+// for ws's loop codec. wss stays on goroutines: its socket is TLS (tls.Conn needs a goroutine).
+// A connection that cannot be detached now (a keepalive ping being written) stays too.
+func (d wsDownstream) loopSide() (loop.Side, bool) {
+	sock, plain := d.under.socket().(*net.TCPConn) // nil while sniffed bytes wait unread
+	if !plain {
+		return loop.Side{}, false
+	}
+	_, state, err := d.Conn.Detach()
+	if err != nil {
+		return loop.Side{}, false
+	}
+	codec := ws.NewLoopCodec(state, nil)
+	codec.SetClose(ws.CloseNormal, serverClosed)
+	codec.SetCloseFor(func(reason error) (ws.CloseCode, string) {
+		reason = endReason(reason)
+		return closeCode(reason), outcome(reason)
+	})
+	return loop.Side{Conn: sock, Codec: codec}, true
+}
 
 // closeCode is the WebSocket close code for a session's end reason (RFC 6455 section 7.4.1):
 // 1001 going away at shutdown, 1008 (policy violation) for content that is not a Minecraft

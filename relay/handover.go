@@ -32,6 +32,7 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 	ls, err := s.srv.engine.Register(loop.Spec{Client: client, Backend: back, OnClose: s.loopEnded(sent, end)})
 	if err != nil {
 		s.abort(fmt.Errorf("handing the session to an event loop: %w", err))
+		s.info.release() // as above: the socket is closed, the slots are not given back with it
 		s.logBytes(end)
 		return true, false
 	}
@@ -42,6 +43,9 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 			ls.Close(reason)
 		}
 	})
+	// The connection's limit slots: closing a detached WebSocket leaves its socket (and the
+	// connection under it, which gives them back on close) alone.
+	s.end.Add(func(error) { s.info.release() })
 	return true, true
 }
 

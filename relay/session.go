@@ -163,7 +163,7 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoo
 		defer close(upDone)
 		s.finish(up.Run(), "client", "backend", func() { closeWrite(backend) })
 	}()
-	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite("server closed the connection") })
+	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite(serverClosed) })
 	<-upDone
 	s.logBytes(end)
 	return false
