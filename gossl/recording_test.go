@@ -37,3 +37,15 @@ func (c *recordingConn) recorded() []byte {
 	defer c.mu.Unlock()
 	return bytes.Clone(c.buf.Bytes())
 }
+
+// take returns what was recorded and forgets it.
+func (c *recordingConn) take() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buf == nil {
+		return nil
+	}
+	b := bytes.Clone(c.buf.Bytes())
+	c.buf.Reset()
+	return b
+}

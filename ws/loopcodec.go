@@ -93,6 +93,16 @@ func (c *LoopCodec) SetClose(code CloseCode, reason string) {
 // came, and a dead peer gets 1001.
 func (c *LoopCodec) SetCloseFor(f func(reason error) (CloseCode, string)) { c.closeFor = f }
 
+// Growth passes on the inner codec's (loop.Grower): TLS may open more plaintext than the
+// ciphertext one read brought, and the frames are parsed from that plaintext in place, so the
+// loop must leave the same room behind in. Without an inner Grower it is 0.
+func (c *LoopCodec) Growth() int {
+	if g, ok := c.inner.(loop.Grower); ok {
+		return g.Growth()
+	}
+	return 0
+}
+
 // Open parses the frames that the bytes just read carry, in place: binary payloads gathered at
 // the front of in, unmasked. The reply answers the last ping of this read (the RFC lets a pong
 // answer only the latest ping, which keeps the reply bounded) and the peer's close; a protocol

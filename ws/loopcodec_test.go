@@ -252,3 +252,19 @@ func TestLoopCodecOverInner(t *testing.T) {
 		t.Fatalf("close: % x, want a sealed 1000 close and the inner's end", tail)
 	}
 }
+
+// growingInner stands for TLS under the WebSocket: a codec that asks the loop for room.
+type growingInner struct{ loop.Identity }
+
+func (growingInner) Growth() int { return 16 << 10 }
+
+// The loop sizes its reads by the outermost codec, so the WebSocket codec must pass its inner
+// codec's Growth on; without it a TLS record that opens larger than its read would not fit.
+func TestLoopCodecPassesGrowthOn(t *testing.T) {
+	if g := NewLoopCodec(NewLoopState(Config{}), growingInner{}).Growth(); g != 16<<10 {
+		t.Errorf("Growth over a growing inner codec = %d, want %d", g, 16<<10)
+	}
+	if g := NewLoopCodec(NewLoopState(Config{}), nil).Growth(); g != 0 {
+		t.Errorf("Growth over plain TCP = %d, want 0", g)
+	}
+}

@@ -108,6 +108,13 @@ void mb_handshake(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out,
 void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
              mb_result *res);
 
+/* mb_open_inplace opens every complete record of the ciphertext buf[0:len] into plaintext at
+ * buf[0:produced], produced <= cap. Records are read before their plaintext is written, so only
+ * a record begun in an earlier call can open to more than it takes from buf: up to
+ * MB_MAX_PLAINTEXT more, which is the room a caller leaves (cap - len) so that everything
+ * fits. What does not fit stays: plaintext in plain_pending, ciphertext unconsumed. */
+void mb_open_inplace(mb_conn *conn, uint8_t *buf, size_t len, size_t cap, mb_result *res);
+
 /* mb_seal seals all of in into records of up to 16 KiB, written one after another to out, after
  * any ciphertext already waiting. out_cap must be at least mb_seal_bound(in_len) plus the
  * out_pending of the previous call; with less, the rest waits in out_pending. */

@@ -93,11 +93,11 @@ void mb_handshake(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out,
 
 static int clamp_int(size_t n) { return n > INT_MAX ? INT_MAX : (int)n; }
 
-void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
-             mb_result *res) {
-  /* out takes plaintext here, so ciphertext the read provokes (alerts, a TLS 1.3 KeyUpdate
-   * answer) must go to the spill: the BIO gets no output buffer. */
-  begin(conn, in, in_len, NULL, 0, res);
+/* open_records opens records from the BIO's input into out until out is full or the input is
+ * used up, and returns how many plaintext bytes it wrote. Each SSL_read takes exactly the
+ * records it opens from the input before it writes their plaintext, which is never longer than
+ * their ciphertext: out may be the input itself, at or before the BIO's read position. */
+static size_t open_records(mb_conn *conn, uint8_t *out, size_t out_cap, mb_result *res) {
   size_t opened = 0;
   res->status = MB_OK;
   while (opened < out_cap) {
@@ -115,8 +115,45 @@ void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size
       break;
     }
   }
+  return opened;
+}
+
+void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
+             mb_result *res) {
+  /* out takes plaintext here, so ciphertext the read provokes (alerts, a TLS 1.3 KeyUpdate
+   * answer) must go to the spill: the BIO gets no output buffer. */
+  begin(conn, in, in_len, NULL, 0, res);
+  size_t opened = open_records(conn, out, out_cap, res);
   finish(conn, res);
   res->produced = opened;
+}
+
+void mb_open_inplace(mb_conn *conn, uint8_t *buf, size_t len, size_t cap, mb_result *res) {
+  begin(conn, buf, len, NULL, 0, res);
+  /* A record begun in an earlier call (or plaintext left there) may open to more bytes than it
+   * takes from buf, which would overwrite ciphertext not yet read: it goes to the stack first. */
+  uint8_t first[MB_MAX_PLAINTEXT];
+  size_t first_len = 0;
+  res->status = MB_OK;
+  if (SSL_has_pending(conn->ssl)) {
+    int n = SSL_read(conn->ssl, first, clamp_int(cap < sizeof(first) ? cap : sizeof(first)));
+    if (n > 0) {
+      first_len = (size_t)n;
+    } else {
+      classify(conn, n, res);
+    }
+  }
+  /* The later records open behind the read position and move up behind first afterwards. */
+  size_t base = conn->io.in_off, opened = 0;
+  if (res->status == MB_OK) {
+    opened = open_records(conn, buf + base, cap - (first_len > base ? first_len : base), res);
+  }
+  if (first_len > 0) {
+    memmove(buf + first_len, buf + base, opened);
+    memcpy(buf, first, first_len);
+  }
+  finish(conn, res);
+  res->produced = first_len + opened;
 }
 
 void mb_seal(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,

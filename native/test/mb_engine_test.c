@@ -2,10 +2,16 @@
 #include "mb_test.h"
 #include "mbtls.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+size_t __sanitizer_get_current_allocated_bytes(void); /* libasan's; its header is not installed */
+#endif
+
 #include <openssl/bio.h>
+#include <openssl/err.h>
 #include <openssl/ec_key.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -231,6 +237,158 @@ static void test_sessions(pem_pair a, pem_pair b) {
   mb_ctx_free(ctx);
 }
 
+/* open_inplace feeds stream to mb_open_inplace `chunk` bytes per call, each call's buffer with
+ * MB_MAX_PLAINTEXT bytes of room, as the event loop calls it; the plaintext is appended to got. */
+static mb_result open_inplace(mb_conn *server, const uint8_t *stream, size_t len, size_t chunk,
+                              uint8_t *got, size_t *got_len) {
+  uint8_t *buf = malloc(chunk + MB_MAX_PLAINTEXT);
+  mb_result res = {0};
+  for (size_t off = 0; off < len; off += res.consumed) {
+    size_t piece = len - off < chunk ? len - off : chunk;
+    memcpy(buf, stream + off, piece);
+    mb_open_inplace(server, buf, piece, piece + MB_MAX_PLAINTEXT, &res);
+    memcpy(got + *got_len, buf, res.produced);
+    *got_len += res.produced;
+    if (res.status == MB_FATAL || res.status == MB_CLOSED) break;
+    CHECK(res.consumed == piece && res.plain_pending == 0);
+  }
+  free(buf);
+  return res;
+}
+
+/* client_records makes the client seal len bytes in writes of assorted sizes and returns the
+ * record stream. */
+static size_t client_records(client *c, uint8_t *data, size_t len, uint8_t *stream) {
+  static const size_t sizes[] = {1, 500, 16384, 20000, 3, 16383, 40000};
+  for (size_t i = 0; i < len; i++) data[i] = (uint8_t)(i * 13 + 5);
+  for (size_t off = 0, k = 0; off < len; k++) {
+    size_t n = sizes[k % 7] < len - off ? sizes[k % 7] : len - off;
+    CHECK(SSL_write(c->ssl, data + off, (int)n) == (int)n);
+    off += n;
+  }
+  int n = BIO_read(c->out, stream, 1 << 20);
+  return n > 0 ? (size_t)n : 0;
+}
+
+/* test_open_inplace: records split at every kind of boundary open in place to the same bytes; a
+ * corrupted record is fatal with bad_record_mac sent back; close_notify ends the stream. */
+static void test_open_inplace(pem_pair a, pem_pair b) {
+  mb_ctx *ctx = server_ctx(a, b);
+  uint16_t versions[] = {TLS1_2_VERSION, TLS1_3_VERSION};
+  static const size_t chunks[] = {1, 7, 1000, 16389, 70000, 1 << 20};
+  enum { len = 150000 };
+  uint8_t *data = malloc(len), *got = malloc(len), *stream = malloc(1 << 20);
+  for (size_t v = 0; v < 2; v++) {
+    SSL_CTX *cctx = client_ctx(versions[v]);
+    for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+      client c = client_new(cctx, "a.test");
+      mb_conn *server = mb_conn_new(ctx);
+      CHECK(handshake(server, &c, 4096));
+      size_t n = client_records(&c, data, len, stream), got_len = 0;
+      mb_result res = open_inplace(server, stream, n, chunks[k], got, &got_len);
+      CHECK(res.status != MB_FATAL && got_len == len && memcmp(got, data, len) == 0);
+
+      CHECK(SSL_write(c.ssl, data, 100) == 100);
+      n = (size_t)BIO_read(c.out, stream, 1 << 20);
+      stream[n / 2] ^= 1;
+      got_len = 0;
+      res = open_inplace(server, stream, n, chunks[k], got, &got_len);
+      CHECK(res.status == MB_FATAL && strcmp(res.reason, "BAD_DECRYPT") == 0); /* the first error */
+      CHECK(res.out_pending > 0);
+      mb_drain(server, stream, 1 << 20, &res);
+      BIO_write(c.in, stream, (int)res.produced);
+      CHECK(SSL_read(c.ssl, got, 1) < 0);
+      CHECK(ERR_GET_REASON(ERR_get_error()) == SSL_R_SSLV3_ALERT_BAD_RECORD_MAC);
+      ERR_clear_error();
+      mb_conn_free(server);
+      SSL_free(c.ssl);
+    }
+    client c = client_new(cctx, "a.test");
+    mb_conn *server = mb_conn_new(ctx);
+    CHECK(handshake(server, &c, 4096));
+    CHECK(SSL_write(c.ssl, data, 10) == 10 && SSL_shutdown(c.ssl) == 0);
+    size_t n = (size_t)BIO_read(c.out, stream, 1 << 20), got_len = 0;
+    mb_result res = open_inplace(server, stream, n, 1 << 20, got, &got_len);
+    CHECK(res.status == MB_CLOSED && got_len == 10);
+    mb_conn_free(server);
+    SSL_free(c.ssl);
+    SSL_CTX_free(cctx);
+  }
+  free(data);
+  free(got);
+  free(stream);
+  mb_ctx_free(ctx);
+}
+
+/* test_key_update: a client's KeyUpdate asking for one back is answered by BoringSSL ahead of
+ * the server's next records (it queues the answer for the next write, not the read), and the
+ * client reads those records with it. */
+static void test_key_update(pem_pair a, pem_pair b) {
+  mb_ctx *ctx = server_ctx(a, b);
+  SSL_CTX *cctx = client_ctx(TLS1_3_VERSION);
+  client c = client_new(cctx, "a.test");
+  mb_conn *server = mb_conn_new(ctx);
+  CHECK(handshake(server, &c, 4096));
+  uint8_t got[64], wire[4096];
+  CHECK(SSL_key_update(c.ssl, SSL_KEY_UPDATE_REQUESTED) && SSL_write(c.ssl, "after", 5) == 5);
+  size_t n = (size_t)BIO_read(c.out, wire, sizeof(wire)), got_len = 0;
+  mb_result res = open_inplace(server, wire, n, n, got, &got_len);
+  CHECK(res.status != MB_FATAL && got_len == 5 && memcmp(got, "after", 5) == 0);
+  CHECK(res.out_pending == 0);
+  mb_seal(server, (const uint8_t *)"new keys", 8, wire, mb_seal_bound(8), &res);
+  CHECK(res.status == MB_OK && res.out_pending == 0 && res.produced > 8 + 22); /* two records */
+  BIO_write(c.in, wire, (int)res.produced);
+  CHECK(SSL_read(c.ssl, got, sizeof(got)) == 8 && memcmp(got, "new keys", 8) == 0);
+  mb_conn_free(server);
+  SSL_free(c.ssl);
+  SSL_CTX_free(cctx);
+  SSL_SESSION_free(last_session);
+  last_session = NULL;
+  mb_ctx_free(ctx);
+}
+
+/* allocated_bytes is what the heap holds now: ASan's count under the sanitizer, glibc's
+ * otherwise. */
+static size_t allocated_bytes(void) {
+#if defined(__SANITIZE_ADDRESS__)
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  return mallinfo2().uordblks;
+#endif
+}
+
+/* test_idle_memory: what an established, idle server connection keeps (the session, keys,
+ * engine state; BoringSSL frees its record buffers once a record is consumed, with no
+ * SSL_MODE_RELEASE_BUFFERS to set: that flag is 0 in its ssl.h). The clients are freed as soon
+ * as their handshake and one record each way are done, so only the servers stay counted. */
+static void test_idle_memory(pem_pair a, pem_pair b) {
+  enum { conns = 500 };
+  mb_ctx *ctx = server_ctx(a, b);
+  SSL_CTX *cctx = client_ctx(TLS1_3_VERSION);
+  mb_conn *servers[conns];
+  uint8_t data[100], got[100], sealed[200];
+  size_t before = allocated_bytes();
+  for (size_t i = 0; i < conns; i++) {
+    client c = client_new(cctx, "a.test");
+    servers[i] = mb_conn_new(ctx);
+    CHECK(handshake(servers[i], &c, 4096));
+    size_t n = client_records(&c, data, sizeof(data), sealed), got_len = 0;
+    open_inplace(servers[i], sealed, n, n, got, &got_len);
+    mb_result res;
+    mb_seal(servers[i], data, sizeof(data), sealed, sizeof(sealed), &res);
+    CHECK(got_len == sizeof(data) && res.status == MB_OK);
+    SSL_free(c.ssl);
+  }
+  size_t per = (allocated_bytes() - before) / conns;
+  printf("mb_native_test: an idle TLS 1.3 server connection holds %zu bytes\n", per);
+  CHECK(per < 8192);
+  for (size_t i = 0; i < conns; i++) mb_conn_free(servers[i]);
+  SSL_CTX_free(cctx);
+  SSL_SESSION_free(last_session);
+  last_session = NULL;
+  mb_ctx_free(ctx);
+}
+
 static void test_garbage(pem_pair a, pem_pair b) {
   mb_ctx *ctx = server_ctx(a, b);
   static const uint8_t garbage[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -273,6 +431,9 @@ void test_engine(void) {
   pem_pair a = make_cert("a.test"), b = make_cert("b.test");
   test_sessions(a, b);
   test_garbage(a, b);
+  test_open_inplace(a, b);
+  test_key_update(a, b);
+  test_idle_memory(a, b);
   test_bad_pem(a);
   CHECK(mb_seal_bound(65550) >= 65550 + 5 * 29);
   free_pem(a);

@@ -15,7 +15,8 @@ const SealSlack = 1024
 // blocks, and works on buffers the loop lends for the duration of the call.
 type Codec interface {
 	// Open turns the wire bytes just read from this side into stream bytes for the other side,
-	// in place: it returns how many stream bytes it put at the front of in. An incomplete frame
+	// in place: it returns how many stream bytes it put at the front of in, at most len(in)
+	// unless the codec is a Grower (then at most cap(in)). An incomplete frame
 	// or record at the end is the codec's to keep (copied into state of its own) for the next
 	// call. reply, if any, is wire bytes for this same side (a pong, a close answer), written
 	// after whatever the loop still holds for it; it must stay valid until Open is called
@@ -39,6 +40,15 @@ type Ender interface {
 	// just before it closes the socket, and only while the stream to the side has not ended
 	// and nothing is held for it (they would land inside a partly written frame).
 	End(reason error) []byte
+}
+
+// Grower is implemented by codecs whose Open may put more stream bytes at the front of in than
+// the wire bytes it was given: TLS opens a record whose start came with an earlier read whole,
+// so its plaintext can be longer than the rest of the record that this read brought. The loop
+// reads at most BufferSize-Growth() bytes from such a side, and in's capacity is BufferSize, so
+// Open has Growth() bytes of room behind in. A codec that wraps a Grower passes its Growth on.
+type Grower interface {
+	Growth() int // less than the loop's BufferSize
 }
 
 // Ticker is implemented by codecs that need time: keepalive pings and dead-peer checks.

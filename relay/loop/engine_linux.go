@@ -76,6 +76,9 @@ func (e *Engine) take(spec *Spec) ([2]int, error) {
 		if len(sd.Pending) > e.cfg.BufferSize && err == nil {
 			err = &PendingTooLargeError{Len: len(sd.Pending), Max: e.cfg.BufferSize}
 		}
+		if g, ok := sd.Codec.(Grower); ok && (g.Growth() < 0 || g.Growth() >= e.cfg.BufferSize) && err == nil {
+			err = &GrowthError{Growth: g.Growth(), BufferSize: e.cfg.BufferSize}
+		}
 		sd.Pending = append([]byte(nil), sd.Pending...)
 	}
 	for i, sd := range sides {

@@ -51,3 +51,11 @@ type PendingTooLargeError struct{ Len, Max int }
 func (e *PendingTooLargeError) Error() string {
 	return "loop: " + strconv.Itoa(e.Len) + " pending bytes, at most " + strconv.Itoa(e.Max)
 }
+
+// GrowthError: a Grower codec asks for as much room as the loop's buffer has, or more.
+type GrowthError struct{ Growth, BufferSize int }
+
+func (e *GrowthError) Error() string {
+	return "loop: a codec's growth of " + strconv.Itoa(e.Growth) + " bytes leaves nothing of a " +
+		strconv.Itoa(e.BufferSize) + "-byte buffer to read into"
+}

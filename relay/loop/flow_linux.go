@@ -14,15 +14,16 @@ var errHangup = errors.New("hang-up")
 
 // side is one socket of a session, in its loop.
 type side struct {
-	fd     int
-	which  Which
-	sess   *Session
-	peer   *side
-	codec  Codec
-	ticker Ticker        // codec's, or nil
-	handed *atomic.Int64 // stream bytes handed to this socket (the session's up or down)
-	events uint32        // what the loop waits for on fd
-	timer  timer[*side]
+	fd      int
+	which   Which
+	sess    *Session
+	peer    *side
+	codec   Codec
+	readEnd int           // reads from fd land at buf[Headroom:readEnd]: a Grower's room is behind
+	ticker  Ticker        // codec's, or nil
+	handed  *atomic.Int64 // stream bytes handed to this socket (the session's up or down)
+	events  uint32        // what the loop waits for on fd
+	timer   timer[*side]
 
 	held    []byte // wire bytes for fd that a partial write left (a pooled buffer); nil: none
 	heldOff int
@@ -56,7 +57,7 @@ func (l *loop) handle(x *side, ev uint32) {
 // src's remote has sent FIN, so a read shorter than the buffer emptied the socket and the end
 // of input is handled now instead of costing another wake-up and read.
 func (l *loop) forward(src *side, rdhup bool) {
-	in := l.buf[Headroom:]
+	in := l.buf[Headroom:src.readEnd] // cap(in) is still BufferSize: a Grower's Open may use it
 	n, err := readFD(src.fd, in)
 	switch {
 	case err == unix.EAGAIN:

@@ -200,9 +200,12 @@ func (l *loop) adopt(s *Session, fds [2]int) {
 }
 
 func (l *loop) newSide(s *Session, w Which, fd int, codec Codec, handed *atomic.Int64) *side {
-	x := &side{fd: fd, which: w, sess: s, codec: codec, handed: handed}
+	x := &side{fd: fd, which: w, sess: s, codec: codec, handed: handed, readEnd: len(l.buf)}
 	if t, ok := codec.(Ticker); ok && t.Period() > 0 {
 		x.ticker = t
+	}
+	if g, ok := codec.(Grower); ok {
+		x.readEnd -= g.Growth() // Register checked that some room is left
 	}
 	x.timer.owner = x
 	for len(l.sides) <= fd {

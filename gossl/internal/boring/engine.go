@@ -9,6 +9,8 @@ package boring
 // noescape: with key logging on it calls mbGoKeyLog.
 #cgo noescape mb_open
 #cgo nocallback mb_open
+#cgo noescape mb_open_inplace
+#cgo nocallback mb_open_inplace
 #cgo noescape mb_seal
 #cgo nocallback mb_seal
 #cgo noescape mb_drain
@@ -97,6 +99,7 @@ type op int
 
 const (
 	opOpen op = iota
+	opOpenInPlace
 	opSeal
 	opDrain
 	opShutdown
@@ -118,6 +121,8 @@ func (e *Engine) do(o op, in, out []byte) Result {
 	switch o {
 	case opOpen:
 		C.mb_open(e.p, inP, inN, outP, outN, &res)
+	case opOpenInPlace: // in is out[:len(in)]
+		C.mb_open_inplace(e.p, outP, inN, outN, &res)
 	case opSeal:
 		C.mb_seal(e.p, inP, inN, outP, outN, &res)
 	case opDrain:
@@ -144,6 +149,12 @@ func (e *Engine) Handshake(in, out []byte) Result {
 
 // Open feeds ciphertext in and opens every complete record into out until out is full.
 func (e *Engine) Open(in, out []byte) Result { return e.do(opOpen, in, out) }
+
+// OpenInPlace opens every complete record of the ciphertext buf[:n] into plaintext at the front
+// of buf (Result.Produced bytes). A record begun in an earlier call may open to up to
+// MaxPlaintext bytes more than this call's ciphertext: with len(buf) >= n+MaxPlaintext
+// everything fits, otherwise the rest waits (PlainPending, or Consumed < n).
+func (e *Engine) OpenInPlace(buf []byte, n int) Result { return e.do(opOpenInPlace, buf[:n], buf) }
 
 // Seal seals all of in into out, which should hold SealBound(len(in)) bytes.
 func (e *Engine) Seal(in, out []byte) Result { return e.do(opSeal, in, out) }
