@@ -26,9 +26,15 @@ const (
 )
 
 // loopProtocols are the protocols whose sessions move to the loop (their downstream's
-// loopSide); the others keep their pumps. wss needs a goroutine to drive its TLS connection and
-// stays there.
-var loopProtocols = []Protocol{Minecraft, WS}
+// loopSide): minecraft and ws, and wss when its TLS provider is BoringSSL, whose session goes
+// along as a codec. wss over crypto/tls keeps its pumps: tls.Conn needs a goroutine to read it.
+func (s *Server) loopProtocols() []Protocol {
+	on := []Protocol{Minecraft, WS}
+	if tls := s.now().TLS; tls != nil && tls.Provider() == "boringssl" {
+		on = append(on, WSS)
+	}
+	return on
+}
 
 // checkDataPath checks the data path settings (New's, and a Reload's, which does not apply them).
 func checkDataPath(cfg Config) error {
@@ -72,16 +78,18 @@ func (s *Server) startDataPath() error {
 
 func (s *Server) logDataPath(loops int) {
 	var on, off []string
+	loopProtocols := s.loopProtocols()
 	for _, p := range []Protocol{Minecraft, WS, WSS} {
-		if slices.Contains(loopProtocols, p) {
+		switch {
+		case slices.Contains(loopProtocols, p):
 			on = append(on, string(p))
-		} else {
+		case p != WSS || s.now().TLS != nil: // no TLS: no wss to speak of
 			off = append(off, string(p))
 		}
 	}
 	msg := fmt.Sprintf("Data path: loop (%d loops) for %s", loops, strings.Join(on, ", "))
 	if len(off) > 0 {
-		msg += "; goroutines for " + strings.Join(off, ", ")
+		msg += "; goroutines for " + strings.Join(off, ", ") + " (TLS via crypto/tls)"
 	}
 	s.log.Info().Str("data_path", string(DataPathLoop)).Int("loops", loops).Strs("loop_protocols", on).Msg(msg)
 }

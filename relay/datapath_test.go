@@ -12,8 +12,8 @@ import (
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
-// goroutinesPerSession is what each data path keeps per established raw Minecraft or plain
-// WebSocket session.
+// goroutinesPerSession is what each data path keeps per established raw Minecraft, ws or wss
+// (BoringSSL) session.
 var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines: 2}
 
 // TestIdleSessionGoroutines: on the event loops an established session keeps no goroutine of
@@ -21,17 +21,22 @@ var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines:
 // Goroutines of other tests winding down may come and go meanwhile: a few either way are
 // allowed, far fewer than one per session.
 func TestIdleSessionGoroutines(t *testing.T) {
-	for _, protocol := range []Protocol{Minecraft, WS} {
-		t.Run(string(protocol), func(t *testing.T) { testIdleSessionGoroutines(t, protocol) })
+	for _, c := range []struct {
+		name     string
+		protocol Protocol
+		provider string
+	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss_boringssl", WSS, "boringssl"}} {
+		t.Run(c.name, func(t *testing.T) { testIdleSessionGoroutines(t, c.protocol, c.provider) })
 	}
 }
 
-func testIdleSessionGoroutines(t *testing.T, protocol Protocol) {
+func testIdleSessionGoroutines(t *testing.T, protocol Protocol, provider string) {
 	backend := startBackend(t, false) // one goroutine per connection of its own
 	const sessions, slack = 20, 5
-	_, addr := startProxy(t, func(c *Config) {
+	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.Limits.ConnectionBurst = sessions // all from one address, at once
+		c.TLS = tlsServer(t, provider)
 	}, protocol)
 	before := runtime.NumGoroutine()
 	for range sessions {
@@ -47,6 +52,9 @@ func testIdleSessionGoroutines(t *testing.T, protocol Protocol) {
 	if got := relays(); !near(got, want, slack) {
 		t.Fatalf("%d idle sessions: the relay has %d goroutines more, want %d (%d per session)",
 			sessions, got, want, goroutinesPerSession[testDataPath])
+	}
+	if srv.engine != nil && srv.engine.Stats().Sessions != sessions {
+		t.Errorf("the loops run %d sessions, want all %d", srv.engine.Stats().Sessions, sessions)
 	}
 }
 
@@ -105,7 +113,7 @@ func TestDataPathLine(t *testing.T) {
 	var lines *logLines
 	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft, ws; goroutines for wss"`,
+		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {

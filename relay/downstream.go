@@ -32,8 +32,17 @@ type downstream interface {
 	socket() net.Conn
 	// loopSide is the player's side for an event loop: the socket, its codec and the stream
 	// bytes read from it that nobody has consumed yet, which the loop takes over with the
-	// socket; false: this side stays on goroutines.
-	loopSide() (loop.Side, bool)
+	// socket. ok false: this side stays on goroutines. An error: the connection could not be
+	// handed over and is closed; the session ends with the error.
+	loopSide() (p loopPlayer, ok bool, err error)
+}
+
+// loopPlayer is a player's side ready for an event loop.
+type loopPlayer struct {
+	loop.Side
+	// free releases what the codec holds outside Go's heap (a BoringSSL session) once the loop
+	// is done with it: in OnClose, or when Register refused the session. nil: nothing to free.
+	free func()
 }
 
 // serverClosed is the reason of the WebSocket close frame a player gets when the backend has
@@ -56,8 +65,8 @@ func (d tcpDownstream) CloseFor(error) { d.clientConn.Close() }
 
 func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
 
-func (d tcpDownstream) loopSide() (loop.Side, bool) {
-	return loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.takeBuffered()}, true
+func (d tcpDownstream) loopSide() (loopPlayer, bool, error) {
+	return loopPlayer{Side: loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.takeBuffered()}}, true, nil
 }
 
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
@@ -75,27 +84,6 @@ func (d wsDownstream) CloseFor(reason error) {
 }
 
 func (d wsDownstream) socket() net.Conn { return nil }
-
-// loopSide takes a plain WebSocket off its goroutine (ws.Conn.Detach) with its reading state,
-// for ws's loop codec. wss stays on goroutines: its socket is TLS (tls.Conn needs a goroutine).
-// A connection that cannot be detached now (a keepalive ping being written) stays too.
-func (d wsDownstream) loopSide() (loop.Side, bool) {
-	sock, plain := d.under.socket().(*net.TCPConn) // nil while sniffed bytes wait unread
-	if !plain {
-		return loop.Side{}, false
-	}
-	_, state, err := d.Conn.Detach()
-	if err != nil {
-		return loop.Side{}, false
-	}
-	codec := ws.NewLoopCodec(state, nil)
-	codec.SetClose(ws.CloseNormal, serverClosed)
-	codec.SetCloseFor(func(reason error) (ws.CloseCode, string) {
-		reason = endReason(reason)
-		return closeCode(reason), outcome(reason)
-	})
-	return loop.Side{Conn: sock, Codec: codec}, true
-}
 
 // closeCode is the WebSocket close code for a session's end reason (RFC 6455 section 7.4.1):
 // 1001 going away at shutdown, 1008 (policy violation) for content that is not a Minecraft

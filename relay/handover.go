@@ -20,21 +20,25 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 	if s.srv.engine == nil {
 		return false, false
 	}
-	client, ok := s.down.loopSide()
-	if !ok {
+	s.start(func() (int64, int64) { return sent, 0 }) // the first bytes, until the loop counts
+	player, ok, err := s.down.loopSide()
+	switch {
+	case err != nil:
+		return true, s.refused(err, end)
+	case !ok:
 		return false, false
 	}
 	back := loop.Side{Conn: backend}
 	if s.player.want {
 		back.Codec = playerNameCodec{p: &s.player}
 	}
-	s.start(func() (int64, int64) { return sent, 0 }) // the first bytes, until the loop counts
-	ls, err := s.srv.engine.Register(loop.Spec{Client: client, Backend: back, OnClose: s.loopEnded(sent, end)})
+	spec := loop.Spec{Client: player.Side, Backend: back, OnClose: s.loopEnded(sent, end, player.free)}
+	ls, err := s.srv.engine.Register(spec)
 	if err != nil {
-		s.abort(fmt.Errorf("handing the session to an event loop: %w", err))
-		s.info.release() // as above: the socket is closed, the slots are not given back with it
-		s.logBytes(end)
-		return true, false
+		if player.free != nil {
+			player.free()
+		}
+		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err), end)
 	}
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
 	// Server.Close ends sessions through s.end; the loop's own end needs no second close.
@@ -49,11 +53,23 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 	return true, true
 }
 
+// refused ends a session whose handover failed (its player's connection is closed) with err,
+// on the caller's goroutine; onLoop is false.
+func (s *session) refused(err error, end *zerolog.Event) (onLoop bool) {
+	s.abort(err)
+	s.info.release() // a detached connection's slots are not given back when it is closed
+	s.logBytes(end)
+	return false
+}
+
 // loopEnded is a loop session's OnClose: on the loop goroutine, once, when the session ended
 // there. It must not block: it gives back what the session holds (limit slots, the route's
 // count), logs the one end line and moves the session into the totals.
-func (s *session) loopEnded(sent int64, end *zerolog.Event) func(loop.Result) {
+func (s *session) loopEnded(sent int64, end *zerolog.Event, free func()) func(loop.Result) {
 	return func(r loop.Result) {
+		if free != nil {
+			defer free() // after the end line, which reads the TLS state
+		}
 		s.loopDone.Store(true)
 		up, down := sent+r.Up, r.Down
 		s.start(func() (int64, int64) { return up, down })
