@@ -13,7 +13,8 @@
 //
 //	session: hello -> route (host, path) -> dial backends in order (those up by health check)
 //	         -> [PROXY header] + handshake + buffered bytes in one write
-//	         -> on Linux (tcp, ws): both sockets to an event loop (relay/loop; handover.go)
+//	         -> on Linux (tcp, ws, wss over BoringSSL): both sockets to an event loop
+//	            (relay/loop; handover.go, wsloop.go)
 //	            else two pumps:  client --read--> one write --> backend
 //	                             backend --read into headroom--> one WriteBatch --> client
 //	         or, with no backend: the fallback status / login disconnect
