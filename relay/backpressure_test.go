@@ -34,12 +34,16 @@ func socketBufferMax(t *testing.T, file string) int64 {
 // recovers byte-exact when the backend reads again. Over ws the keepalive's dead-peer check runs
 // at 0.4 s and the stall lasts longer: a client the relay is not reading from is not dead.
 func TestBackendThatStopsReading(t *testing.T) {
-	for _, protocol := range []Protocol{Minecraft, WS} {
-		t.Run(string(protocol), func(t *testing.T) { testBackendThatStopsReading(t, protocol) })
+	for _, c := range []struct {
+		name     string
+		protocol Protocol
+		provider string
+	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss_boringssl", WSS, "boringssl"}} {
+		t.Run(c.name, func(t *testing.T) { testBackendThatStopsReading(t, c.protocol, c.provider) })
 	}
 }
 
-func testBackendThatStopsReading(t *testing.T, protocol Protocol) {
+func testBackendThatStopsReading(t *testing.T, protocol Protocol, provider string) {
 	wmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_wmem")
 	rmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_rmem")
 	// client send buffer, proxy receive buffer, proxy send buffer, backend receive buffer,
@@ -51,6 +55,7 @@ func testBackendThatStopsReading(t *testing.T, protocol Protocol) {
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.WebSocket.Conn.PingInterval, c.WebSocket.Conn.DeadPeerIntervals = keepalive, 2
+		c.TLS = tlsServer(t, provider)
 	}, protocol)
 	payload := make([]byte, bound+8<<20) // made before dialing: over ws, filling it takes longer
 	rand.Read(payload)                   // than the 0.4 s the dead-peer check allows a silent client
