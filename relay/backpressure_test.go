@@ -33,15 +33,7 @@ func socketBufferMax(t *testing.T, file string) int64 {
 // path: a pump blocked in its write, or a loop's held buffer), and that it
 // recovers byte-exact when the backend reads again. Over ws the keepalive's dead-peer check runs
 // at 0.4 s and the stall lasts longer: a client the relay is not reading from is not dead.
-func TestBackendThatStopsReading(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		protocol Protocol
-		provider string
-	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss_boringssl", WSS, "boringssl"}} {
-		t.Run(c.name, func(t *testing.T) { testBackendThatStopsReading(t, c.protocol, c.provider) })
-	}
-}
+func TestBackendThatStopsReading(t *testing.T) { eachLoopTransport(t, testBackendThatStopsReading) }
 
 func testBackendThatStopsReading(t *testing.T, protocol Protocol, provider string) {
 	wmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_wmem")

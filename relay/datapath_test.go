@@ -20,13 +20,18 @@ var goroutinesPerSession = map[DataPath]int{DataPathLoop: 0, DataPathGoroutines:
 // its own (the one that set it up returns); on the goroutine path it keeps its two pumps.
 // Goroutines of other tests winding down may come and go meanwhile: a few either way are
 // allowed, far fewer than one per session.
-func TestIdleSessionGoroutines(t *testing.T) {
+func TestIdleSessionGoroutines(t *testing.T) { eachLoopTransport(t, testIdleSessionGoroutines) }
+
+// eachLoopTransport runs test once per player transport that can move to the event loops: raw
+// Minecraft, ws, and wss over BoringSSL (a subtest named wss_boringssl, which a pure-Go build
+// skips), with the TLS provider for the proxy.
+func eachLoopTransport(t *testing.T, test func(t *testing.T, protocol Protocol, provider string)) {
 	for _, c := range []struct {
 		name     string
 		protocol Protocol
 		provider string
 	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss_boringssl", WSS, "boringssl"}} {
-		t.Run(c.name, func(t *testing.T) { testIdleSessionGoroutines(t, c.protocol, c.provider) })
+		t.Run(c.name, func(t *testing.T) { test(t, c.protocol, c.provider) })
 	}
 }
 
