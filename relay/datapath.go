@@ -11,14 +11,15 @@ import (
 	"github.com/moonbridge/moonbridge/relay/loop"
 )
 
-// DataPath says what moves an established session's bytes (docs/design.md, "Data paths").
+// DataPath says what moves an established session's bytes (docs/design.md, "Established
+// sessions on event loops").
 type DataPath string
 
 const (
 	// DataPathAuto is the loop where this system has one (Linux), the goroutines elsewhere.
 	DataPathAuto DataPath = "auto"
 	// DataPathLoop runs established sessions on event loops (relay/loop): no goroutine per
-	// session. Sessions whose player side the loop cannot take yet (see loopProtocols) keep
+	// session. Sessions whose player side the loop cannot take (Server.loopProtocols) keep
 	// their pumps. Starting fails where there are no loops.
 	DataPathLoop DataPath = "loop"
 	// DataPathGoroutines runs two pumps per session, one per direction (internal/pipe).
