@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"net"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -174,4 +176,30 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestWebSocketEndsWhenTheBackendCloses: a WebSocket has no half-close; when the backend ends
+// its stream the player gets the close frame and the session ends, on either data path, though
+// the player neither reads nor answers the close.
+func TestWebSocketEndsWhenTheBackendCloses(t *testing.T) {
+	for _, provider := range []string{"go", "boringssl"} {
+		t.Run("ws_and_wss_"+provider, func(t *testing.T) {
+			closer := testutil.Serve(t, func(c net.Conn) {
+				mc.ReadHello(bufio.NewReader(c), 0)
+				c.Close() // a FIN: the server has nothing more to say
+			}).Addr().String()
+			var lines *logLines
+			_, addr := startProxy(t, func(c *Config) {
+				c.Routes = routeTo(closer)
+				c.TLS = tlsServer(t, provider)
+				lines = captureLog(t, c)
+			}, WS, WSS)
+			for _, transport := range []Protocol{WS, WSS} {
+				conn := dialClient(t, transport, addr)
+				defer conn.Close()
+				conn.Write(handshakeFrame("h", mc.NextLogin))
+			}
+			waitFor(t, func() bool { return lines.count("session ended", "backend closed the connection") == 2 })
+		})
+	}
 }

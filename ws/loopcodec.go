@@ -46,9 +46,10 @@ type LoopCodec struct {
 }
 
 var (
-	_ loop.Codec  = (*LoopCodec)(nil)
-	_ loop.Ticker = (*LoopCodec)(nil)
-	_ loop.Ender  = (*LoopCodec)(nil)
+	_ loop.Codec       = (*LoopCodec)(nil)
+	_ loop.Ticker      = (*LoopCodec)(nil)
+	_ loop.Ender       = (*LoopCodec)(nil)
+	_ loop.NoHalfClose = (*LoopCodec)(nil)
 )
 
 // LoopState is a server connection's reading state and settings: a frame partly read, an open
@@ -209,6 +210,11 @@ func (c *LoopCodec) CloseWrite() []byte {
 	}
 	return c.join(frame, c.inner.CloseWrite())
 }
+
+// NoHalfClose: once CloseWrite's close frame is out, the loop ends the session rather than
+// wait for the peer's answer, as Conn.CloseWithCode closes the connection after it (a peer that
+// never answers must not keep the session).
+func (*LoopCodec) NoHalfClose() {}
 
 // End is the close frame for a session that ended for reason, unless one went out already.
 func (c *LoopCodec) End(reason error) []byte {

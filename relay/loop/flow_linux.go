@@ -200,7 +200,8 @@ func (l *loop) endOfInput(src *side) {
 	}
 }
 
-// shutWrite ends the stream to x; with the other direction ended too, the session is over.
+// shutWrite ends the stream to x; with the other direction ended too, or when x's codec has
+// no half-close, the session is over.
 func (l *loop) shutWrite(x *side) {
 	x.shutDown = true
 	l.wheel.remove(&x.timer) // nothing more is written to x: no pings
@@ -208,7 +209,7 @@ func (l *loop) shutWrite(x *side) {
 		l.fail(x, "shutdown", err)
 		return
 	}
-	if x.peer.shutDown {
+	if _, oneWay := x.codec.(NoHalfClose); oneWay || x.peer.shutDown {
 		l.finish(x, nil)
 	}
 }
