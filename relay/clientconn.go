@@ -68,6 +68,17 @@ func (c *clientConn) socket() net.Conn {
 	return c.Conn
 }
 
+// takeBuffered is what was read from the socket (while sniffing) that nobody has consumed yet,
+// for a new owner of the socket; the connection lets go of its reader (and its 2 KiB buffer,
+// which an idle session would otherwise keep). b is valid until the next read of c.
+func (c *clientConn) takeBuffered() (b []byte) {
+	if c.reader != nil {
+		b, _ = c.reader.Peek(c.reader.Buffered())
+		c.reader = nil
+	}
+	return b
+}
+
 // RemoteAddr is the player's address (after PROXY or forwarded-for), so net/http and the
 // session log see the player rather than the CDN.
 func (c *clientConn) RemoteAddr() net.Addr {

@@ -13,12 +13,15 @@
 //
 //	session: hello -> route (host, path) -> dial backends in order (those up by health check)
 //	         -> [PROXY header] + handshake + buffered bytes in one write
-//	         -> two pumps:  client --read--> one write --> backend
-//	                        backend --read into headroom--> one WriteBatch --> client
+//	         -> on Linux (tcp, ws, wss over BoringSSL): both sockets to an event loop
+//	            (relay/loop; handover.go, wsloop.go)
+//	            else two pumps:  client --read--> one write --> backend
+//	                             backend --read into headroom--> one WriteBatch --> client
 //	         or, with no backend: the fallback status / login disconnect
 //
-// A pump does not read again until its write returned, so a slow side holds
-// back the other and a session holds at most one 64 KiB buffer per direction.
+// A pump does not read again until its write returned, and a loop does not read a side
+// again while its last read waits to be written, so a slow side holds back the other and a
+// session holds at most one 64 KiB buffer per direction (datapath.go says which is used).
 //
 // What a connection may start with, before the relay turns into a pipe:
 //

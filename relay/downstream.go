@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 
+	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 
 	"github.com/moonbridge/moonbridge/ws"
@@ -29,7 +30,24 @@ type downstream interface {
 	// socket is the plain socket to read the player's bytes from, or nil when they must come
 	// through Read (WebSocket and TLS, or sniffed bytes still buffered).
 	socket() net.Conn
+	// loopSide is the player's side for an event loop: the socket, its codec and the stream
+	// bytes read from it that nobody has consumed yet, which the loop takes over with the
+	// socket. ok false: this side stays on goroutines. An error: the connection could not be
+	// handed over and is closed; the session ends with the error.
+	loopSide() (p loopPlayer, ok bool, err error)
 }
+
+// loopPlayer is a player's side ready for an event loop.
+type loopPlayer struct {
+	loop.Side
+	// free releases what the codec holds outside Go's heap (a BoringSSL session) once the loop
+	// is done with it: in OnClose, or when Register refused the session. nil: nothing to free.
+	free func()
+}
+
+// serverClosed is the reason of the WebSocket close frame a player gets when the backend has
+// ended the stream.
+const serverClosed = "server closed the connection"
 
 // tcpDownstream is a raw Minecraft connection.
 type tcpDownstream struct {
@@ -47,9 +65,14 @@ func (d tcpDownstream) CloseFor(error) { d.clientConn.Close() }
 
 func (d tcpDownstream) socket() net.Conn { return d.clientConn.socket() }
 
+func (d tcpDownstream) loopSide() (loopPlayer, bool, error) {
+	return loopPlayer{Side: loop.Side{Conn: d.clientConn.Conn, Pending: d.clientConn.takeBuffered()}}, true, nil
+}
+
 // wsDownstream is a WebSocket connection; its WriteBatch is already the one we need.
 type wsDownstream struct {
 	*ws.Conn
+	under *clientConn // what the WebSocket runs over: the accepted socket, or TLS over it
 }
 
 func (d wsDownstream) CloseWrite(reason string) error {

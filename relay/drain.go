@@ -67,6 +67,7 @@ func (s *Server) shutdown() int {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.live.Wait()
+	s.closeDataPath()
 	s.stopMemoryWatch()
 	return closed
 }

@@ -128,6 +128,18 @@ func (b *testBackend) acceptedCount(t *testing.T) int {
 	}
 }
 
+// sawHost says whether a handshake for host reached the backend.
+func (b *testBackend) sawHost(host string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, h := range b.hellos {
+		if h.Host == host {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *testBackend) lastHello(t *testing.T) mc.Handshake {
 	t.Helper()
 	b.mu.Lock()
@@ -157,6 +169,7 @@ func startProxy(t *testing.T, mutate func(*Config), protocols ...Protocol) (*Ser
 		TLS:       tlsServer(t, "go"),
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  DefaultFallback(),
+		DataPath:  testDataPath,
 		Logger:    zerolog.New(zerolog.NewTestWriter(t)),
 	}
 	if mutate != nil {
@@ -169,8 +182,23 @@ func startProxy(t *testing.T, mutate func(*Config), protocols ...Protocol) (*Ser
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(func() { srv.Close(); checkLoopsEmpty(t, srv) })
 	return srv, srv.Addrs()[0].String()
+}
+
+// checkLoopsEmpty fails when a closed server's event loops still count a session or a held
+// buffer: every session's end must give back what the loop had for it.
+func checkLoopsEmpty(t *testing.T, srv *Server) {
+	t.Helper()
+	if (testDataPath == DataPathLoop) != (srv.engine != nil) {
+		t.Errorf("data path %s, event loops running: %v", testDataPath, srv.engine != nil)
+	}
+	if srv.engine == nil {
+		return
+	}
+	if st := srv.engine.Stats(); st.Sessions != 0 || st.Held != 0 {
+		t.Errorf("after Close the loops hold %d sessions, %d buffers", st.Sessions, st.Held)
+	}
 }
 
 func routeTo(addrs ...string) []Route {

@@ -211,8 +211,9 @@ func TestAllBackendsDownAreStillTried(t *testing.T) {
 	conn := dialClient(t, Minecraft, addr)
 	defer conn.Close()
 	exchange(t, conn, "all-down.example", 100)
-	if got := first.lastHello(t).Host; got != "all-down.example" {
-		t.Errorf("the first backend's last handshake was for %q, want the player's", got)
+	// The health checks keep sending status handshakes of their own: look for the player's.
+	if !first.sawHost("all-down.example") {
+		t.Errorf("the first backend never saw the player's handshake")
 	}
 }
 

@@ -287,8 +287,8 @@ func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.Add
 }
 
 func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request) {
-	info := r.Context().Value(connKey{}).(*httpConn).info
-	ln.srv.runSession(ln, protocol, wsDownstream{c}, info, r.URL.Path)
+	conn := r.Context().Value(connKey{}).(*httpConn)
+	ln.srv.runSession(ln, protocol, wsDownstream{Conn: c, under: conn.clientConn}, conn.info, r.URL.Path)
 }
 
 type connKey struct{}

@@ -31,8 +31,9 @@ var (
 			"is near memory.limit).",
 		[]string{"reason"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
-		"64 KiB relay buffers held now: one per direction that is moving data, and one per WebSocket "+
-			"or TLS client direction for as long as its session runs.", nil, nil)
+		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
+			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
+			"Event loops: one per direction whose destination has not taken all of a read yet.", nil, nil)
 )
 
 // tally holds the counts of what has ended; the Server's mu guards it.
@@ -126,7 +127,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
-	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()))
+	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	return s.now().router.backendUp(out)
 }
@@ -139,24 +140,26 @@ func (s *Server) count(sess *session) {
 	s.tally.bytes[[2]string{sess.protocol, "down"}] += float64(down)
 }
 
-// meters are a session's byte counts: its pumps' counters, once the pumps exist.
+// meters are a session's byte counts: read from its pumps' counters or its event loop
+// session, once the session relays.
 type meters struct {
-	mu       sync.Mutex
-	up, down *pipe.Pump
+	mu   sync.Mutex
+	read func() (up, down int64) // nil before the session relays
 }
 
-func (m *meters) start(up, down *pipe.Pump) {
+func (m *meters) start(read func() (up, down int64)) {
 	m.mu.Lock()
-	m.up, m.down = up, down
+	m.read = read
 	m.mu.Unlock()
 }
 
 // relayed is what the session has moved so far, each way.
 func (m *meters) relayed() (up, down int64) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.up == nil {
+	read := m.read
+	m.mu.Unlock()
+	if read == nil {
 		return 0, 0
 	}
-	return m.up.Bytes.Load(), m.down.Bytes.Load()
+	return read()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
+	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -69,7 +70,12 @@ type Config struct {
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
 	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
 	RestartingMOTD string
-	Logger         zerolog.Logger
+	// DataPath says what relays established sessions ("": auto); Loops is how many event
+	// loops (0: GOMAXPROCS). Both are read at Start; a Reload does not change them.
+	// See datapath.go.
+	DataPath DataPath
+	Loops    int
+	Logger   zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a
@@ -99,6 +105,8 @@ type Server struct {
 
 	sampler   sampler       // refusal log lines per reason (refusal.go)
 	answering chan struct{} // refused clients being answered (refuseanswer.go)
+
+	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -142,6 +150,9 @@ func checkProtocols(l Listener, haveTLS bool) error {
 // Start binds every listener and starts accepting; it returns once all are bound.
 func (s *Server) Start() error {
 	s.startMemoryWatch()
+	if err := s.startDataPath(); err != nil {
+		return err
+	}
 	s.mu.Lock() // a Reload waits until every listener is bound
 	listeners, err := s.bindAll(s.now().Listeners)
 	s.listeners, s.started = listeners, err == nil

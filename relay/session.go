@@ -31,6 +31,8 @@ type session struct {
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
+	// loopDone: the session ran on an event loop and has ended there (handover.go).
+	loopDone atomic.Bool
 
 	meters // bytes moved so far, for the end line and the metrics
 }
@@ -50,20 +52,28 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 		down.Close()
 		return
 	}
-	defer s.untrack(sess)
-	sess.run()
+	if sess.run() {
+		return // the session runs on an event loop now; its end there untracks it
+	}
+	s.untrack(sess)
 }
 
-// run drives the session and logs its one end line.
-func (s *session) run() {
+// run drives the session and logs its one end line, unless it handed the session to an event
+// loop (onLoop), where the session's end logs the line (handover.go).
+func (s *session) run() (onLoop bool) {
 	end := s.log.Info()
-	defer func() { s.end.Close(); s.logEnd(end) }()
+	defer func() {
+		if !onLoop {
+			s.end.Close()
+			s.logEnd(end)
+		}
+	}()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
 	s.down.SetReadDeadline(s.info.deadline) // counted from accept, not from the upgrade
 	hello, err := mc.ReadHello(r, s.conf.limits.MaxHandshakeFrame)
 	if err != nil {
 		s.abort(&mc.HelloError{Err: err})
-		return
+		return false
 	}
 	if s.refuseWhenFull(r, hello, end) {
 		return
@@ -71,7 +81,7 @@ func (s *session) run() {
 	if hello.Legacy != nil {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "legacy ping")
-		return
+		return false
 	}
 	hs := hello.Handshake
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
@@ -79,20 +89,20 @@ func (s *session) run() {
 	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "restarting")
-		return
+		return false
 	}
 	route, ok := s.conf.router.Match(hs.Host, s.path)
 	if !ok {
 		end.Str("answered", "fallback")
 		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
-		return
+		return false
 	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
 		end.Str("answered", "limit")
 		s.answer(r, hello, refusalAnswer(s.fallback(), err), err)
-		return
+		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
 	first, buffered := s.firstBytes(r, hs, route)
@@ -100,12 +110,12 @@ func (s *session) run() {
 	if err != nil {
 		end.Str("answered", "fallback")
 		s.answer(r, hello, s.fallback(), err)
-		return
+		return false
 	}
-	r.Discard(buffered)
+	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
 	end.Str("backend", chosen.Addr)
 	s.down.SetReadDeadline(time.Time{})
-	s.relay(backend, int64(len(first)), end)
+	return s.relay(backend, int64(len(first)), end)
 }
 
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
@@ -132,9 +142,13 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 	s.abort(cause)
 }
 
-// relay runs both pumps until both directions are done; sent is what the backend already got.
-func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
+// relay hands the session to an event loop (onLoop) or runs both pumps until both directions
+// are done; sent is what the backend already got.
+func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoop bool) {
 	s.end.Add(func(error) { backend.Close() })
+	if handled, onLoop := s.toLoop(backend, sent, end); handled {
+		return onLoop
+	}
 	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
 		s.player.feed(buf[headroom : headroom+n])
 		_, err := backend.Write(buf[headroom : headroom+n])
@@ -144,7 +158,7 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
 	up.Bytes.Store(sent) // the backend already has the first bytes: they count as relayed up
-	s.start(up, downPump)
+	s.start(func() (int64, int64) { return up.Bytes.Load(), downPump.Bytes.Load() })
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
 	// goroutines per session instead of three (a stack less per player).
 	upDone := make(chan struct{})
@@ -152,10 +166,16 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) {
 		defer close(upDone)
 		s.finish(up.Run(), "client", "backend", func() { closeWrite(backend) })
 	}()
-	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite("server closed the connection") })
+	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite(serverClosed) })
 	<-upDone
-	bytesUp, bytesDown := s.relayed()
-	end.Int64("bytes_up", bytesUp).Int64("bytes_down", bytesDown)
+	s.logBytes(end)
+	return false
+}
+
+// logBytes puts what the session relayed each way on its end line.
+func (s *session) logBytes(end *zerolog.Event) {
+	up, down := s.relayed()
+	end.Int64("bytes_up", up).Int64("bytes_down", down)
 }
 
 // finish ends one direction, which reads from source and writes to sink: a clean end

@@ -31,6 +31,9 @@ func newSettings(cfg Config) (*settings, error) {
 		}
 		seen[l.Addr] = true
 	}
+	if err := checkDataPath(cfg); err != nil {
+		return nil, err
+	}
 	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil
 }
 

@@ -46,9 +46,10 @@ type LoopCodec struct {
 }
 
 var (
-	_ loop.Codec  = (*LoopCodec)(nil)
-	_ loop.Ticker = (*LoopCodec)(nil)
-	_ loop.Ender  = (*LoopCodec)(nil)
+	_ loop.Codec       = (*LoopCodec)(nil)
+	_ loop.Ticker      = (*LoopCodec)(nil)
+	_ loop.Ender       = (*LoopCodec)(nil)
+	_ loop.NoHalfClose = (*LoopCodec)(nil)
 )
 
 // LoopState is a server connection's reading state and settings: a frame partly read, an open
@@ -116,6 +117,20 @@ func (c *LoopCodec) Open(in []byte) (int, []byte, error) {
 		k, innerReply, innerErr = c.inner.Open(in)
 		in = in[:k]
 	}
+	return c.parse(in, innerReply, innerErr)
+}
+
+// Prime parses frame bytes that the layer under the WebSocket opened before this codec took
+// over (wss: the plaintext gossl.DetachBoring returns), as Open parses what its inner codec
+// opened: the payload bytes, at the front of in, are the side's loop.Side.Pending, and reply
+// (sealed by the inner codec) goes to the peer before anything else. Call it once, before the
+// codec is registered.
+func (c *LoopCodec) Prime(in []byte) (n int, reply []byte, err error) {
+	return c.parse(in, nil, nil)
+}
+
+// parse runs the parser over opened bytes and gathers the replies.
+func (c *LoopCodec) parse(in, innerReply []byte, innerErr error) (int, []byte, error) {
 	c.pongN, c.closeN = 0, 0
 	n, err := c.read(in)
 	if err == nil && innerErr != nil {
@@ -195,6 +210,11 @@ func (c *LoopCodec) CloseWrite() []byte {
 	}
 	return c.join(frame, c.inner.CloseWrite())
 }
+
+// NoHalfClose: once CloseWrite's close frame is out, the loop ends the session rather than
+// wait for the peer's answer, as Conn.CloseWithCode closes the connection after it (a peer that
+// never answers must not keep the session).
+func (*LoopCodec) NoHalfClose() {}
 
 // End is the close frame for a session that ended for reason, unless one went out already.
 func (c *LoopCodec) End(reason error) []byte {

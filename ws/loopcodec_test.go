@@ -268,3 +268,24 @@ func TestLoopCodecPassesGrowthOn(t *testing.T) {
 		t.Errorf("Growth over plain TCP = %d, want 0", g)
 	}
 }
+
+// TestLoopCodecPrime: frames the layer below opened before the codec took over (wss: gossl's
+// detached plaintext) are parsed as Open parses what its inner codec opened, with the state
+// carrying on: a frame cut there ends in the next Open, and the reply is sealed by the inner.
+func TestLoopCodecPrime(t *testing.T) {
+	c := NewLoopCodec(NewLoopState(DefaultConfig()), xorCodec{})
+	data := frame(true, OpBinary, []byte("hello"), testKey)
+	plain := append(frame(true, OpPing, []byte("p"), testKey), data[:4]...)
+	n, reply, err := c.Prime(plain)
+	if err != nil || n != 0 || !bytes.Equal(xorBytes(bytes.Clone(reply)), []byte{0x8a, 0x01, 'p'}) {
+		t.Fatalf("prime: %d payload bytes, reply % x, %v; want none, a sealed pong", n, reply, err)
+	}
+	payload, _, err := openWire(t, c, xorBytes(bytes.Clone(data[4:])))
+	if err != nil || string(payload) != "hello" {
+		t.Fatalf("the frame primed in part: %q, %v", payload, err)
+	}
+	plain = frame(true, OpBinary, []byte("early"), testKey)
+	if n, reply, err = c.Prime(plain); err != nil || string(plain[:n]) != "early" || reply != nil {
+		t.Fatalf("prime of a whole frame: %q, % x, %v", plain[:n], reply, err)
+	}
+}

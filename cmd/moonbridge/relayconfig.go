@@ -55,6 +55,8 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		Fallback:        fallback,
 		RestartingMOTD:  cfg.Shutdown.MOTD,
+		DataPath:        relay.DataPath(cfg.Relay.DataPath),
+		Loops:           cfg.Relay.Loops,
 		Logger:          log,
 	}, nil
 }

@@ -6,19 +6,24 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
-// The limits the file sets reach the relay.
+// The limits and the data path the file sets reach the relay.
 func TestRelayConfigCarriesLimits(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Protocols = []string{config.ProtocolMinecraft}
 	cfg.Limits.ConnectionRatePerIP, cfg.Limits.ConnectionBurstPerIP = 2.5, 4
 	cfg.Routes[0].MaxConnections = 20
+	cfg.Relay = config.Relay{DataPath: config.DataPathGoroutines, Loops: 3}
 	out, _, err := relayConfig(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Limits.ConnectionRate != 2.5 || out.Limits.ConnectionBurst != 4 || out.Routes[0].MaxConnections != 20 {
 		t.Errorf("relay limits %+v, route limit %d", out.Limits, out.Routes[0].MaxConnections)
+	}
+	if out.DataPath != relay.DataPathGoroutines || out.Loops != 3 {
+		t.Errorf("relay data path %q, %d loops; want goroutines, 3", out.DataPath, out.Loops)
 	}
 }

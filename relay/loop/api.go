@@ -53,6 +53,10 @@ type Result struct {
 	Err error // nil: both directions ended cleanly; else *SideError, ErrShutdown or Close's reason
 	// Up and Down are the stream bytes handed to the backend's and to the client's socket.
 	Up, Down int64
+	// FirstEnd is the side whose stream ended first (a FIN, or its codec's end of stream), so
+	// that a clean end can say who closed: a server that kicked the player is not the player
+	// leaving. Meaningful when Err is nil (both streams ended).
+	FirstEnd Which
 }
 
 // Session is the relay's handle on a registered session.
@@ -61,6 +65,8 @@ type Session struct {
 	spec     Spec
 	post     func(*Session, error) // asks the session's loop to close it
 	closed   bool                  // loop-only
+	firstEnd Which                 // loop-only: the side whose stream ended first
+	anyEnd   bool                  // loop-only: one stream has ended
 	sides    sessionSides          // loop-only
 }
 

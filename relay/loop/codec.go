@@ -42,6 +42,15 @@ type Ender interface {
 	End(reason error) []byte
 }
 
+// NoHalfClose is implemented by codecs whose stream cannot stay open one way: once the loop has
+// written a side's CloseWrite bytes and shut the socket for writing, the session ends (cleanly)
+// instead of waiting for that side's own end. A WebSocket's close frame is such an end: the
+// relay's goroutine path closes the connection right after it, and a peer that never answers
+// the close must not keep the session open.
+type NoHalfClose interface {
+	NoHalfClose()
+}
+
 // Grower is implemented by codecs whose Open may put more stream bytes at the front of in than
 // the wire bytes it was given: TLS opens a record whose start came with an earlier read whole,
 // so its plaintext can be longer than the rest of the record that this read brought. The loop

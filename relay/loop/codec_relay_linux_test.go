@@ -136,3 +136,23 @@ func chunks(b []byte, seed byte) [][]byte {
 	}
 	return out
 }
+
+// noHalfCloseCodec is frameCodec on a side whose stream ends whole (NoHalfClose).
+type noHalfCloseCodec struct{ frameCodec }
+
+func (*noHalfCloseCodec) NoHalfClose() {}
+
+// TestNoHalfCloseEndsTheSession: when the backend ends its stream, a client side without
+// half-close gets its codec's close and the session ends, though the client sends nothing more;
+// a client side with half-close (TestHalfCloseIsPassedOn) keeps its direction open.
+func TestNoHalfCloseEndsTheSession(t *testing.T) {
+	e := newEngine(t, Config{Loops: 1})
+	p := newListeners(t).open(t, e, func(s *Spec) { s.Client.Codec = &noHalfCloseCodec{} })
+	p.backend.CloseWrite()
+	if _, ops := decodeFrames(readAll(t, p.player)); string(ops) != "C" {
+		t.Fatalf("client got ops %q, want the codec's close then EOF", ops)
+	}
+	if r := p.result(t); r.Err != nil || r.FirstEnd != Backend {
+		t.Fatalf("result %+v, want a clean end that the backend began", r)
+	}
+}

@@ -187,6 +187,9 @@ func (l *loop) drop(x *side) {
 // on to the peer (its codec's closing bytes, then a FIN) once every byte before it was written.
 func (l *loop) endOfInput(src *side) {
 	src.readEOF = true
+	if s := src.sess; !s.anyEnd {
+		s.firstEnd, s.anyEnd = src.which, true
+	}
 	l.interest(src, src.events&^readable)
 	dst := src.peer
 	if tail := dst.codec.CloseWrite(); len(tail) > 0 && !l.send(dst, tail) {
@@ -197,7 +200,8 @@ func (l *loop) endOfInput(src *side) {
 	}
 }
 
-// shutWrite ends the stream to x; with the other direction ended too, the session is over.
+// shutWrite ends the stream to x; with the other direction ended too, or when x's codec has
+// no half-close, the session is over.
 func (l *loop) shutWrite(x *side) {
 	x.shutDown = true
 	l.wheel.remove(&x.timer) // nothing more is written to x: no pings
@@ -205,7 +209,7 @@ func (l *loop) shutWrite(x *side) {
 		l.fail(x, "shutdown", err)
 		return
 	}
-	if x.peer.shutDown {
+	if _, oneWay := x.codec.(NoHalfClose); oneWay || x.peer.shutDown {
 		l.finish(x, nil)
 	}
 }

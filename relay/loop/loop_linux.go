@@ -274,7 +274,7 @@ func (l *loop) finish(x *side, reason error) {
 	l.e.sessions.Add(-1)
 	if s.spec.OnClose != nil {
 		up, down := s.Bytes()
-		s.spec.OnClose(Result{Err: reason, Up: up, Down: down})
+		s.spec.OnClose(Result{Err: reason, Up: up, Down: down, FirstEnd: s.firstEnd})
 	}
 }
 

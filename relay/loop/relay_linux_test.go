@@ -58,8 +58,23 @@ func TestHalfCloseIsPassedOn(t *testing.T) {
 	if got := readAll(t, p.player); string(got) != "bye" {
 		t.Fatalf("player read %q, want bye and EOF", got)
 	}
-	if r := p.result(t); r.Err != nil || r.Up != 5 || r.Down != 3 {
-		t.Fatalf("result %+v, want a clean end, 5 up, 3 down", r)
+	if r := p.result(t); r.Err != nil || r.Up != 5 || r.Down != 3 || r.FirstEnd != Client {
+		t.Fatalf("result %+v, want a clean end, 5 up, 3 down, the client's stream ended first", r)
+	}
+}
+
+// TestFirstEndNamesTheBackend: a backend that ends its stream first is named so in the result
+// (the relay's end line says "backend closed the connection").
+func TestFirstEndNamesTheBackend(t *testing.T) {
+	e := newEngine(t, Config{Loops: 1})
+	p := newListeners(t).open(t, e, nil)
+	p.backend.CloseWrite()
+	if got := readAll(t, p.player); len(got) != 0 {
+		t.Fatalf("player read %q, want EOF", got)
+	}
+	p.player.CloseWrite()
+	if r := p.result(t); r.Err != nil || r.FirstEnd != Backend {
+		t.Fatalf("result %+v, want a clean end, the backend's stream ended first", r)
 	}
 }
 

@@ -23,6 +23,7 @@ type Config struct {
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
 	Limits          Limits   `yaml:"limits"`
 	Memory          Memory   `yaml:"memory"`
+	Relay           Relay    `yaml:"relay"`
 	Fallback        Fallback `yaml:"fallback"`
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
@@ -55,6 +56,21 @@ type Memory struct {
 	Limit       int    `yaml:"limit"`        // MiB; 0: the cgroup's limit, or none
 	FullMessage string `yaml:"full_message"` // login disconnect and server list line near the limit
 }
+
+// Relay says what moves an established session's bytes.
+type Relay struct {
+	// DataPath: auto (event loops where the system has them, Linux; goroutines elsewhere), loop
+	// (an error where there are none) or goroutines (two per session).
+	DataPath string `yaml:"data_path"`
+	Loops    int    `yaml:"loops"` // event loops; 0: one per CPU Go uses (GOMAXPROCS)
+}
+
+// Data path names.
+const (
+	DataPathAuto       = "auto"
+	DataPathLoop       = "loop"
+	DataPathGoroutines = "goroutines"
+)
 
 // Fallback is what players see when no backend is reachable.
 type Fallback struct {
@@ -215,6 +231,7 @@ func Default() Config {
 			Profile:     "throughput",
 			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
+		Relay: Relay{DataPath: DataPathAuto},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",

@@ -50,6 +50,8 @@ func TestStrictErrorsNameKeyAndLine(t *testing.T) {
 		"half tls":    {"tls:\n  cert: a.pem\n", "tls.cert and tls.key go together"},
 		"bad header":  {"client_ip_headers: [X-Real IP]\n", `client_ip_headers[0]: "X-Real IP" is not an HTTP header name`},
 		"twice":       {"client_ip_headers: [X-Real-IP, x-real-ip]\n", `client_ip_headers[1]: "x-real-ip" is listed twice`},
+		"data path":   {"relay:\n  data_path: epoll\n", `line 2: relay.data_path: "epoll" is not one of auto, loop, goroutines`},
+		"loops":       {"relay:\n  loops: -2\n", `line 2: relay.loops: must be 0 (one per CPU Go uses) or positive`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -58,6 +58,7 @@ func (c Config) Validate() error {
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Memory.validate()...)
+	errs = append(errs, c.Relay.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
 		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
@@ -142,6 +143,14 @@ func (m Memory) validate() []error {
 	}
 	if strings.TrimSpace(m.FullMessage) == "" {
 		errs = append(errs, invalid("memory.full_message", "must not be empty: it is all a refused player sees"))
+	}
+	return errs
+}
+
+func (r Relay) validate() []error {
+	errs := []error{oneOf("relay.data_path", r.DataPath, DataPathAuto, DataPathLoop, DataPathGoroutines)}
+	if r.Loops < 0 {
+		errs = append(errs, invalid("relay.loops", "must be 0 (one per CPU Go uses) or positive"))
 	}
 	return errs
 }

@@ -1,0 +1,110 @@
+package relay
+
+import (
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/loop"
+)
+
+// toLoop hands an established session to the server's event loops, when it has them and the
+// player's side can go there; handled false: the caller runs the pumps. Once the loop owns the
+// session (onLoop), no goroutine belongs to it: its OnClose (loopEnded) logs the end line,
+// counts it and untracks it. A session the loop refused (both sockets are closed then) ends
+// with the reason on the caller's goroutine.
+func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (handled, onLoop bool) {
+	if s.srv.engine == nil {
+		return false, false
+	}
+	s.start(func() (int64, int64) { return sent, 0 }) // the first bytes, until the loop counts
+	player, ok, err := s.down.loopSide()
+	switch {
+	case err != nil:
+		return true, s.refused(err, end)
+	case !ok:
+		return false, false
+	}
+	back := loop.Side{Conn: backend}
+	if s.player.want {
+		back.Codec = playerNameCodec{p: &s.player}
+	}
+	spec := loop.Spec{Client: player.Side, Backend: back, OnClose: s.loopEnded(sent, end, player.free)}
+	ls, err := s.srv.engine.Register(spec)
+	if err != nil {
+		if player.free != nil {
+			player.free()
+		}
+		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err), end)
+	}
+	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	// Server.Close ends sessions through s.end; the loop's own end needs no second close.
+	s.end.Add(func(reason error) {
+		if !s.loopDone.Load() {
+			ls.Close(reason)
+		}
+	})
+	// The connection's limit slots: closing a detached WebSocket leaves its socket (and the
+	// connection under it, which gives them back on close) alone.
+	s.end.Add(func(error) { s.info.release() })
+	return true, true
+}
+
+// refused ends a session whose handover failed (its player's connection is closed) with err,
+// on the caller's goroutine; onLoop is false.
+func (s *session) refused(err error, end *zerolog.Event) (onLoop bool) {
+	s.abort(err)
+	s.info.release() // a detached connection's slots are not given back when it is closed
+	s.logBytes(end)
+	return false
+}
+
+// loopEnded is a loop session's OnClose: on the loop goroutine, once, when the session ended
+// there. It must not block: it gives back what the session holds (limit slots, the route's
+// count), logs the one end line and moves the session into the totals.
+func (s *session) loopEnded(sent int64, end *zerolog.Event, free func()) func(loop.Result) {
+	return func(r loop.Result) {
+		if free != nil {
+			defer free() // after the end line, which reads the TLS state
+		}
+		s.loopDone.Store(true)
+		up, down := sent+r.Up, r.Down
+		s.start(func() (int64, int64) { return up, down })
+		if r.Err == nil {
+			s.noteCleanEnd(r.FirstEnd.String())
+		}
+		s.abort(endReason(r.Err))
+		s.end.Close()
+		s.logBytes(end)
+		s.logEnd(end)
+		s.srv.untrack(s)
+	}
+}
+
+// endReason turns a loop's close reason into the relay's, so that the end line and the
+// outcome label read as on the goroutine path: the side named, shutdown as shutdown.
+func endReason(err error) error {
+	var side *loop.SideError
+	switch {
+	case errors.Is(err, loop.ErrShutdown):
+		return errShutdown
+	case errors.As(err, &side):
+		return &pipe.SideError{Side: side.Side.String(), Err: fmt.Errorf("%s: %w", side.Op, side.Err)}
+	}
+	return err
+}
+
+// playerNameCodec is the backend side's codec while the player's name is not known yet: it
+// reads the name from the stream the loop hands the backend, as the up pump's write does.
+type playerNameCodec struct {
+	loop.Identity
+	p *playerName
+}
+
+func (c playerNameCodec) Seal(buf []byte, start int, _ []byte) ([]byte, error) {
+	c.p.feed(buf[start:])
+	return buf[start:], nil
+}
