@@ -88,7 +88,7 @@ func (s *Server) logDataPath(loops int) {
 			off = append(off, string(p))
 		}
 	}
-	msg := fmt.Sprintf("Data path: loop (%d loops) for %s", loops, strings.Join(on, ", "))
+	msg := fmt.Sprintf("Data path: event loops (%d) for %s", loops, strings.Join(on, ", "))
 	if len(off) > 0 {
 		msg += "; goroutines for " + strings.Join(off, ", ") + " (TLS via crypto/tls)"
 	}

@@ -120,7 +120,7 @@ func TestDataPathLine(t *testing.T) {
 	var lines *logLines
 	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       `"message":"Data path: loop (3 loops) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
+		DataPathLoop:       `"message":"Data path: event loops (3) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {

@@ -65,6 +65,11 @@ type Relay struct {
 	Loops    int    `yaml:"loops"` // event loops; 0: one per CPU Go uses (GOMAXPROCS)
 }
 
+// DefaultLoops is relay.loops when the file says nothing: one loop measured cheaper than one
+// per CPU on a 2-vCPU machine (bench/results/2026-11-30-loop-data-path.md); 0 asks for one
+// per CPU Go uses.
+const DefaultLoops = 1
+
 // Data path names.
 const (
 	DataPathAuto       = "auto"
@@ -231,7 +236,7 @@ func Default() Config {
 			Profile:     "throughput",
 			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
-		Relay: Relay{DataPath: DataPathAuto},
+		Relay: Relay{DataPath: DataPathAuto, Loops: DefaultLoops},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",
