@@ -78,27 +78,7 @@ func TestBoringZeroAllocsPerRecord(t *testing.T) {
 // send writes application data from the client, whose write side stays intact.
 func boringDrainedRaw(t *testing.T) (*boringConn, func(p []byte) error) {
 	t.Helper()
-	p, err := boringProvider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := p.NewServer(testConfig(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	serverRaw, clientRaw := tcpPair(t)
-	sc := srv.Wrap(serverRaw)
-	t.Cleanup(func() { sc.Close() })
-	cc := tlsClient(clientRaw, clientConfig(t, "a.test"))
-	done := make(chan error, 1)
-	go func() { done <- sc.HandshakeContext(t.Context()) }()
-	if err := cc.Handshake(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, clientRaw) // ends when the test's cleanup closes the sockets
-	return sc.(*boringConn), func(p []byte) error { _, err := cc.Write(p); return err }
+	sc, cc, rec := handshaken(t, 0)
+	go io.Copy(io.Discard, rec.Conn) // ends when the test's cleanup closes the sockets
+	return sc, func(p []byte) error { _, err := cc.Write(p); return err }
 }
