@@ -70,7 +70,9 @@ func newBackendMetrics() backendMetrics {
 // prev's backends that next does not have, so a reload leaves no series of a backend that is
 // gone. prev is nil at the start.
 func (m backendMetrics) follow(prev, next *Router) {
+	kept := map[[2]string]bool{}
 	for _, b := range next.allBackends() {
+		kept[[2]string{b.route, b.Addr}] = true
 		m.seconds.WithLabelValues(b.route, b.Addr)
 		for _, reason := range dialReasons {
 			m.failures.WithLabelValues(b.route, b.Addr, reason)
@@ -78,10 +80,6 @@ func (m backendMetrics) follow(prev, next *Router) {
 	}
 	if prev == nil {
 		return
-	}
-	kept := map[[2]string]bool{}
-	for _, b := range next.allBackends() {
-		kept[[2]string{b.route, b.Addr}] = true
 	}
 	for _, b := range prev.allBackends() {
 		if !kept[[2]string{b.route, b.Addr}] {
