@@ -22,12 +22,18 @@ func ParsePlayerName(b []byte) (name string, frameLen int, err error) {
 	}
 	c := newCursor(b, start, size, "login start")
 	c.packetID(0)
-	name = c.utf8String(MaxPlayerNameBytes, ErrNameTooLong)
-	if c.err == nil && utf16Len(name) > 16 {
-		c.failAt(0, ErrNameTooLong)
-	}
+	name = c.playerName()
 	if c.err != nil {
 		return "", 0, c.err
 	}
 	return name, start + size, nil
+}
+
+// playerName reads a player's name: at most 16 characters.
+func (c *cursor) playerName() string {
+	name := c.utf8String(MaxPlayerNameBytes, ErrNameTooLong)
+	if c.err == nil && utf16Len(name) > 16 {
+		c.failAt(0, ErrNameTooLong)
+	}
+	return name
 }
