@@ -66,3 +66,7 @@ func (r *FrameReader) ReadFrame() (frame, body []byte, err error) {
 		}
 	}
 }
+
+// Buffered returns the bytes read but not yet returned as frames (a partial frame, or what
+// follows the last frame a caller took), for a caller that hands the stream on.
+func (r *FrameReader) Buffered() []byte { return r.buf[r.start:r.end] }

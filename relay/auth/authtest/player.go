@@ -1,0 +1,177 @@
+package authtest
+
+import (
+	"bufio"
+	"bytes"
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"fmt"
+	"io"
+
+	"github.com/moonbridge/moonbridge/internal/cfb8"
+	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// Player logs in as a real client does. Its fields after Protocol make it misbehave, for the
+// negative tests.
+type Player struct {
+	Name     string
+	Protocol int32
+	// Sessions is where the player "joins" before it answers the Encryption Request, as a client
+	// calls Mojang's join; nil: the player expects no Encryption Request (offline mode).
+	Sessions *SessionServer
+	// ChatKey: a 1.19-1.19.2 player sends a chat key in Login Start and signs the verify token
+	// with it instead of encrypting it.
+	ChatKey bool
+
+	WrongToken       bool // encrypts a verify token that is not the one asked
+	SecretSize       int  // a shared secret of this many bytes instead of 16
+	SkipJoin         bool // does not join (a cracked client)
+	SecondLoginStart bool // answers the Encryption Request with another Login Start
+}
+
+// Conn is a player's connection after the login: the cipher is on (online) and the frames the
+// backend sends through the proxy come next.
+type Conn struct {
+	R *bufio.Reader // decrypted
+	w io.Writer
+	// enc encrypts what the player writes; nil offline.
+	enc *cfb8.Stream
+}
+
+// Write sends b (encrypted once the cipher is on).
+func (c *Conn) Write(b []byte) (int, error) {
+	if c.enc != nil {
+		b = append([]byte(nil), b...)
+		c.enc.XORKeyStream(b, b)
+	}
+	return c.w.Write(b)
+}
+
+// ReadFrame reads one frame body (packet id and fields), uncompressed format.
+func (c *Conn) ReadFrame() ([]byte, error) {
+	return mc.ReadParsed(c.R, func(b []byte) ([]byte, int, error) {
+		body, n, err := mc.ReadFrame(b, mc.MaxFrameLen)
+		return append([]byte(nil), body...), n, err
+	})
+}
+
+// Login sends the handshake (to host) and Login Start over rw and, when Sessions is set,
+// answers the Encryption Request; it returns the connection on which the backend's login
+// packets (or the proxy's disconnect) arrive.
+func (p Player) Login(rw io.ReadWriter, host string) (*Conn, error) {
+	shape, _, ok := mc.LoginShapeOf(p.Protocol)
+	if !ok {
+		shape = mc.LoginShape{SetCompression: true} // an unknown version: a 1.8-like Login Start
+	}
+	start, chatKey := p.loginStart(shape)
+	hs := mc.Handshake{Protocol: p.Protocol, Port: 25565, NextState: mc.NextLogin}
+	hello := mc.AppendLoginStart(hs.AppendFrame(nil, host), shape, start)
+	if _, err := rw.Write(hello); err != nil {
+		return nil, err
+	}
+	c := &Conn{R: bufio.NewReader(rw), w: rw}
+	if p.Sessions == nil {
+		return c, nil
+	}
+	body, err := c.ReadFrame()
+	if err != nil {
+		return nil, err
+	}
+	id, fields, err := mc.PacketID(body)
+	if err != nil || id != mc.EncryptionRequestID {
+		return c.rewind(body), nil // a disconnect already: the caller reads it
+	}
+	req, err := mc.ParseEncryptionRequest(fields, shape)
+	if err != nil {
+		return nil, err
+	}
+	return p.answer(c, rw, shape, req, chatKey)
+}
+
+// rewind puts a frame back in front of what c reads, for a caller that wants to read it.
+func (c *Conn) rewind(body []byte) *Conn {
+	frame := append(mc.AppendVarInt(nil, int32(len(body))), body...)
+	c.R = bufio.NewReader(io.MultiReader(bytes.NewReader(frame), c.R))
+	return c
+}
+
+func (p Player) loginStart(shape mc.LoginShape) (mc.LoginStart, *rsa.PrivateKey) {
+	start := mc.LoginStart{Name: p.Name, HasUUID: shape.LoginStartUUID != mc.UUIDAbsent, UUID: Profile(p.Name).ID}
+	if !p.ChatKey || !shape.LoginStartKey {
+		return start, nil
+	}
+	key, _ := rsa.GenerateKey(rand.Reader, 1024)
+	der, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	start.Key = &mc.PlayerKey{Expiry: 1 << 42, PublicKey: der, Signature: []byte("mojang's signature")}
+	return start, key
+}
+
+// answer joins, sends the Encryption Response and turns the cipher on.
+func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.EncryptionRequest, chatKey *rsa.PrivateKey) (*Conn, error) {
+	pub, err := x509.ParsePKIXPublicKey(req.PublicKey)
+	if err != nil {
+		return nil, fmt.Errorf("the proxy's key: %w", err)
+	}
+	secret := make([]byte, 16)
+	if p.SecretSize != 0 {
+		secret = make([]byte, p.SecretSize)
+	}
+	rand.Read(secret)
+	if !p.SkipJoin {
+		p.Sessions.Join(p.Name, auth.ServerHash(req.ServerID, secret, req.PublicKey))
+	}
+	if p.SecondLoginStart {
+		start, _ := p.loginStart(shape)
+		_, err := rw.Write(mc.AppendLoginStart(nil, shape, start))
+		return c, err
+	}
+	resp, err := p.response(pub.(*rsa.PublicKey), secret, req.VerifyToken, chatKey)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := rw.Write(mc.AppendEncryptionResponse(nil, shape, resp)); err != nil {
+		return nil, err
+	}
+	if len(secret) != 16 {
+		return c, nil // the proxy refuses it in the clear: no cipher
+	}
+	enc, dec, err := cfb8.NewAESPair(secret)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{R: bufio.NewReader(&decrypter{r: c.R, dec: dec}), w: rw, enc: enc}, nil
+}
+
+func (p Player) response(pub *rsa.PublicKey, secret, token []byte, chatKey *rsa.PrivateKey) (mc.EncryptionResponse, error) {
+	encSecret, err := rsa.EncryptPKCS1v15(rand.Reader, pub, secret)
+	if err != nil {
+		return mc.EncryptionResponse{}, err
+	}
+	if p.WrongToken {
+		token = []byte("nope")
+	}
+	if chatKey != nil {
+		salt := int64(0x1234)
+		sum := auth.SaltedDigest(token, salt)
+		sig, err := rsa.SignPKCS1v15(rand.Reader, chatKey, crypto.SHA256, sum[:])
+		return mc.EncryptionResponse{SharedSecret: encSecret, Signed: true, Salt: salt, Signature: sig}, err
+	}
+	encToken, err := rsa.EncryptPKCS1v15(rand.Reader, pub, token)
+	return mc.EncryptionResponse{SharedSecret: encSecret, VerifyToken: encToken}, err
+}
+
+// decrypter decrypts what it reads.
+type decrypter struct {
+	r   io.Reader
+	dec *cfb8.Stream
+}
+
+func (d *decrypter) Read(b []byte) (int, error) {
+	n, err := d.r.Read(b)
+	d.dec.XORKeyStream(b[:n], b[:n])
+	return n, err
+}

@@ -1,0 +1,5 @@
+package auth_test
+
+import "io"
+
+var ioReadFull = io.ReadFull
