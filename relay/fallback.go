@@ -12,7 +12,10 @@ func DefaultFallback() mc.Answer {
 	}
 }
 
-// sendAnswer writes one frame of a fallback answer to the player as one batch.
+// sendAnswer writes one frame of a fallback answer to the player as one batch (encrypted once a
+// login the proxy ran turned the player's cipher on).
 func (s *session) sendAnswer(frame []byte) error {
-	return s.down.WriteBatch(append(make([]byte, headroom, headroom+len(frame)), frame...))
+	buf := append(make([]byte, headroom, headroom+len(frame)), frame...)
+	s.encrypt(buf[headroom:])
+	return s.down.WriteBatch(buf)
 }

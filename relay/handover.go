@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/loop"
 )
 
@@ -27,6 +28,10 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 		return true, s.refused(err, end)
 	case !ok:
 		return false, false
+	}
+	if s.login != nil && s.login.Enc != nil {
+		s.decrypt(player.Pending) // stream bytes, still encrypted: the codec carries on after them
+		player.Codec = auth.NewLoopCodec(player.Codec, s.login.Enc, s.login.Dec)
 	}
 	back := loop.Side{Conn: backend}
 	if s.player.want {

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -19,7 +20,7 @@ var (
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
 			"no_route, refused (a route's limit), backend_unreachable, server_full (a login refused near the "+
-			"memory limit), client_error, backend_error, shutdown.",
+			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
 		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
@@ -30,6 +31,11 @@ var (
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
 			"is near memory.limit).",
 		[]string{"reason"}, nil)
+	loginsDesc = prometheus.NewDesc("moonbridge_logins_total",
+		"Logins the proxy ran itself (a route's auth online or offline), by outcome: ok, bad_packet, "+
+			"unknown_version, bad_verify_token, bad_secret, not_authenticated, session_server_unreachable, "+
+			"name_mismatch, forwarding_failed (the backend did not take the forwarding).",
+		[]string{"outcome"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
 			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
@@ -41,6 +47,7 @@ type tally struct {
 	ended   map[[2]string]float64 // protocol, outcome
 	bytes   map[[2]string]float64 // protocol, direction
 	refused map[string]float64
+	logins  map[string]float64 // by auth outcome
 }
 
 func newTally() tally {
@@ -48,7 +55,11 @@ func newTally() tally {
 	for _, r := range refusalReasons {
 		refused[r] = 0 // every reason is a series from the start
 	}
-	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused}
+	logins := make(map[string]float64, len(auth.Outcomes))
+	for _, o := range auth.Outcomes {
+		logins[o] = 0
+	}
+	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused, logins: logins}
 }
 
 // outcome names how a session ended, in few enough words for a label.
@@ -69,6 +80,10 @@ func outcome(reason error) string {
 		return "refused"
 	case errors.Is(reason, ErrServerFull):
 		return "server_full"
+	case errors.As(reason, new(*auth.LoginError)):
+		return "login_refused"
+	case errors.As(reason, new(*BackendLoginError)):
+		return "backend_error"
 	case errors.As(reason, &side):
 		return side.Side + "_error"
 	}
@@ -77,7 +92,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc, memoryRefusingDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, loginsDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
@@ -127,9 +142,19 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
+	for o, n := range s.tally.logins {
+		add(loginsDesc, prometheus.CounterValue, n, o)
+	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	return s.now().router.backendUp(out)
+}
+
+// countLogin counts a login the proxy ran, by outcome.
+func (s *Server) countLogin(outcome string) {
+	s.mu.Lock()
+	s.tally.logins[outcome]++
+	s.mu.Unlock()
 }
 
 // count moves an ended session into the totals; the caller holds s.mu.

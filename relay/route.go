@@ -3,6 +3,8 @@ package relay
 import (
 	"fmt"
 	"strings"
+
+	"github.com/moonbridge/moonbridge/relay/auth"
 )
 
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the
@@ -26,6 +28,9 @@ type Route struct {
 	MaxConnections int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
 	HealthCheck HealthCheck
+	// Login, when set, makes the proxy run the players' logins itself (auth online or offline)
+	// and forward the verified player to the backend; nil passes the login through.
+	Login *auth.Config
 
 	backends []*backendState // one per Backend, made by NewRouter
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -33,6 +34,9 @@ type session struct {
 	cleanEnd atomic.Value
 	// loopDone: the session ran on an event loop and has ended there (handover.go).
 	loopDone atomic.Bool
+	// login is the login the proxy ran (the route's auth), nil when it passed the login through;
+	// its cipher, if any, encrypts the player's side (login.go).
+	login *auth.Player
 
 	meters // bytes moved so far, for the end line and the metrics
 }
@@ -105,6 +109,13 @@ func (s *session) run() (onLoop bool) {
 		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
+	ranLogin := route.Login != nil && hs.NextState != mc.NextStatus
+	if ranLogin {
+		if err := s.runLogin(r, hs, route.Login, end); err != nil {
+			s.abort(err)
+			return false
+		}
+	}
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
@@ -114,6 +125,13 @@ func (s *session) run() (onLoop bool) {
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
 	end.Str("backend", chosen.Addr)
+	if ranLogin && route.Login.Forwarding == auth.ForwardVelocity {
+		if err := s.forwardVelocity(backend, route); err != nil {
+			backend.Close()
+			s.abort(err)
+			return false
+		}
+	}
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)), end)
 }
@@ -122,6 +140,9 @@ func (s *session) run() (onLoop bool) {
 // so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
 // buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
 func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (first []byte, buffered int) {
+	if s.login != nil {
+		return s.loginFirstBytes(r, hs, route)
+	}
 	if route.RewriteHost != "" {
 		first = hs.AppendFrame(nil, route.RewriteHost)
 	} else {
@@ -150,11 +171,13 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoo
 		return onLoop
 	}
 	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
+		s.decrypt(buf[headroom : headroom+n])
 		s.player.feed(buf[headroom : headroom+n])
 		_, err := backend.Write(buf[headroom : headroom+n])
 		return err
 	}}
 	downPump := &pipe.Pump{Source: sourceFor(backend, backend.Read), Write: func(buf []byte, n int) error {
+		s.encrypt(buf[headroom : headroom+n])
 		return s.down.WriteBatch(buf[:headroom+n])
 	}}
 	up.Bytes.Store(sent) // the backend already has the first bytes: they count as relayed up

@@ -11,6 +11,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -45,9 +46,13 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
+	logins, err := routeLogins(cfg.Routes, cfg.Login)
+	if err != nil {
+		return relay.Config{}, err
+	}
 	return relay.Config{
 		Listeners:       relayListeners(cfg.Listeners),
-		Routes:          relayRoutes(cfg.Routes),
+		Routes:          relayRoutes(cfg.Routes, logins),
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          relayLimits(cfg.Limits),
 		Memory:          memory,
@@ -151,13 +156,18 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 	return relay.ProxyOff
 }
 
-func relayRoutes(routes []config.Route) []relay.Route {
+// relayRoutes turns the file's routes into the relay's; logins[i] is route i's login (nil: the
+// login passes through), or logins is nil for none.
+func relayRoutes(routes []config.Route, logins []*auth.Config) []relay.Route {
 	out := make([]relay.Route, 0, len(routes))
-	for _, r := range routes {
+	for i, r := range routes {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
 		}}
+		if logins != nil {
+			rr.Login = logins[i]
+		}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}

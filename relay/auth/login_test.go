@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,21 +16,6 @@ import (
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
-
-var (
-	keysOnce sync.Once
-	keys     *auth.Keys
-)
-
-func testKeys(t testing.TB) *auth.Keys {
-	keysOnce.Do(func() {
-		var err error
-		if keys, err = auth.NewKeys(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	return keys
-}
 
 // loginResult is what the proxy's side of a login returned.
 type loginResult struct {
@@ -71,7 +55,7 @@ func runLogin(t *testing.T, cfg *auth.Config, p authtest.Player) (loginResult, *
 }
 
 func onlineConfig(t *testing.T, ss *authtest.SessionServer) *auth.Config {
-	return &auth.Config{Online: true, Keys: testKeys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
+	return &auth.Config{Online: true, Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
 }
 
 // shapeProtocols are one release per row of the login table, the first and the newest.

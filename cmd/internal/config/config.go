@@ -27,7 +27,36 @@ type Config struct {
 	Fallback        Fallback `yaml:"fallback"`
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
+	Login           Login    `yaml:"login"`
 }
+
+// Login is what routes with auth online share: the key of the Encryption Requests and the
+// session server that vouches for players.
+type Login struct {
+	// KeyFile is a PEM RSA private key; empty: a fresh 1024-bit key at every start and reload.
+	KeyFile string `yaml:"key_file"`
+	// SessionServer is the base URL hasJoined is asked under.
+	SessionServer string `yaml:"session_server"`
+	// SessionTimeout bounds one hasJoined request.
+	SessionTimeout time.Duration `yaml:"session_timeout"`
+	// PreventProxyConnections gives the session server the player's address, which then has to be
+	// the one the client joined from.
+	PreventProxyConnections bool `yaml:"prevent_proxy_connections"`
+}
+
+// Route auth modes.
+const (
+	AuthPassthrough = "passthrough"
+	AuthOnline      = "online"
+	AuthOffline     = "offline"
+)
+
+// Forwarding modes.
+const (
+	ForwardNone       = "none"
+	ForwardBungeeCord = "bungeecord"
+	ForwardVelocity   = "velocity"
+)
 
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
 // close the rest.
@@ -146,19 +175,35 @@ type Route struct {
 	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
+	// Auth: passthrough (the backend runs the login), online (the proxy does, with the session
+	// server) or offline (the proxy takes the name as it is, for forwarding).
+	Auth string `yaml:"auth"`
+	// Forwarding tells the backend who the player is: none, bungeecord or velocity.
+	Forwarding string `yaml:"forwarding"`
+	// VelocitySecretFile holds the secret velocity forwarding signs with (Paper's
+	// velocity.secret); a trailing newline is not part of it.
+	VelocitySecretFile string `yaml:"velocity_secret_file"`
 }
 
 // UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
 // health_check, or some of its keys) keep them.
 func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
-	*r = Route{HealthCheck: defaultHealthCheck()}
+	*r = routeDefaults()
 	type plain Route // without this method, or decoding would recurse
 	return unmarshal((*plain)(r))
 }
 
 // DefaultRoute sends every host to backends, with the default health check.
 func DefaultRoute(backends ...string) Route {
-	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck()}
+	r := routeDefaults()
+	r.Hosts, r.Backends = []string{"*"}, backends
+	return r
+}
+
+// routeDefaults are the keys a route may leave out: the health check, auth passthrough and no
+// forwarding.
+func routeDefaults() Route {
+	return Route{HealthCheck: defaultHealthCheck(), Auth: AuthPassthrough, Forwarding: ForwardNone}
 }
 
 // HealthCheck says how a route checks its backends.
@@ -237,6 +282,7 @@ func Default() Config {
 			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
 		Relay: Relay{DataPath: DataPathAuto, Loops: DefaultLoops},
+		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",

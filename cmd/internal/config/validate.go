@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -48,6 +49,7 @@ func (c Config) Validate() error {
 		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
+	errs = append(errs, c.Login.validate()...)
 	for i, cidr := range c.TrustedProxies {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
 			if _, err := netip.ParseAddr(cidr); err != nil {
@@ -189,6 +191,7 @@ func validateRoutes(routes []Route) []error {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+		errs = append(errs, r.validateAuth(key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }
@@ -226,6 +229,37 @@ func (r Route) label() string {
 		return r.Hosts[0] + r.Paths[0]
 	}
 	return r.Hosts[0]
+}
+
+// validateAuth checks a route's login settings: forwarding needs the proxy to run the login, and
+// velocity its secret.
+func (r Route) validateAuth(key string) []error {
+	errs := []error{
+		oneOf(key+".auth", r.Auth, AuthPassthrough, AuthOnline, AuthOffline),
+		oneOf(key+".forwarding", r.Forwarding, ForwardNone, ForwardBungeeCord, ForwardVelocity),
+	}
+	if r.Forwarding != ForwardNone && r.Auth == AuthPassthrough {
+		errs = append(errs, invalid(key+".forwarding", "needs auth online or offline: a passed-through login has nobody to forward"))
+	}
+	switch {
+	case r.Forwarding == ForwardVelocity && r.VelocitySecretFile == "":
+		errs = append(errs, invalid(key+".velocity_secret_file", "velocity forwarding needs the secret the backend checks"))
+	case r.Forwarding == ForwardVelocity:
+		errs = append(errs, readableFile(key+".velocity_secret_file", r.VelocitySecretFile))
+	}
+	return errs
+}
+
+// validate checks the login settings online routes share.
+func (l Login) validate() []error {
+	var errs []error
+	if u, err := url.Parse(l.SessionServer); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs = append(errs, invalid("login.session_server", "%q is not an http(s) URL", l.SessionServer))
+	}
+	if l.SessionTimeout <= 0 {
+		errs = append(errs, invalid("login.session_timeout", "must be a positive duration such as 5s"))
+	}
+	return append(errs, readableFile("login.key_file", l.KeyFile))
 }
 
 func (h HealthCheck) validate(key string) []error {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -39,6 +40,10 @@ type Backend struct {
 	Compression bool
 	// Got receives what each login forwarded, or the error that refused it.
 	Got chan BackendLogin
+	// Received gets every byte a player sent after its login (what the backend echoes), so that
+	// a test can see the proxy decrypted them: an echo alone would come back right through a
+	// proxy that passed ciphertext both ways. nil: not kept.
+	Received *testutil.SyncBuffer
 }
 
 // BackendLogin is one login the Backend saw.
@@ -58,7 +63,11 @@ func (b *Backend) Serve(c net.Conn) {
 	if err != nil {
 		return
 	}
-	io.Copy(c, r) // echo: the login succeeded
+	var keep io.Writer = io.Discard
+	if b.Received != nil {
+		keep = b.Received
+	}
+	io.Copy(c, io.TeeReader(r, keep)) // echo: the login succeeded
 }
 
 func (b *Backend) login(r *bufio.Reader, c net.Conn) (BackendLogin, error) {

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay/auth"
+)
+
+func TestRouteLogins(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	os.WriteFile(secret, []byte("s3cret\r\n"), 0o600)
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	route := func(authMode, fwd, file string) config.Route {
+		r := config.DefaultRoute("127.0.0.1:25565")
+		r.Auth, r.Forwarding, r.VelocitySecretFile = authMode, fwd, file
+		return r
+	}
+	login := config.Default().Login
+	logins, err := routeLogins([]config.Route{
+		route(config.AuthPassthrough, config.ForwardNone, ""),
+		route(config.AuthOnline, config.ForwardVelocity, secret),
+		route(config.AuthOnline, config.ForwardBungeeCord, ""),
+		route(config.AuthOffline, config.ForwardBungeeCord, ""),
+	}, login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logins[0] != nil {
+		t.Error("passthrough got a login")
+	}
+	if v := logins[1]; v == nil || !v.Online || v.Forwarding != auth.ForwardVelocity || string(v.VelocitySecret) != "s3cret" || v.Keys == nil {
+		t.Errorf("online velocity: %+v (the secret without its line end, and a key)", v)
+	}
+	if logins[2].Keys != logins[1].Keys {
+		t.Error("two online routes got two keys")
+	}
+	if o := logins[3]; o.Online || o.Keys != nil || o.Forwarding != auth.ForwardBungeeCord {
+		t.Errorf("offline bungeecord: %+v", o)
+	}
+	if o := logins[1]; o.Sessions.BaseURL != "https://sessionserver.mojang.com" || o.Sessions.Timeout != login.SessionTimeout {
+		t.Errorf("session server %+v", o.Sessions)
+	}
+	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login); err == nil {
+		t.Error("an empty velocity secret was taken")
+	}
+}

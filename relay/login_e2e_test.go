@@ -1,0 +1,229 @@
+package relay
+
+import (
+	"bytes"
+	"crypto/rand"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authtest"
+	"github.com/moonbridge/moonbridge/relay/mc"
+)
+
+// loginSetup is a proxy whose one route runs the logins, in front of a checking backend.
+type loginSetup struct {
+	srv      *Server
+	addr     string
+	sessions *authtest.SessionServer
+	backend  *authtest.Backend
+}
+
+func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsProvider string, protocols ...Protocol) loginSetup {
+	t.Helper()
+	ss := authtest.NewSessionServer(t)
+	backend.Got = make(chan authtest.BackendLogin, 4)
+	backend.Received = new(testutil.SyncBuffer)
+	ln := testutil.Serve(t, backend.Serve)
+	cfg := &auth.Config{Online: online, Forwarding: backend.Forwarding, VelocitySecret: []byte("s3cret"),
+		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(ln.Addr().String())
+		c.Routes[0].Login = cfg
+		c.TLS = tlsServer(t, tlsProvider)
+	}, protocols...)
+	return loginSetup{srv: srv, addr: addr, sessions: ss, backend: backend}
+}
+
+// TestOnlineLoginEndToEnd: an online-mode player logs in through the proxy to an offline
+// backend with each forwarding, over tcp, ws and wss (both TLS providers), and then 300000
+// bytes go each way byte-exact through the player's cipher (TestMain runs it on both data
+// paths).
+func TestOnlineLoginEndToEnd(t *testing.T) {
+	transports := []struct {
+		name      string
+		transport Protocol
+		provider  string
+	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss go", WSS, "go"}, {"wss boringssl", WSS, "boringssl"}}
+	backends := map[string]authtest.Backend{
+		"none":                 {Forwarding: auth.ForwardNone},
+		"bungeecord":           {Forwarding: auth.ForwardBungeeCord},
+		"velocity":             {Forwarding: auth.ForwardVelocity, VelocitySecret: []byte("s3cret"), VelocityVersion: 4},
+		"velocity compression": {Forwarding: auth.ForwardVelocity, VelocitySecret: []byte("s3cret"), Compression: true},
+	}
+	for _, tr := range transports {
+		for name, b := range backends {
+			t.Run(tr.name+" "+name, func(t *testing.T) {
+				backend := b
+				setup := startLoginProxy(t, true, &backend, tr.provider, tr.transport)
+				player := authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions}
+				pc := loginThrough(t, setup, tr.transport, player)
+				got := <-backend.Got
+				if got.Err != nil {
+					t.Fatalf("the backend refused the login: %v", got.Err)
+				}
+				checkForwarded(t, backend.Forwarding, got.Forwarded, authtest.Profile("Alex"))
+				readLoginSuccess(t, pc, backend.Compression)
+				echoThrough(t, pc, &backend, 300000)
+				waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "ok"}, 1)
+			})
+		}
+	}
+}
+
+// TestOfflineLoginWithForwarding: auth offline forwards the name's offline profile.
+func TestOfflineLoginWithForwarding(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
+	setup := startLoginProxy(t, false, &backend, "go", Minecraft)
+	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Notch", Protocol: 47})
+	got := <-backend.Got
+	if got.Err != nil {
+		t.Fatal(got.Err)
+	}
+	checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, auth.OfflineProfile("Notch"))
+	readLoginSuccess(t, pc, false)
+	echoThrough(t, pc, &backend, 10000)
+}
+
+// TestLoginRefusedEndToEnd: a player the session server does not know is told so, the session
+// ends as login_refused, no backend is dialled, and another player's session is undisturbed.
+func TestLoginRefusedEndToEnd(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
+	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+	good := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
+	<-backend.Got
+	readLoginSuccess(t, good, false)
+
+	bad := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Steve", Protocol: 767, Sessions: setup.sessions, SkipJoin: true})
+	body, err := bad.ReadFrame()
+	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("Failed to verify username")) {
+		t.Fatalf("refused player read %q %v, want the disconnect", body, err)
+	}
+	waitForMetric(t, setup.srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "login_refused"}, 1)
+	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "not_authenticated"}, 1)
+	echoThrough(t, good, &backend, 5000)
+	select {
+	case l := <-backend.Got:
+		t.Fatalf("a refused login reached the backend: %+v", l)
+	default:
+	}
+}
+
+// TestVelocityWrongSecret: a backend with another secret refuses the forwarding; the player
+// reads the backend's disconnect through the cipher.
+func TestVelocityWrongSecret(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardVelocity, VelocitySecret: []byte("other")}
+	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
+	if got := <-backend.Got; got.Err == nil {
+		t.Fatal("the backend took data signed with the wrong secret")
+	}
+	body, err := pc.ReadFrame()
+	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("signature")) {
+		t.Fatalf("player read %q %v, want the backend's disconnect", body, err)
+	}
+}
+
+// TestVelocityBackendNotAsking: a backend that is not in Velocity mode logs the player in
+// without asking; the proxy refuses to go on, and says so.
+func TestVelocityBackendNotAsking(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardNone}
+	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+	setup.srv.now().router.routes[0].Login.Forwarding = auth.ForwardVelocity
+	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
+	<-backend.Got
+	body, err := pc.ReadFrame()
+	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("forwarding")) {
+		t.Fatalf("player read %q %v, want the proxy's disconnect", body, err)
+	}
+	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "forwarding_failed"}, 1)
+}
+
+// loginThrough dials the proxy over transport and logs player in.
+func loginThrough(t *testing.T, setup loginSetup, transport Protocol, player authtest.Player) *authtest.Conn {
+	t.Helper()
+	conn := dialClient(t, transport, setup.addr)
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	pc, err := player.Login(conn, "play.example.net")
+	if err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	return pc
+}
+
+func checkForwarded(t *testing.T, fwd auth.Forwarding, got authtest.Forwarded, want auth.Profile) {
+	t.Helper()
+	switch fwd {
+	case auth.ForwardNone:
+		if got.Name != want.Name || got.Host != "play.example.net" {
+			t.Fatalf("backend saw %+v", got)
+		}
+		return
+	case auth.ForwardVelocity:
+		if got.Name != want.Name {
+			t.Fatalf("velocity forwarded name %q, want %q", got.Name, want.Name)
+		}
+	}
+	if got.Address != "127.0.0.1" || got.UUID != want.ID.Hex() || len(got.Properties) != len(want.Properties) {
+		t.Fatalf("backend saw %+v, want address 127.0.0.1 and profile %+v", got, want)
+	}
+	for i := range want.Properties {
+		if got.Properties[i] != want.Properties[i] {
+			t.Fatalf("property %d: %+v, want %+v", i, got.Properties[i], want.Properties[i])
+		}
+	}
+}
+
+// readLoginSuccess reads the backend's Login Success (after Set Compression, when on).
+func readLoginSuccess(t *testing.T, pc *authtest.Conn, compression bool) {
+	t.Helper()
+	want := []byte{mc.LoginSuccessID}
+	if compression {
+		body, err := pc.ReadFrame()
+		if err != nil || body[0] != mc.SetCompressionID {
+			t.Fatalf("want Set Compression, read % x %v", body, err)
+		}
+		want = []byte{0, mc.LoginSuccessID}
+	}
+	body, err := pc.ReadFrame()
+	if err != nil || !bytes.HasPrefix(body, want) {
+		t.Fatalf("want Login Success, read % x %v", body, err)
+	}
+}
+
+// echoThrough sends size random bytes through the cipher to the echoing backend and checks
+// they come back the same.
+func echoThrough(t *testing.T, pc *authtest.Conn, backend *authtest.Backend, size int) {
+	t.Helper()
+	before := len(backend.Received.Bytes())
+	payload := make([]byte, size)
+	rand.Read(payload)
+	errs := make(chan error, 1)
+	go func() {
+		for off := 0; off < size; {
+			n := min(size-off, 1+int(payload[off])*200) // uneven writes
+			if _, err := pc.Write(payload[off : off+n]); err != nil {
+				errs <- err
+				return
+			}
+			off += n
+		}
+		errs <- nil
+	}()
+	got := make([]byte, size)
+	if _, err := io.ReadFull(pc.R, got); err != nil {
+		t.Fatalf("reading the echo: %v", err)
+	}
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, payload) {
+		t.Fatal("the echo differs from what was sent")
+	}
+	if !bytes.Equal(backend.Received.Bytes()[before:], payload) {
+		t.Fatal("the backend did not get the plaintext")
+	}
+}
