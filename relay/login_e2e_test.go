@@ -33,6 +33,7 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 		c.Routes = routeTo(ln.Addr().String())
 		c.Routes[0].Login = cfg
 		c.TLS = tlsServer(t, tlsProvider)
+		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000 // a test logs many players in
 	}, protocols...)
 	return loginSetup{srv: srv, addr: addr, sessions: ss, backend: backend}
 }
@@ -60,7 +61,7 @@ func TestOnlineLoginEndToEnd(t *testing.T) {
 				setup := startLoginProxy(t, true, &backend, tr.provider, tr.transport)
 				player := authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions}
 				pc := loginThrough(t, setup, tr.transport, player)
-				got := <-backend.Got
+				got := backendLogin(t, &backend)
 				if got.Err != nil {
 					t.Fatalf("the backend refused the login: %v", got.Err)
 				}
@@ -78,7 +79,7 @@ func TestOfflineLoginWithForwarding(t *testing.T) {
 	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
 	setup := startLoginProxy(t, false, &backend, "go", Minecraft)
 	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Notch", Protocol: 47})
-	got := <-backend.Got
+	got := backendLogin(t, &backend)
 	if got.Err != nil {
 		t.Fatal(got.Err)
 	}
@@ -93,7 +94,7 @@ func TestLoginRefusedEndToEnd(t *testing.T) {
 	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
 	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
 	good := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
-	<-backend.Got
+	backendLogin(t, &backend)
 	readLoginSuccess(t, good, false)
 
 	bad := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Steve", Protocol: 767, Sessions: setup.sessions, SkipJoin: true})
@@ -117,7 +118,7 @@ func TestVelocityWrongSecret(t *testing.T) {
 	backend := authtest.Backend{Forwarding: auth.ForwardVelocity, VelocitySecret: []byte("other")}
 	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
 	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
-	if got := <-backend.Got; got.Err == nil {
+	if got := backendLogin(t, &backend); got.Err == nil {
 		t.Fatal("the backend took data signed with the wrong secret")
 	}
 	body, err := pc.ReadFrame()
@@ -133,12 +134,24 @@ func TestVelocityBackendNotAsking(t *testing.T) {
 	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
 	setup.srv.now().router.routes[0].Login.Forwarding = auth.ForwardVelocity
 	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
-	<-backend.Got
+	backendLogin(t, &backend)
 	body, err := pc.ReadFrame()
 	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("forwarding")) {
 		t.Fatalf("player read %q %v, want the proxy's disconnect", body, err)
 	}
 	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "forwarding_failed"}, 1)
+}
+
+// backendLogin is the next login the backend saw; a test fails instead of waiting for good.
+func backendLogin(t *testing.T, backend *authtest.Backend) authtest.BackendLogin {
+	t.Helper()
+	select {
+	case l := <-backend.Got:
+		return l
+	case <-time.After(20 * time.Second):
+		t.Fatal("no login reached the backend")
+	}
+	return authtest.BackendLogin{}
 }
 
 // loginThrough dials the proxy over transport and logs player in.
@@ -225,5 +238,27 @@ func echoThrough(t *testing.T, pc *authtest.Conn, backend *authtest.Backend, siz
 	}
 	if !bytes.Equal(backend.Received.Bytes()[before:], payload) {
 		t.Fatal("the backend did not get the plaintext")
+	}
+}
+
+// TestOnlineLoginEveryShapeEndToEnd: a player of each distinct login shape of the version table
+// (and a 1.19/1.19.1 player with a chat key, whose verify token is signed) logs in through the
+// proxy to a BungeeCord backend and exchanges bytes.
+func TestOnlineLoginEveryShapeEndToEnd(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
+	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+	for _, p := range []authtest.Player{
+		{Protocol: 4}, {Protocol: 5}, {Protocol: 47}, {Protocol: 393}, {Protocol: 735}, {Protocol: 759}, {Protocol: 759, ChatKey: true},
+		{Protocol: 760, ChatKey: true}, {Protocol: 761}, {Protocol: 764}, {Protocol: 766}, {Protocol: 768}, {Protocol: 774},
+	} {
+		p.Name, p.Sessions = "Alex", setup.sessions
+		pc := loginThrough(t, setup, Minecraft, p)
+		got := backendLogin(t, &backend)
+		if got.Err != nil || got.Start.Name != "Alex" {
+			t.Fatalf("protocol %d: backend saw %+v", p.Protocol, got)
+		}
+		checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, authtest.Profile("Alex"))
+		readLoginSuccess(t, pc, false)
+		echoThrough(t, pc, &backend, 1000)
 	}
 }
