@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 
+	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/loop"
 	"github.com/moonbridge/moonbridge/relay/mc"
 
@@ -87,16 +88,17 @@ func (d wsDownstream) socket() net.Conn { return nil }
 
 // closeCode is the WebSocket close code for a session's end reason (RFC 6455 section 7.4.1):
 // 1001 going away at shutdown, 1008 (policy violation) for content that is not a Minecraft
-// hello or asks for a host that is not served (the WebSocket framing itself was fine, which
-// 1002 would deny), 1013 try again later for a limit, 1011 for a backend that failed or could
-// not be reached and anything else unexpected, 1000 for a clean end.
+// hello, asks for a host that is not served or is a login the proxy refused (the WebSocket
+// framing itself was fine, which 1002 would deny), 1013 try again later for a limit, 1011 for a
+// backend that failed or could not be reached and anything else unexpected, 1000 for a clean
+// end.
 func closeCode(reason error) ws.CloseCode {
 	switch {
 	case reason == nil:
 		return ws.CloseNormal
 	case errors.Is(reason, errShutdown):
 		return ws.CloseGoingAway
-	case errors.As(reason, new(*mc.HelloError)), errors.As(reason, new(*NoRouteError)):
+	case errors.As(reason, new(*mc.HelloError)), errors.As(reason, new(*NoRouteError)), errors.As(reason, new(*auth.LoginError)):
 		return ws.ClosePolicyViolation
 	case errors.As(reason, new(*LimitError)):
 		return ws.CloseTryAgainLater

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
@@ -261,4 +263,18 @@ func TestOnlineLoginEveryShapeEndToEnd(t *testing.T) {
 		readLoginSuccess(t, pc, false)
 		echoThrough(t, pc, &backend, 1000)
 	}
+}
+
+// TestLoginRefusedCloseCode: a WebSocket player whose login the proxy refused (here: a version
+// the table does not know) gets the disconnect and then close code 1008, as for a bad handshake,
+// not 1011 (which says the server failed).
+func TestLoginRefusedCloseCode(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardNone}
+	setup := startLoginProxy(t, true, &backend, "go", WS)
+	conn := gorillaDial(t, "ws", setup.addr)
+	hs := mc.Handshake{Protocol: 775, Host: "play.example.net", Port: 25565, NextState: mc.NextLogin}
+	shape, _, _ := mc.LoginShapeOf(767)
+	conn.WriteMessage(websocket.BinaryMessage, mc.AppendLoginStart(hs.AppendFrame(nil, hs.Host), shape, mc.LoginStart{Name: "Alex", HasUUID: true}))
+	checkCloseCode(t, conn, websocket.ClosePolicyViolation, "login refused")
+	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "unknown_version"}, 1)
 }
