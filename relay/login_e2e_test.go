@@ -278,3 +278,28 @@ func TestLoginRefusedCloseCode(t *testing.T) {
 	checkCloseCode(t, conn, websocket.ClosePolicyViolation, "login refused")
 	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "unknown_version"}, 1)
 }
+
+// TestOnlineLoginPipelined: bytes a player sends right behind its Encryption Response, in the same
+// write, are already in the proxy's reader when the login ends: they reach the backend decrypted,
+// ahead of everything after them.
+func TestOnlineLoginPipelined(t *testing.T) {
+	for _, transport := range []Protocol{Minecraft, WS} {
+		backend := authtest.Backend{Forwarding: auth.ForwardNone}
+		setup := startLoginProxy(t, true, &backend, "go", transport)
+		early := make([]byte, 3000)
+		rand.Read(early)
+		pc := loginThrough(t, setup, transport, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions, Pipelined: early})
+		if got := backendLogin(t, &backend); got.Err != nil {
+			t.Fatal(got.Err)
+		}
+		readLoginSuccess(t, pc, false)
+		echoed := make([]byte, len(early))
+		if _, err := io.ReadFull(pc.R, echoed); err != nil || !bytes.Equal(echoed, early) {
+			t.Fatalf("%s: the early bytes came back %v, equal %v", transport, err, bytes.Equal(echoed, early))
+		}
+		if !bytes.HasPrefix(backend.Received.Bytes(), early) {
+			t.Fatalf("%s: the backend did not get the early bytes in plaintext first", transport)
+		}
+		echoThrough(t, pc, &backend, 5000)
+	}
+}

@@ -31,6 +31,9 @@ type Player struct {
 	SecretSize       int  // a shared secret of this many bytes instead of 16
 	SkipJoin         bool // does not join (a cracked client)
 	SecondLoginStart bool // answers the Encryption Request with another Login Start
+	// Pipelined is sent, encrypted, in the same write as the Encryption Response, before the
+	// player has heard anything back: a client that does not wait.
+	Pipelined []byte
 }
 
 // Conn is a player's connection after the login: the cipher is on (online) and the frames the
@@ -133,15 +136,19 @@ func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.En
 	if err != nil {
 		return nil, err
 	}
-	if _, err := rw.Write(mc.AppendEncryptionResponse(nil, shape, resp)); err != nil {
+	frame := mc.AppendEncryptionResponse(nil, shape, resp)
+	var enc, dec *cfb8.Stream
+	if len(secret) == 16 { // otherwise the proxy refuses it in the clear: no cipher
+		enc, dec, _ = cfb8.NewAESPair(secret)
+		more := bytes.Clone(p.Pipelined)
+		enc.XORKeyStream(more, more)
+		frame = append(frame, more...)
+	}
+	if _, err := rw.Write(frame); err != nil {
 		return nil, err
 	}
-	if len(secret) != 16 {
-		return c, nil // the proxy refuses it in the clear: no cipher
-	}
-	enc, dec, err := cfb8.NewAESPair(secret)
-	if err != nil {
-		return nil, err
+	if enc == nil {
+		return c, nil
 	}
 	return &Conn{R: bufio.NewReader(&decrypter{r: c.R, dec: dec}), w: rw, enc: enc}, nil
 }
