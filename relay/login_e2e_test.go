@@ -58,7 +58,7 @@ func TestOnlineLoginEndToEnd(t *testing.T) {
 	}
 	for _, tr := range transports {
 		for name, b := range backends {
-			t.Run(tr.name+" "+name, func(t *testing.T) {
+			t.Run(name+" "+tr.name, func(t *testing.T) {
 				backend := b
 				setup := startLoginProxy(t, true, &backend, tr.provider, tr.transport)
 				player := authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions}
