@@ -23,7 +23,8 @@ type session struct {
 	info     *connInfo
 	protocol string
 	path     string
-	log      zerolog.Logger
+	log      zerolog.Logger // the listener's; the end line adds the client and the protocol
+	line     endLine        // what the end line will say about the session's start
 	started  time.Time
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
@@ -46,7 +47,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 		srv: s, down: down, info: info, protocol: protocol,
 		path: path, started: time.Now(), conf: s.now(),
 	}
-	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
+	sess.log = ln.log
 	sess.end.Add(down.CloseFor)
 	if !s.track(sess) {
 		down.Close()
@@ -61,11 +62,10 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 // run drives the session and logs its one end line, unless it handed the session to an event
 // loop (onLoop), where the session's end logs the line (handover.go).
 func (s *session) run() (onLoop bool) {
-	end := s.log.Info()
 	defer func() {
 		if !onLoop {
 			s.end.Close()
-			s.logEnd(end)
+			s.logEnd()
 		}
 	}()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
@@ -75,32 +75,32 @@ func (s *session) run() (onLoop bool) {
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
-	if s.refuseWhenFull(r, hello, end) {
+	if s.refuseWhenFull(r, hello) {
 		return
 	}
 	if hello.Legacy != nil {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		end.Str("answered", "legacy ping")
+		s.line.answered = "legacy ping"
 		return false
 	}
 	hs := hello.Handshake
-	end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	s.line.hello(hs)
 	s.player.want = hs.NextState == mc.NextLogin
 	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		end.Str("answered", "restarting")
+		s.line.answered = "restarting"
 		return false
 	}
 	route, ok := s.conf.router.Match(hs.Host, s.path)
 	if !ok {
-		end.Str("answered", "fallback")
+		s.line.answered = "fallback"
 		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
 		return false
 	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
-		end.Str("answered", "limit")
+		s.line.answered = "limit"
 		s.answer(r, hello, refusalAnswer(s.fallback(), err), err)
 		return false
 	}
@@ -108,14 +108,14 @@ func (s *session) run() (onLoop bool) {
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
-		end.Str("answered", "fallback")
+		s.line.answered = "fallback"
 		s.answer(r, hello, s.fallback(), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
-	end.Str("backend", chosen.Addr)
+	s.line.backend = chosen.Addr
 	s.down.SetReadDeadline(time.Time{})
-	return s.relay(backend, int64(len(first)), end)
+	return s.relay(backend, int64(len(first)))
 }
 
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
@@ -133,7 +133,7 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a
-// login disconnect), and ends the session with cause; end already says what answered. A client
+// login disconnect), and ends the session with cause; s.line already says what answered. A client
 // that leaves after the status without a ping (io.EOF) is no further error.
 func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause error) {
 	if err := a.Serve(r, hello, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
@@ -144,9 +144,10 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 
 // relay hands the session to an event loop (onLoop) or runs both pumps until both directions
 // are done; sent is what the backend already got.
-func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoop bool) {
+func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
+	s.line.relayed = true
 	s.end.Add(func(error) { backend.Close() })
-	if handled, onLoop := s.toLoop(backend, sent, end); handled {
+	if handled, onLoop := s.toLoop(backend, sent); handled {
 		return onLoop
 	}
 	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
@@ -168,16 +169,10 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoo
 	}()
 	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite(serverClosed) })
 	<-upDone
-	s.logBytes(end)
 	return false
 }
 
 // logBytes puts what the session relayed each way on its end line.
-func (s *session) logBytes(end *zerolog.Event) {
-	up, down := s.relayed()
-	end.Int64("bytes_up", up).Int64("bytes_down", down)
-}
-
 // finish ends one direction, which reads from source and writes to sink: a clean end
 // half-closes the sink, an error aborts both, named after the side that failed.
 func (s *session) finish(err error, source, sink string, halfClose func()) {
@@ -216,8 +211,14 @@ func (s *session) abort(reason error) { s.end.Fail(reason) }
 func (s *session) endReason() error { return s.end.Reason() }
 
 // logEnd writes the session's one log line.
-func (s *session) logEnd(end *zerolog.Event) {
+func (s *session) logEnd() {
 	reason := s.endReason()
+	end := s.log.Info().Str("client", s.info.client.String()).Str("protocol", s.protocol)
+	s.line.write(end)
+	if s.line.relayed {
+		up, down := s.relayed()
+		end.Int64("bytes_up", up).Int64("bytes_down", down)
+	}
 	if s.info.tls != nil {
 		state := s.info.tls.State()
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
