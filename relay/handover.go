@@ -39,6 +39,10 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	// The loop owns both sockets now: forget the connections that wrapped them (a WebSocket
+	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
+	s.end.Handover()
+	s.down = nil
 	// Server.Close ends sessions through s.end; the loop's own end needs no second close.
 	s.end.Add(func(reason error) {
 		if !s.loopDone.Load() {

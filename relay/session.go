@@ -48,7 +48,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 		path: path, started: time.Now(), conf: s.now(),
 	}
 	sess.log = ln.log
-	sess.end.Add(down.CloseFor)
+	sess.end.AddSocket(down.CloseFor)
 	if !s.track(sess) {
 		down.Close()
 		return
@@ -146,7 +146,7 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 // are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 	s.line.relayed = true
-	s.end.Add(func(error) { backend.Close() })
+	s.end.AddSocket(func(error) { backend.Close() })
 	if handled, onLoop := s.toLoop(backend, sent); handled {
 		return onLoop
 	}
