@@ -35,6 +35,9 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 	if err != nil {
 		return nil, err
 	}
+	if _, err := parseRecordLayer(cfg.RecordLayer); err != nil {
+		return nil, err
+	}
 	files := watchedFiles(cfg.Certificates)
 	seen := stamps(files)
 	certs, err := loadCerts(cfg.Certificates)
