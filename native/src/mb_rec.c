@@ -333,8 +333,11 @@ static int open_record(mb_rec *r, mb_io *io, const uint8_t *h, const uint8_t *bo
     return GOT_FATAL;
   }
   if (!EVP_AEAD_CTX_open(&r->rd.aead, dst, &n, len, nonce, NONCE, body, len, h, HDR)) {
+    /* The SSL path reports the first error queued, the AEAD's own (BAD_DECRYPT): so do we. */
+    const char *first = ERR_reason_error_string(ERR_peek_error());
     ERR_clear_error();
     fail(r, io, SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC, SSL_AD_BAD_RECORD_MAC);
+    if (first != NULL) r->fatal = first;
     return GOT_FATAL;
   }
   r->rd.seq++;
