@@ -22,13 +22,15 @@ func forEachRecordLayer(t *testing.T, test func(t *testing.T, layer string)) {
 // instead of sending (rec).
 func handshaken(t testing.TB, maxVersion uint16, layer string) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
-	cfg := testConfig(t)
-	cfg.RecordLayer = layer
-	return handshakenWith(t, maxVersion, cfg)
+	srvCfg := testConfig(t)
+	srvCfg.RecordLayer = layer
+	cfg := clientConfig(t, "a.test")
+	cfg.MaxVersion = maxVersion
+	return handshakenWith(t, srvCfg, cfg)
 }
 
-// handshakenWith is handshaken with a server config of the test's.
-func handshakenWith(t testing.TB, maxVersion uint16, srvCfg ServerConfig) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
+// handshakenWith is handshaken with the test's server and client configs.
+func handshakenWith(t testing.TB, srvCfg ServerConfig, cfg *tls.Config) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
 	p, err := boringProvider()
 	if err != nil {
@@ -43,8 +45,6 @@ func handshakenWith(t testing.TB, maxVersion uint16, srvCfg ServerConfig) (sc *b
 	sc = srv.Wrap(serverRaw).(*boringConn)
 	t.Cleanup(func() { sc.Close() })
 	rec = &recordingConn{Conn: clientRaw}
-	cfg := clientConfig(t, "a.test")
-	cfg.MaxVersion = maxVersion
 	cc = tlsClient(rec, cfg)
 	t.Cleanup(func() { cc.Close() })
 	errc := make(chan error, 1)
