@@ -30,6 +30,9 @@ func TestAEADRecordLayerCarriesTLS13Only(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, states := stateServer(t, p, aeadConfig(t))
+	if got := ts.srv.RecordLayer(); got != RecordLayerAEAD {
+		t.Errorf("Server.RecordLayer %q, want %q", got, RecordLayerAEAD)
+	}
 	cfg := clientConfig(t, "a.test")
 	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
 	for _, want := range []struct {
@@ -268,4 +271,35 @@ func FuzzAEADMatchesSSL(f *testing.F) {
 		}
 		openDifferential(t, flip, sizes)
 	})
+}
+
+// TestServerRecordLayer: what Server.RecordLayer says for each provider and setting, and a
+// setting that is neither layer is a config error.
+func TestServerRecordLayer(t *testing.T) {
+	p, err := boringProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p           Provider
+		layer, want string
+	}{{p, "", RecordLayerSSL}, {p, RecordLayerSSL, RecordLayerSSL}, {p, RecordLayerAEAD, RecordLayerAEAD},
+		{GoProvider(), RecordLayerAEAD, "crypto/tls"}} {
+		cfg := testConfig(t)
+		cfg.RecordLayer = tc.layer
+		srv, err := tc.p.NewServer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := srv.RecordLayer(); got != tc.want {
+			t.Errorf("%s with %q: %q, want %q", tc.p.Name(), tc.layer, got, tc.want)
+		}
+		srv.Close()
+	}
+	cfg := testConfig(t)
+	cfg.RecordLayer = "kernel"
+	var te *TLSError
+	if _, err := p.NewServer(cfg); !errors.As(err, &te) || te.Op != "config" {
+		t.Errorf("record layer kernel: %v, want a TLS config error", err)
+	}
 }

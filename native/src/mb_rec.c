@@ -219,7 +219,12 @@ static void fail(mb_rec *r, mb_io *io, int code, uint8_t alert) {
 
 size_t mb_rec_seal(mb_rec *r, mb_io *io, const uint8_t *in, size_t in_len, mb_result *res) {
   size_t sealed = 0;
-  if (r->write_closed && r->fatal == NULL) r->fatal = reason_of(SSL_R_PROTOCOL_IS_SHUTDOWN);
+  if (r->write_closed && r->fatal == NULL && in_len > 0) {
+    /* after our close_notify: this write fails, reading on stays possible */
+    res->status = MB_FATAL;
+    res->reason = reason_of(SSL_R_PROTOCOL_IS_SHUTDOWN);
+    return 0;
+  }
   while (sealed < in_len && r->fatal == NULL) {
     /* RFC 8446 section 5.5: change keys well before the AEAD's limit (2^24.5 AES-GCM records). */
     if (r->wr.seq >= r->key_update_after && !send_key_update(r, io, 0)) break;

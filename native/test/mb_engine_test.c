@@ -221,6 +221,13 @@ static void test_sessions(pem_pair a, pem_pair b) {
     CHECK(res.status == MB_OK && res.produced > 0);
     BIO_write(c.in, out, (int)res.produced);
     CHECK(SSL_read(c.ssl, out, sizeof(out)) == 0 && SSL_get_error(c.ssl, 0) == SSL_ERROR_ZERO_RETURN);
+    /* After its close_notify the server writes no more, and still reads what the client sends. */
+    mb_seal(server, (const uint8_t *)"x", 1, out, sizeof(out), &res);
+    CHECK(res.status == MB_FATAL && res.consumed == 0 && res.produced == 0);
+    CHECK(SSL_write(c.ssl, "late", 4) == 4);
+    size_t late = 0;
+    res = feed(server, &c, mb_open, 4096, out, sizeof(out), &late);
+    CHECK(res.status != MB_FATAL && late == 4 && memcmp(out, "late", 4) == 0);
     mb_conn_free(server);
     CHECK(mb_ctx_conns(ctx) == 0);
     SSL_free(c.ssl);
