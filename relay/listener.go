@@ -55,7 +55,8 @@ func (ln *listener) logStartup() {
 	switch {
 	case ln.wss != nil:
 		provider := ln.srv.now().TLS.Provider()
-		ev.Str("tls_provider", provider).Str("reason", ln.srv.now().TLSReason).
+		ev.Str("tls_provider", provider).Str("tls_record_layer", ln.srv.now().TLS.RecordLayer()).
+			Str("reason", ln.srv.now().TLSReason).
 			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
 	case ln.ws != nil:
 		ev.Msg("Listening for WebSocket")

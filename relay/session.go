@@ -222,7 +222,8 @@ func (s *session) logEnd() {
 	if s.info.tls != nil {
 		state := s.info.tls.State()
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
-			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed)
+			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed).
+			Str("tls_record_layer", state.RecordLayer)
 	}
 	if s.player.name != "" {
 		end.Str("player", s.player.name)

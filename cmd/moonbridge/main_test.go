@@ -119,7 +119,7 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	}
 	cfg, err := parseCommandLine("serve", new(serveFlags), "--config", file, "--listen", "127.0.0.1:0",
 		"--backend", "127.0.0.1:1", "--ws-path", "/play", "--tls-provider", "go", "--tls-cert", cert,
-		"--tls-key", key, "--admin", "127.0.0.1:9200", "--log-level", "debug", "--log-format", "json")
+		"--tls-key", key, "--tls-record-layer", "aead", "--admin", "127.0.0.1:9200", "--log-level", "debug", "--log-format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +131,11 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	if len(cfg.Routes) != 1 || !reflect.DeepEqual(cfg.Routes[0].Backends, []string{"127.0.0.1:1"}) {
 		t.Errorf("routes %+v, want every host to 127.0.0.1:1", cfg.Routes)
 	}
-	got := []string{cfg.WebSocket.Path, cfg.TLS.Provider, cfg.TLS.Cert, cfg.TLS.Key, cfg.Admin.Listen, cfg.Log.Level, cfg.Log.Format}
-	want := []string{"/play", "go", cert, key, "127.0.0.1:9200", "debug", "json"}
+	got := []string{cfg.WebSocket.Path, cfg.TLS.Provider, cfg.TLS.Cert, cfg.TLS.Key, cfg.TLS.RecordLayer,
+		cfg.Admin.Listen, cfg.Log.Level, cfg.Log.Format}
+	want := []string{"/play", "go", cert, key, "aead", "127.0.0.1:9200", "debug", "json"}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("path, provider, cert, key, admin, log level and format %q, want %q", got, want)
+		t.Errorf("path, provider, cert, key, record layer, admin, log level and format %q, want %q", got, want)
 	}
 	if cfg.WebSocket.Keepalive != 45*time.Second {
 		t.Errorf("keepalive %v: a setting no flag names must come from the file (45s)", cfg.WebSocket.Keepalive)
@@ -147,6 +148,9 @@ func TestServeRefusesBadCommandLines(t *testing.T) {
 	}
 	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-provider", "openssl"); err == nil || !strings.Contains(err.Error(), "tls.provider") {
 		t.Errorf("bad provider flag: %v, want an error naming tls.provider", err)
+	}
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-record-layer", "kernel"); err == nil || !strings.Contains(err.Error(), "tls.record_layer") {
+		t.Errorf("bad record layer flag: %v, want an error naming tls.record_layer", err)
 	}
 	var invalid *config.InvalidError
 	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-cert", "/etc/mb/cert.pem"); !errors.As(err, &invalid) {

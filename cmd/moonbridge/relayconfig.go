@@ -83,7 +83,8 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion, Logger: log}
+	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion,
+		RecordLayer: tlsCfg.RecordLayer, Logger: log}
 	if path := os.Getenv("SSLKEYLOGFILE"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {

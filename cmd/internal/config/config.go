@@ -102,11 +102,12 @@ type Admin struct {
 
 // TLS configures wss listeners.
 type TLS struct {
-	Provider   string        `yaml:"provider"`    // auto, boringssl, go
-	MinVersion string        `yaml:"min_version"` // "1.2" or "1.3"
-	Cert       string        `yaml:"cert"`        // PEM chain; empty: a throwaway self-signed one
-	Key        string        `yaml:"key"`         // PEM private key
-	Extra      []Certificate `yaml:"certificates"`
+	Provider    string        `yaml:"provider"`     // auto, boringssl, go
+	MinVersion  string        `yaml:"min_version"`  // "1.2" or "1.3"
+	RecordLayer string        `yaml:"record_layer"` // TLS 1.3 under BoringSSL: boringssl-ssl or aead
+	Cert        string        `yaml:"cert"`         // PEM chain; empty: a throwaway self-signed one
+	Key         string        `yaml:"key"`          // PEM private key
+	Extra       []Certificate `yaml:"certificates"`
 }
 
 // Certificate is one more certificate, chosen by SNI among Cert and the others.
@@ -209,7 +210,7 @@ const (
 func Default() Config {
 	return Config{
 		Log: Log{Level: "info", Format: "auto"},
-		TLS: TLS{Provider: "auto", MinVersion: "1.2"},
+		TLS: TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
 		WebSocket: WebSocket{
 			Path:          "/mc",
 			Keepalive:     30 * time.Second,

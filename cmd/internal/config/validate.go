@@ -71,6 +71,7 @@ func (t TLS) validate() []error {
 	errs := []error{
 		oneOf("tls.provider", t.Provider, "auto", "boringssl", "go"),
 		oneOf("tls.min_version", t.MinVersion, "1.2", "1.3"),
+		oneOf("tls.record_layer", t.RecordLayer, "boringssl-ssl", "aead"),
 	}
 	if (t.Cert == "") != (t.Key == "") {
 		errs = append(errs, invalid("tls.cert", "tls.cert and tls.key go together; set both or neither"))
