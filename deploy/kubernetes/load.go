@@ -121,6 +121,9 @@ func (s *Set) load(dir, name string) error {
 	if err := decodeFile(dir, name, target); err != nil {
 		return err
 	}
+	if d, ok := target.(*appsv1.Deployment); ok && len(d.Spec.Template.Spec.Containers) != 1 {
+		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want moonbridge alone", len(d.Spec.Template.Spec.Containers))}
+	}
 	return checkName(name, target.(metav1.Object))
 }
 

@@ -144,6 +144,7 @@ func TestLoadIsStrict(t *testing.T) {
 		{"unknown kind", "pdb.yaml", "apiVersion: policy/v1", "apiVersion: policy/v1beta1"},
 		{"bad name", "service.yaml", "name: moonbridge", "name: Moonbridge_Service"},
 		{"missing from the kustomization", "kustomization.yaml", "  - hpa.yaml\n", ""},
+		{"a second container", "deployment.yaml", "      containers:\n", "      containers:\n        - name: sidecar\n          image: busybox\n"},
 	} {
 		dir := copyDir(t)
 		path := filepath.Join(dir, tc.file)
