@@ -8,7 +8,8 @@
 #            cache has no build). Go 1.26 must be on PATH already.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
 #            zip, unzip, dpkg and rpm (rpm only so dist-check can read the .rpm; nfpm needs
-#            neither), and nfpm from the Go module proxy into build/dist-tools/nfpm.
+#            neither), ca-certificates (its bundle goes into the container image), and nfpm
+#            from the Go module proxy into build/dist-tools/nfpm.
 #            systemd-analyze is not installed (systemd is heavy in a container); dist-check
 #            skips that one check and says so.
 #   interop  make interop: nodejs, npm and python3, and node-minecraft-protocol from npm into
@@ -60,6 +61,10 @@ if has_set base; then
   # AddressSanitizer's runtime for the shim's test.
   ls /usr/lib/gcc/*/*/libasan.so >/dev/null 2>&1 || missing+=(libasan8)
   grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ || add_deb_src=true
+fi
+if has_set dist; then
+  # The container image ships Debian's CA bundle (packaging/image.sh).
+  [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
 fi
 # A package two sets name once.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
