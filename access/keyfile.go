@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // The PEM block types of key files (see the package doc).
@@ -120,4 +121,18 @@ func ReadPublicKeyFiles(paths []string) ([]PublicKey, error) {
 		keys = append(keys, k...)
 	}
 	return keys, nil
+}
+
+// ReadTokenFile reads a token kept in a file (so that it stays out of a process list), without
+// the whitespace around it.
+func ReadTokenFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("%s: no token in the file", path)
+	}
+	return token, nil
 }
