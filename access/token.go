@@ -3,6 +3,7 @@ package access
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +45,12 @@ func Issue(key *PrivateKey, c Claims) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return b64.EncodeToString(body) + "." + b64.EncodeToString(sig), nil
+	token := b64.EncodeToString(body) + "." + b64.EncodeToString(sig)
+	if len(token) > MaxTokenLen {
+		// Many long scopes under a post-quantum key: a verifier would refuse it.
+		return "", deny(ReasonOversized, fmt.Sprintf("the token would be %d characters, over %d: use fewer or shorter scopes", len(token), MaxTokenLen))
+	}
+	return token, nil
 }
 
 // marshal writes the body (see the package doc), refusing claims it could not read back.

@@ -215,6 +215,23 @@ func TestIssueRefusesBadClaims(t *testing.T) {
 	}
 }
 
+// A token a verifier would refuse as oversized is not issued.
+func TestIssueRefusesOversizedToken(t *testing.T) {
+	c := testClaims()
+	c.Scopes = nil
+	for i := range MaxScopes {
+		c.Scopes = append(c.Scopes, strings.Repeat(string(rune('a'+i)), 200))
+	}
+	if _, err := Issue(mustKey(t, Ed25519, "small"), c); err != nil {
+		t.Fatalf("an Ed25519 token with %d long scopes: %v", len(c.Scopes), err)
+	}
+	_, err := Issue(mustKey(t, Ed25519MLDSA65, "big"), c)
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Reason != ReasonOversized {
+		t.Fatalf("a composite token with %d long scopes: %v, want oversized", len(c.Scopes), err)
+	}
+}
+
 func TestOpens(t *testing.T) {
 	c := Claims{Scopes: []string{"lobby", "Creative.Example.net"}}
 	for _, tc := range []struct {
