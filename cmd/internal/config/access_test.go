@@ -18,6 +18,7 @@ func TestAccessErrorsNameKeyAndLine(t *testing.T) {
 		"missing key file":    {"access:\n  keys: [/nonexistent/k.pub]\n", "line 2: access.keys[0]: cannot read /nonexistent/k.pub"},
 		"negative leeway":     {"access:\n  leeway: -1s\n", "line 2: access.leeway: must be 0 or a positive duration"},
 		"token and file":      {"client:\n  token: abc\n  token_file: /nonexistent/t\n", "client.token_file: set client.token or client.token_file, not both"},
+		"missing token file":  {"client:\n  token_file: /nonexistent/t\n", "line 2: client.token_file: cannot read /nonexistent/t: no such file or directory"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -93,7 +93,7 @@ func (c Client) token() (string, error) {
 	}
 	token, err := access.ReadTokenFile(c.TokenFile)
 	if err != nil {
-		return "", invalid("client.token_file", "%v", pathErrorReason(err))
+		return "", invalid("client.token_file", "cannot read %s: %v", c.TokenFile, pathErrorReason(err))
 	}
 	return token, nil
 }
