@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +73,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg := ln.srv.now().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
+	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
@@ -266,7 +268,8 @@ func (ln *listener) close() {
 }
 
 // admit refuses a WebSocket client before the upgrade when the address its forwarded headers
-// name is over its limit; the client gets HTTP 429 with the reason.
+// name is over its limit (HTTP 429 with the reason) or access control refuses it (401 or 403
+// without a reason, access.go).
 func (ln *listener) admit(r *http.Request) (int, string) {
 	conn := r.Context().Value(connKey{}).(*httpConn)
 	client := ln.clientFromHeaders(conn.info, r)
@@ -275,7 +278,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 		return http.StatusTooManyRequests, err.Error()
 	}
 	conn.info.setClient(client)
-	return 0, ""
+	return ln.admitAccess(conn.info, r)
 }
 
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.

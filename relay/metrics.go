@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -18,7 +19,7 @@ var (
 		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
-			"no_route, refused (a route's limit), backend_unreachable, server_full (a login refused near the "+
+			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
 			"memory limit), client_error, backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
@@ -29,6 +30,11 @@ var (
 			"connection_rate, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
 			"is near memory.limit).",
+		[]string{"reason"}, nil)
+	deniedDesc = prometheus.NewDesc("moonbridge_access_denied_total",
+		"Clients access control refused, by reason: missing, oversized, malformed, version, algorithm, "+
+			"unknown_key, key_algorithm, signature, expired, not_yet_valid, audience (the token), scope "+
+			"(a valid token that does not open the route), address (the allow and deny lists).",
 		[]string{"reason"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
@@ -41,6 +47,7 @@ type tally struct {
 	ended   map[[2]string]float64 // protocol, outcome
 	bytes   map[[2]string]float64 // protocol, direction
 	refused map[string]float64
+	denied  map[access.Reason]float64
 }
 
 func newTally() tally {
@@ -48,7 +55,11 @@ func newTally() tally {
 	for _, r := range refusalReasons {
 		refused[r] = 0 // every reason is a series from the start
 	}
-	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused}
+	denied := make(map[access.Reason]float64, len(access.Reasons))
+	for _, r := range access.Reasons {
+		denied[r] = 0
+	}
+	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused, denied: denied}
 }
 
 // outcome names how a session ended, in few enough words for a label.
@@ -67,6 +78,8 @@ func outcome(reason error) string {
 		return "backend_unreachable"
 	case errors.As(reason, new(*LimitError)):
 		return "refused"
+	case errors.As(reason, new(*access.Error)):
+		return "access_denied"
 	case errors.Is(reason, ErrServerFull):
 		return "server_full"
 	case errors.As(reason, &side):
@@ -77,7 +90,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, buffersDesc, memoryRefusingDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
@@ -126,6 +139,9 @@ func (s *Server) snapshot() []prometheus.Metric {
 	}
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
+	}
+	for r, n := range s.tally.denied {
+		add(deniedDesc, prometheus.CounterValue, n, string(r))
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())

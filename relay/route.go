@@ -3,6 +3,8 @@ package relay
 import (
 	"fmt"
 	"strings"
+
+	"github.com/moonbridge/moonbridge/access"
 )
 
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the
@@ -26,6 +28,8 @@ type Route struct {
 	MaxConnections int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
 	HealthCheck HealthCheck
+	// Access says who may use the route: a token, the client's address (access.go).
+	Access Access
 
 	backends []*backendState // one per Backend, made by NewRouter
 }
@@ -75,6 +79,9 @@ func (r *Route) prepare() error {
 		}
 	}
 	var err error
+	if r.Access.Tokens, err = access.ParseMode(string(r.Access.Tokens)); err != nil {
+		return err
+	}
 	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
 		return err
 	}
@@ -138,6 +145,17 @@ func (r *Route) hostScore(host string) int {
 		}
 	}
 	return score
+}
+
+// forPath is every route a WebSocket request for path may reach, whatever host its hello names.
+func (r *Router) forPath(path string) []*Route {
+	var out []*Route
+	for i := range r.routes {
+		if r.routes[i].matchesPath(path) {
+			out = append(out, &r.routes[i])
+		}
+	}
+	return out
 }
 
 // allBackends lists the backends of every route, in route order.

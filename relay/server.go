@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/relay/loop"
@@ -65,6 +66,11 @@ type Config struct {
 	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
+	// Tokens verifies the access tokens of WebSocket clients for routes whose Access.Tokens is
+	// not off; it must be set when one is. TokenInQuery lets a token come in the URL's query
+	// too (accesstoken.go).
+	Tokens       *access.Verifier
+	TokenInQuery bool
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status

@@ -97,6 +97,12 @@ func (s *session) run() (onLoop bool) {
 		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
 		return false
 	}
+	if err := s.routeAccess(route, hs.Host); err != nil {
+		s.srv.countDenied(err.Reason)
+		end.Str("answered", "access denied")
+		s.answer(r, hello, accessAnswer(s.fallback()), err)
+		return false
+	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
@@ -227,6 +233,9 @@ func (s *session) logEnd() {
 	}
 	if s.player.name != "" {
 		end.Str("player", s.player.name)
+	}
+	if s.info.claims != nil {
+		end.Str("subject", s.info.claims.Subject).Str("token_key", s.info.claims.KeyID)
 	}
 	end.Dur("duration", time.Since(s.started))
 	if reason != nil {

@@ -3,7 +3,7 @@ package relay
 import "fmt"
 
 // settings is one immutable snapshot of what new connections use: routes, limits, trusted
-// proxies, client address headers, fallback, TLS and WebSocket settings. Reload swaps it whole;
+// proxies, client address headers, token keys, fallback, TLS and WebSocket settings. Reload swaps it whole;
 // a connection reads it once when it starts and keeps it, so a running session keeps its route
 // and backend.
 type settings struct {
@@ -18,6 +18,9 @@ type settings struct {
 func newSettings(cfg Config) (*settings, error) {
 	router, err := NewRouter(cfg.Routes)
 	if err != nil {
+		return nil, err
+	}
+	if err := router.needsVerifier(cfg.Tokens); err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}

@@ -45,9 +45,19 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
+	routes, err := relayRoutes(cfg.Routes)
+	if err != nil {
+		return relay.Config{}, err
+	}
+	tokens, err := tokenVerifier(cfg.Access)
+	if err != nil {
+		return relay.Config{}, err
+	}
 	return relay.Config{
 		Listeners:       relayListeners(cfg.Listeners),
-		Routes:          relayRoutes(cfg.Routes),
+		Routes:          routes,
+		Tokens:          tokens,
+		TokenInQuery:    cfg.Access.QueryToken,
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          relayLimits(cfg.Limits),
 		Memory:          memory,
@@ -152,9 +162,9 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 	return relay.ProxyOff
 }
 
-func relayRoutes(routes []config.Route) []relay.Route {
+func relayRoutes(routes []config.Route) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
-	for _, r := range routes {
+	for i, r := range routes {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
@@ -162,9 +172,13 @@ func relayRoutes(routes []config.Route) []relay.Route {
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}
+		var err error
+		if rr.Access, err = relayAccess(r.Access); err != nil {
+			return nil, fmt.Errorf("routes[%d].access: %w", i, err)
+		}
 		out = append(out, rr)
 	}
-	return out
+	return out, nil
 }
 
 func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {

@@ -12,7 +12,11 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	route := config.DefaultRoute("127.0.0.1:25565")
 	route.Name = "lobby"
 	route.HealthCheck = config.HealthCheck{Mode: config.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
-	got := relayRoutes([]config.Route{route})[0]
+	routes, err := relayRoutes([]config.Route{route})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := routes[0]
 	want := relay.HealthCheck{Mode: relay.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
@@ -21,7 +25,11 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	for _, mode := range []string{config.HealthTCP, config.HealthStatus, config.HealthOff} {
 		r := config.DefaultRoute("127.0.0.1:25565")
 		r.HealthCheck.Mode = mode
-		if _, err := relay.NewRouter(relayRoutes([]config.Route{r})); err != nil {
+		routes, err := relayRoutes([]config.Route{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := relay.NewRouter(routes); err != nil {
 			t.Errorf("mode %s: %v", mode, err)
 		}
 	}

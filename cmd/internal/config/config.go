@@ -21,6 +21,7 @@ type Config struct {
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
+	Access          Access   `yaml:"access"`
 	Limits          Limits   `yaml:"limits"`
 	Memory          Memory   `yaml:"memory"`
 	Relay           Relay    `yaml:"relay"`
@@ -28,6 +29,30 @@ type Config struct {
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
 }
+
+// Access holds what checks the tokens of routes whose access.tokens is required or optional.
+type Access struct {
+	Keys     []string      `yaml:"keys"`     // public key files from `moonbridge token keygen`
+	Audience string        `yaml:"audience"` // what every token's audience must be; "" for none
+	Leeway   time.Duration `yaml:"leeway"`   // allowed clock difference with the issuer
+	// QueryToken reads a token from the access_token query parameter too; off by default,
+	// since URLs end up in logs (a CDN's, a browser's history).
+	QueryToken bool `yaml:"query_token"`
+}
+
+// RouteAccess says who may use a route.
+type RouteAccess struct {
+	Tokens string   `yaml:"tokens"` // off, optional, required
+	Allow  []string `yaml:"allow"`  // CIDRs; empty: every address
+	Deny   []string `yaml:"deny"`   // CIDRs; win over allow
+}
+
+// Token modes of a route.
+const (
+	TokensOff      = "off"
+	TokensOptional = "optional"
+	TokensRequired = "required"
+)
 
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
 // close the rest.
@@ -150,19 +175,26 @@ type Route struct {
 	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
+	// Access: a token (WebSocket clients only) and address lists (every client).
+	Access RouteAccess `yaml:"access"`
 }
 
 // UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
 // health_check, or some of its keys) keep them.
 func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
-	*r = Route{HealthCheck: defaultHealthCheck()}
+	*r = Route{HealthCheck: defaultHealthCheck(), Access: defaultRouteAccess()}
 	type plain Route // without this method, or decoding would recurse
 	return unmarshal((*plain)(r))
 }
 
 // DefaultRoute sends every host to backends, with the default health check.
 func DefaultRoute(backends ...string) Route {
-	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck()}
+	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck(), Access: defaultRouteAccess()}
+}
+
+// defaultRouteAccess lets everyone in: no token, no address list.
+func defaultRouteAccess() RouteAccess {
+	return RouteAccess{Tokens: TokensOff, Allow: []string{}, Deny: []string{}}
 }
 
 // HealthCheck says how a route checks its backends.
@@ -227,6 +259,7 @@ func Default() Config {
 		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
+		Access:          Access{Keys: []string{}, Leeway: time.Minute},
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

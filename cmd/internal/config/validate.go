@@ -48,13 +48,8 @@ func (c Config) Validate() error {
 		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
-	for i, cidr := range c.TrustedProxies {
-		if _, err := netip.ParsePrefix(cidr); err != nil {
-			if _, err := netip.ParseAddr(cidr); err != nil {
-				errs = append(errs, invalid(fmt.Sprintf("trusted_proxies[%d]", i), "%q is not a CIDR (such as 173.245.48.0/20) or an address", cidr))
-			}
-		}
-	}
+	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
+	errs = append(errs, c.Access.validate(c.Routes)...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Memory.validate()...)
@@ -190,6 +185,7 @@ func validateRoutes(routes []Route) []error {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+		errs = append(errs, r.Access.validate(key+".access")...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }
@@ -296,6 +292,19 @@ func pathErrorReason(err error) error {
 		return pathErr.Err
 	}
 	return err
+}
+
+// validateCIDRs checks a list of CIDRs or single addresses.
+func validateCIDRs(key string, cidrs []string) []error {
+	var errs []error
+	for i, cidr := range cidrs {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			if _, err := netip.ParseAddr(cidr); err != nil {
+				errs = append(errs, invalid(fmt.Sprintf("%s[%d]", key, i), "%q is not a CIDR (such as 173.245.48.0/20) or an address", cidr))
+			}
+		}
+	}
+	return errs
 }
 
 // validateHeaderNames checks HTTP header names: letters, digits and dashes, each once.
