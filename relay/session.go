@@ -99,7 +99,7 @@ func (s *session) run() (onLoop bool) {
 	}
 	if err := s.routeAccess(route, hs.Host); err != nil {
 		s.srv.countDenied(err.Reason)
-		end.Str("answered", "access denied")
+		s.line.answered = "access denied"
 		s.answer(r, hello, accessAnswer(s.fallback()), err)
 		return false
 	}
