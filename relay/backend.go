@@ -20,8 +20,8 @@ type Backend struct {
 }
 
 // DialError says why no backend of a route took the session; the relay answers the client
-// with the fallback status or a disconnect message. It names every backend of the route, in
-// route order, with what went wrong there, so a dead first backend is not hidden behind the
+// with the fallback status or a disconnect message. It names every backend of the route, in the
+// order they were tried, with what went wrong there, so a dead first backend is not hidden behind the
 // last one's error.
 type DialError struct {
 	Failures []BackendFailure
@@ -63,15 +63,16 @@ type PreambleError struct{ Err error }
 func (e *PreambleError) Error() string { return "sending the handshake: " + e.Err.Error() }
 func (e *PreambleError) Unwrap() error { return e.Err }
 
-// dialRoute connects to the first backend of route that accepts the connection and the first
-// bytes (PROXY header and handshake); the next backend is tried only while no byte has reached
-// the previous one, so a session is never replayed into a second server. Backends whose health
+// dialRoute connects to the first backend of route, in the order its Balance says, that accepts
+// the connection and the first bytes (PROXY header and handshake); the next backend is tried
+// only while no byte has reached the previous one, so a session is never replayed into a second
+// server. Backends whose health
 // check says down are skipped while another one is up; when none is up, all are tried in order,
 // since a check can be wrong and a dial costs less than a refused player.
-func (s *Server) dialRoute(route *Route, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
+func (s *Server) dialRoute(route *Route, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, *backendState, error) {
 	dialErr := &DialError{}
 	anyUp := route.anyBackendUp()
-	for _, b := range route.backends {
+	for _, b := range route.dialOrder() {
 		if anyUp && !b.up.Load() {
 			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: ErrBackendDown})
 			continue
@@ -81,9 +82,9 @@ func (s *Server) dialRoute(route *Route, timeout time.Duration, client, local ne
 			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: err})
 			continue
 		}
-		return conn, b.Backend, nil
+		return conn, b, nil
 	}
-	return nil, Backend{}, dialErr
+	return nil, nil, dialErr
 }
 
 // dialBackend connects to one backend and sends it the first bytes; it times the dial and

@@ -71,6 +71,8 @@ type backendState struct {
 	passed, failed int
 	// logSampler keeps a dead backend from flooding the log with a line per player.
 	logSampler zerolog.Sampler
+	// active counts the sessions relayed to this backend now, for least-connections.
+	active atomic.Int64
 }
 
 // dialLogBurst lines per dialLogPeriod per backend are logged; the metrics count every failure.

@@ -3,6 +3,7 @@ package relay
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the
@@ -17,7 +18,8 @@ type Route struct {
 	// Paths limits the route to these WebSocket request paths; empty matches every path and
 	// raw TCP connections.
 	Paths []string
-	// Backends are tried in order; the next one only while no byte reached the previous one.
+	// Backends are tried in the order Balance says; the next one only while no byte reached
+	// the previous one.
 	Backends []Backend
 	// RewriteHost, when set, replaces the host in the handshake sent to the backend; a modded
 	// client's suffix after the NUL is kept.
@@ -26,8 +28,19 @@ type Route struct {
 	MaxConnections int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
 	HealthCheck HealthCheck
+	// StatusCache, when set, answers server-list pings from a live answer at most this old
+	// instead of passing each ping to a backend (statuscache.go).
+	StatusCache time.Duration
+	// LastKnown, when set, answers pings while no backend answers with the last live answer,
+	// marked offline as it says, before the fixed fallback; the relay then answers every ping
+	// itself, from live answers it keeps.
+	LastKnown *LastKnown
+	// Balance orders the backends for each session (balance.go); "" is failover.
+	Balance Balance
 
 	backends []*backendState // one per Backend, made by NewRouter
+	status   *statusCache    // live status answers, made by NewRouter
+	balancer *balancer       // Balance's state, made by NewRouter
 }
 
 // Label is how metrics and logs name the route (see Name).
@@ -74,10 +87,14 @@ func (r *Route) prepare() error {
 			return fmt.Errorf("host %q: want a name, *.domain or *", h)
 		}
 	}
+	if err := r.Balance.check(); err != nil {
+		return err
+	}
 	var err error
 	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
 		return err
 	}
+	r.status, r.balancer = newStatusCache(), &balancer{}
 	r.backends = make([]*backendState, len(r.Backends))
 	seen := map[string]bool{}
 	for i, b := range r.Backends {

@@ -105,6 +105,10 @@ func (s *session) run() (onLoop bool) {
 		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
+	if hs.NextState == mc.NextStatus && route.answersStatus() {
+		s.answerStatus(r, hello, route, "", end)
+		return false
+	}
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
@@ -113,6 +117,8 @@ func (s *session) run() (onLoop bool) {
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
+	chosen.active.Add(1)
+	s.end.Add(func(error) { chosen.active.Add(-1) })
 	end.Str("backend", chosen.Addr)
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)), end)
@@ -122,14 +128,18 @@ func (s *session) run() (onLoop bool) {
 // so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
 // buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
 func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (first []byte, buffered int) {
-	if route.RewriteHost != "" {
-		first = hs.AppendFrame(nil, route.RewriteHost)
-	} else {
-		first = append([]byte(nil), hs.Raw...)
-	}
 	rest, _ := r.Peek(r.Buffered())
 	s.player.feed(rest)
-	return append(first, rest...), len(rest)
+	return append(s.handshakeFor(route, hs), rest...), len(rest)
+}
+
+// handshakeFor is the handshake frame the route's backend gets: the host rewritten if the
+// route says so, else the player's own frame.
+func (s *session) handshakeFor(route *Route, hs mc.Handshake) []byte {
+	if route.RewriteHost != "" {
+		return hs.AppendFrame(nil, route.RewriteHost)
+	}
+	return append([]byte(nil), hs.Raw...)
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a

@@ -157,7 +157,10 @@ func relayRoutes(routes []config.Route) []relay.Route {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}}
+		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
+		if r.Fallback == config.FallbackLastKnown {
+			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
+		}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}

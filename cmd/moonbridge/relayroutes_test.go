@@ -17,6 +17,14 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
 	}
+	// The config's balance names are the relay's.
+	for _, balance := range []string{config.BalanceFailover, config.BalanceRoundRobin, config.BalanceRandom, config.BalanceLeastConnections} {
+		r := config.DefaultRoute("127.0.0.1:25565")
+		r.Balance = balance
+		if _, err := relay.NewRouter(relayRoutes([]config.Route{r})); err != nil {
+			t.Errorf("balance %s: %v", balance, err)
+		}
+	}
 	// The config's mode names are the relay's.
 	for _, mode := range []string{config.HealthTCP, config.HealthStatus, config.HealthOff} {
 		r := config.DefaultRoute("127.0.0.1:25565")
@@ -24,5 +32,19 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 		if _, err := relay.NewRouter(relayRoutes([]config.Route{r})); err != nil {
 			t.Errorf("mode %s: %v", mode, err)
 		}
+	}
+}
+
+func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
+	route := config.DefaultRoute("127.0.0.1:25565")
+	route.StatusCache = 5 * time.Second
+	if got := relayRoutes([]config.Route{route})[0]; got.StatusCache != 5*time.Second || got.LastKnown != nil {
+		t.Errorf("fallback fixed: relay route has cache %v, last known %+v; want 5s and none", got.StatusCache, got.LastKnown)
+	}
+	route.Fallback = config.FallbackLastKnown
+	route.LastKnown = config.LastKnown{MOTDPrefix: "p", VersionName: "v"}
+	got := relayRoutes([]config.Route{route})[0]
+	if got.LastKnown == nil || *got.LastKnown != (relay.LastKnown{MOTDPrefix: "p", VersionName: "v"}) {
+		t.Errorf("fallback last_known: relay route's LastKnown %+v, want the configured marks", got.LastKnown)
 	}
 }

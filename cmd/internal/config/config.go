@@ -146,19 +146,31 @@ type Route struct {
 	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
+	// StatusCache answers server-list pings from a live answer at most this old; 0: each ping
+	// goes to a backend.
+	StatusCache time.Duration `yaml:"status_cache"`
+	// Fallback is what pings get while no backend answers: fixed (the fallback section) or
+	// last_known (the last live answer, marked as LastKnown says; then fixed).
+	Fallback  string    `yaml:"fallback"`
+	LastKnown LastKnown `yaml:"last_known"`
+	// Balance orders the backends for each session: failover, round-robin, random or
+	// least-connections.
+	Balance string `yaml:"balance"`
 }
 
 // UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
 // health_check, or some of its keys) keep them.
 func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
-	*r = Route{HealthCheck: defaultHealthCheck()}
+	*r = DefaultRoute()
+	r.Hosts, r.Backends = nil, nil
 	type plain Route // without this method, or decoding would recurse
 	return unmarshal((*plain)(r))
 }
 
 // DefaultRoute sends every host to backends, with the default health check.
 func DefaultRoute(backends ...string) Route {
-	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck()}
+	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck(),
+		Fallback: FallbackFixed, LastKnown: defaultLastKnown(), Balance: BalanceFailover}
 }
 
 // HealthCheck says how a route checks its backends.

@@ -189,6 +189,7 @@ func validateRoutes(routes []Route) []error {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+		errs = append(errs, r.validateExtras(key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }

@@ -1,0 +1,43 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRouteExtraKeys(t *testing.T) {
+	cfg, err := Parse([]byte(`routes:
+  - hosts: ["*"]
+    backends: ["127.0.0.1:25565"]
+  - hosts: [play.example.net]
+    backends: ["127.0.0.1:25566"]
+    status_cache: 5s
+    fallback: last_known
+    last_known: {version_name: "down"}
+    balance: least-connections
+`), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cfg.Routes[0]; r.StatusCache != 0 || r.Fallback != FallbackFixed || r.LastKnown != defaultLastKnown() || r.Balance != BalanceFailover {
+		t.Errorf("a route without the keys got cache %v, fallback %q, last_known %+v; want the defaults", r.StatusCache, r.Fallback, r.LastKnown)
+	}
+	want := LastKnown{MOTDPrefix: defaultLastKnown().MOTDPrefix, VersionName: "down"}
+	if r := cfg.Routes[1]; r.StatusCache != 5*time.Second || r.Fallback != FallbackLastKnown || r.LastKnown != want {
+		t.Errorf("got cache %v, fallback %q, last_known %+v; want 5s, last_known, %+v", r.StatusCache, r.Fallback, r.LastKnown, want)
+	}
+	if b := cfg.Routes[1].Balance; b != BalanceLeastConnections {
+		t.Errorf("balance %q", b)
+	}
+	for text, wantKey := range map[string]string{
+		"fallback: newest":  "routes[0].fallback",
+		"status_cache: -1s": "routes[0].status_cache",
+		"balance: fastest":  "routes[0].balance",
+	} {
+		_, err := Parse([]byte("routes:\n  - hosts: [\"*\"]\n    backends: [\"a:1\"]\n    "+text+"\n"), noEnv)
+		if err == nil || !strings.Contains(err.Error(), wantKey) {
+			t.Errorf("%s: error %v, want one naming %s", text, err, wantKey)
+		}
+	}
+}
