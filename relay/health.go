@@ -98,6 +98,9 @@ func (s *Server) startHealthChecks(set *settings) {
 			continue
 		}
 		for _, b := range route.backends {
+			if b.templated() {
+				continue // its address depends on the player's host: nothing to check
+			}
 			s.wg.Add(1)
 			go func() { defer s.wg.Done(); s.watchBackend(ctx, route, b) }()
 		}

@@ -90,6 +90,9 @@ func (r *Route) prepare() error {
 	if err := r.Balance.check(); err != nil {
 		return err
 	}
+	if err := r.checkCaptures(); err != nil {
+		return err
+	}
 	var err error
 	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
 		return err

@@ -97,6 +97,12 @@ func (s *session) run() (onLoop bool) {
 		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
 		return false
 	}
+	capture, err := route.capture(hs.Host)
+	if err != nil {
+		end.Str("answered", "fallback")
+		s.answer(r, hello, s.fallback(), err)
+		return false
+	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
@@ -106,11 +112,11 @@ func (s *session) run() (onLoop bool) {
 	}
 	s.end.Add(func(error) { releaseRoute() })
 	if hs.NextState == mc.NextStatus && route.answersStatus() {
-		s.answerStatus(r, hello, route, "", end)
+		s.answerStatus(r, hello, route, capture, end)
 		return false
 	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		end.Str("answered", "fallback")
 		s.answer(r, hello, s.fallback(), err)
@@ -119,7 +125,7 @@ func (s *session) run() (onLoop bool) {
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
 	chosen.active.Add(1)
 	s.end.Add(func(error) { chosen.active.Add(-1) })
-	end.Str("backend", chosen.Addr)
+	end.Str("backend", chosen.addrFor(capture))
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)), end)
 }

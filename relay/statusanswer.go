@@ -21,7 +21,7 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 	hs := hello.Handshake
 	key := statusKey{capture: capture, protocol: hs.Protocol}
 	body, shared, err := route.status.get(key, route.StatusCache, func() ([]byte, error) {
-		return s.liveStatus(route, hs)
+		return s.liveStatus(route, hs, capture)
 	})
 	switch {
 	case err == nil && shared:
@@ -61,10 +61,10 @@ func (s *session) lastKnown(route *Route, key statusKey) []byte {
 
 // liveStatus asks a backend of route for its status answer, with the player's handshake (its
 // host rewritten as the route says), within the dial timeout, and checks it is one.
-func (s *session) liveStatus(route *Route, hs mc.Handshake) ([]byte, error) {
+func (s *session) liveStatus(route *Route, hs mc.Handshake, capture string) ([]byte, error) {
 	first := mc.AppendStatusRequest(s.handshakeFor(route, hs))
 	timeout := s.conf.limits.DialTimeout
-	conn, _, err := s.srv.dialRoute(route, timeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	conn, _, err := s.srv.dialRoute(route, capture, timeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
 	if err != nil {
 		return nil, err
 	}

@@ -41,3 +41,19 @@ func TestRouteExtraKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestRouteCaptureKeys(t *testing.T) {
+	good := "routes:\n  - hosts: [\"*.play.example.net\"]\n    backends: [\"${1}.servers.internal:25565\"]\n"
+	if _, err := Parse([]byte(good), noEnv); err != nil {
+		t.Errorf("a wildcard route with ${1}: %v", err)
+	}
+	for text, wantKey := range map[string]string{
+		"hosts: [play.example.net]\n    backends: [\"${1}.internal:25565\"]": "routes[0].hosts[0]",
+		"hosts: [\"*.example.net\"]\n    backends: [\"internal:${1}\"]":      "routes[0].backends[0]",
+	} {
+		_, err := Parse([]byte("routes:\n  - "+text+"\n"), noEnv)
+		if err == nil || !strings.Contains(err.Error(), wantKey) {
+			t.Errorf("%s: error %v, want one naming %s", text, err, wantKey)
+		}
+	}
+}
