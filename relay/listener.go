@@ -277,8 +277,12 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 	return 0, ""
 }
 
-// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
+// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
+// request carries the forward secret, when one is set).
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
+	if !ln.srv.now().ForwardSecret.admits(r.Header) {
+		return info.client
+	}
 	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client

@@ -65,6 +65,9 @@ type Config struct {
 	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
+	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
+	// not believed (forwardsecret.go).
+	ForwardSecret ForwardSecret
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status

@@ -53,6 +53,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
+		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
 		Fallback:        fallback,
 		RestartingMOTD:  cfg.Shutdown.MOTD,
 		DataPath:        relay.DataPath(cfg.Relay.DataPath),

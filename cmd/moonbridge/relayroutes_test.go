@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
 )
@@ -46,5 +48,17 @@ func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
 	got := relayRoutes([]config.Route{route})[0]
 	if got.LastKnown == nil || *got.LastKnown != (relay.LastKnown{MOTDPrefix: "p", VersionName: "v"}) {
 		t.Errorf("fallback last_known: relay route's LastKnown %+v, want the configured marks", got.LastKnown)
+	}
+}
+
+func TestRelaySettingsCarryForwardSecret(t *testing.T) {
+	cfg := config.Default()
+	cfg.ForwardSecret.Value = "s3cret"
+	got, err := relaySettings(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (relay.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
+		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
 	}
 }

@@ -21,12 +21,15 @@ type Config struct {
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
-	Limits          Limits   `yaml:"limits"`
-	Memory          Memory   `yaml:"memory"`
-	Relay           Relay    `yaml:"relay"`
-	Fallback        Fallback `yaml:"fallback"`
-	Shutdown        Shutdown `yaml:"shutdown"`
-	Client          Client   `yaml:"client"`
+	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
+	// client_ip_headers are not believed (forwardsecret.go).
+	ForwardSecret ForwardSecret `yaml:"forward_secret"`
+	Limits        Limits        `yaml:"limits"`
+	Memory        Memory        `yaml:"memory"`
+	Relay         Relay         `yaml:"relay"`
+	Fallback      Fallback      `yaml:"fallback"`
+	Shutdown      Shutdown      `yaml:"shutdown"`
+	Client        Client        `yaml:"client"`
 }
 
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
@@ -235,6 +238,7 @@ func Default() Config {
 		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
+		ForwardSecret:   defaultForwardSecret(),
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

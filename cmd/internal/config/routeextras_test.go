@@ -57,3 +57,21 @@ func TestRouteCaptureKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestForwardSecret(t *testing.T) {
+	cfg, err := Parse([]byte("forward_secret:\n  value: s3cret\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ForwardSecret != (ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}) {
+		t.Errorf("got %+v, want the default header with the value", cfg.ForwardSecret)
+	}
+	out, err := cfg.Marshal()
+	if err != nil || strings.Contains(string(out), "s3cret") {
+		t.Errorf("the effective config shows the secret (%v):\n%s", err, out)
+	}
+	_, err = Parse([]byte("forward_secret:\n  header: \"X Secret\"\n  value: s3cret\n"), noEnv)
+	if err == nil || !strings.Contains(err.Error(), "forward_secret.header") {
+		t.Errorf("a header name with a space: %v", err)
+	}
+}

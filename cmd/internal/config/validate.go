@@ -48,6 +48,7 @@ func (c Config) Validate() error {
 		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
+	errs = append(errs, c.ForwardSecret.validate()...)
 	for i, cidr := range c.TrustedProxies {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
 			if _, err := netip.ParseAddr(cidr); err != nil {
