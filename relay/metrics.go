@@ -81,6 +81,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
+	s.events.describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -90,6 +91,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 		ch <- m
 	}
 	s.backendMetrics.collect(ch)
+	s.events.collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -50,6 +50,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	// otherwise (docs: README, "Backends and health checks").
 	prev.stopChecks()
 	s.backendMetrics.follow(prev.router, next.router)
+	s.events.follow(next.router)
 	s.startHealthChecks(next)
 	for _, ln := range append(plan.remove, plan.restart...) {
 		ln.close()

@@ -68,6 +68,8 @@ type Config struct {
 	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
 	// not believed (forwardsecret.go).
 	ForwardSecret ForwardSecret
+	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
+	LoginWebhook LoginWebhook
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
@@ -92,6 +94,7 @@ type Server struct {
 	lifecycle              // draining and listener health (readiness.go)
 	// backendMetrics count dials per backend; the settings' health checkers run on wg.
 	backendMetrics backendMetrics
+	events         *loginEvents // logins per route and the login webhook's queue
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -125,9 +128,10 @@ func New(cfg Config) (*Server, error) {
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(),
+		backendMetrics: newBackendMetrics(), events: newLoginEvents(),
 	}
 	s.backendMetrics.follow(nil, set.router)
+	s.events.follow(set.router)
 	s.settings.Store(set)
 	return s, nil
 }
@@ -168,6 +172,8 @@ func (s *Server) Start() error {
 		s.serveListener(ln)
 	}
 	s.startHealthChecks(s.now())
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()
 	return nil
 }
 

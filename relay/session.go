@@ -28,6 +28,9 @@ type session struct {
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
+	// route and backend name where a login went, for its events; joined: its join was sent.
+	route, backend string
+	joined         atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -85,7 +88,7 @@ func (s *session) run() (onLoop bool) {
 	}
 	hs := hello.Handshake
 	end.Str("host", hs.Host).Stringer("next", hs.NextState)
-	s.player.want = hs.NextState == mc.NextLogin
+	s.player.want, s.player.protocol = hs.NextState == mc.NextLogin, hs.Protocol
 	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		end.Str("answered", "restarting")
@@ -126,6 +129,9 @@ func (s *session) run() (onLoop bool) {
 	chosen.active.Add(1)
 	s.end.Add(func(error) { chosen.active.Add(-1) })
 	end.Str("backend", chosen.addrFor(capture))
+	if hs.NextState == mc.NextLogin {
+		s.loginRelayed(route, chosen.addrFor(capture))
+	}
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)), end)
 }
@@ -242,6 +248,10 @@ func (s *session) logEnd(end *zerolog.Event) {
 	if s.player.name != "" {
 		end.Str("player", s.player.name)
 	}
+	if s.player.uuid != "" {
+		end.Str("player_uuid", s.player.uuid)
+	}
+	s.sendLeave()
 	end.Dur("duration", time.Since(s.started))
 	if reason != nil {
 		end.Str("close_reason", reason.Error()).Msg("session ended")

@@ -54,6 +54,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
 		Fallback:        fallback,
 		RestartingMOTD:  cfg.Shutdown.MOTD,
 		DataPath:        relay.DataPath(cfg.Relay.DataPath),

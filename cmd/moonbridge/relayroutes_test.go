@@ -51,14 +51,18 @@ func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
 	}
 }
 
-func TestRelaySettingsCarryForwardSecret(t *testing.T) {
+func TestRelaySettingsCarryForwardSecretAndWebhook(t *testing.T) {
 	cfg := config.Default()
 	cfg.ForwardSecret.Value = "s3cret"
+	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
 	got, err := relaySettings(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := (relay.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
 		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
+	}
+	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
+		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
 	}
 }

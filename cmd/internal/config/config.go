@@ -24,6 +24,8 @@ type Config struct {
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
 	ForwardSecret ForwardSecret `yaml:"forward_secret"`
+	// LoginWebhook gets join and leave events (loginwebhook.go).
+	LoginWebhook LoginWebhook `yaml:"login_webhook"`
 	Limits        Limits        `yaml:"limits"`
 	Memory        Memory        `yaml:"memory"`
 	Relay         Relay         `yaml:"relay"`
@@ -239,6 +241,7 @@ func Default() Config {
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
 		ForwardSecret:   defaultForwardSecret(),
+		LoginWebhook:    defaultLoginWebhook(),
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

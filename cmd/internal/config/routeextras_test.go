@@ -75,3 +75,23 @@ func TestForwardSecret(t *testing.T) {
 		t.Errorf("a header name with a space: %v", err)
 	}
 }
+
+func TestLoginWebhook(t *testing.T) {
+	cfg, err := Parse([]byte("login_webhook:\n  url: https://hooks.example.net/mc\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LoginWebhook != (LoginWebhook{URL: "https://hooks.example.net/mc", Timeout: 5 * time.Second}) {
+		t.Errorf("got %+v", cfg.LoginWebhook)
+	}
+	for text, wantKey := range map[string]string{
+		"url: ftp://x/":  "login_webhook.url",
+		"url: /relative": "login_webhook.url",
+		"timeout: 0s":    "login_webhook.timeout",
+	} {
+		_, err := Parse([]byte("login_webhook:\n  "+text+"\n"), noEnv)
+		if err == nil || !strings.Contains(err.Error(), wantKey) {
+			t.Errorf("%s: error %v, want one naming %s", text, err, wantKey)
+		}
+	}
+}
