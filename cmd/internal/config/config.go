@@ -21,17 +21,18 @@ type Config struct {
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
+	Limits          Limits   `yaml:"limits"`
+	Memory          Memory   `yaml:"memory"`
+	Relay           Relay    `yaml:"relay"`
+	Fallback        Fallback `yaml:"fallback"`
+	Shutdown        Shutdown `yaml:"shutdown"`
+	Client          Client   `yaml:"client"`
+
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
 	ForwardSecret ForwardSecret `yaml:"forward_secret"`
 	// LoginWebhook gets join and leave events (loginwebhook.go).
 	LoginWebhook LoginWebhook `yaml:"login_webhook"`
-	Limits        Limits        `yaml:"limits"`
-	Memory        Memory        `yaml:"memory"`
-	Relay         Relay         `yaml:"relay"`
-	Fallback      Fallback      `yaml:"fallback"`
-	Shutdown      Shutdown      `yaml:"shutdown"`
-	Client        Client        `yaml:"client"`
 }
 
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
