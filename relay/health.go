@@ -92,6 +92,7 @@ func newBackendState(b Backend, route string) *backendState {
 func (s *Server) startHealthChecks(set *settings) {
 	ctx, stop := context.WithCancel(s.ctx)
 	set.stopChecks = stop
+	s.startIdleStops(ctx, set)
 	for i := range set.router.routes {
 		route := &set.router.routes[i]
 		if !route.HealthCheck.enabled() {

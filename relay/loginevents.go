@@ -1,10 +1,7 @@
 package relay
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -121,27 +118,7 @@ func (e *loginEvents) send(ctx context.Context, log zerolog.Logger) {
 }
 
 func (e *loginEvents) post(ctx context.Context, q queuedEvent) error {
-	timeout := q.hook.Timeout
-	if timeout <= 0 {
-		timeout = DefaultWebhookTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	body, _ := json.Marshal(q.event) // plain fields: cannot fail
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, q.hook.URL, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := e.client.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s answered %s", q.hook.URL, resp.Status)
-	}
-	return nil
+	return postJSON(ctx, e.client, q.hook.URL, q.hook.Timeout, q.event)
 }
 
 // loginRelayed counts a login a backend took and arranges its join event for when the player's

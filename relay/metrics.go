@@ -82,6 +82,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	}
 	s.backendMetrics.describe(ch)
 	s.events.describe(ch)
+	s.wakes.Describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -92,6 +93,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	}
 	s.backendMetrics.collect(ch)
 	s.events.collect(ch)
+	s.wakes.Collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -30,6 +30,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if err != nil {
 		return ListenerChanges{}, err
 	}
+	s.attachWakers(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {

@@ -37,10 +37,13 @@ type Route struct {
 	LastKnown *LastKnown
 	// Balance orders the backends for each session (balance.go); "" is failover.
 	Balance Balance
+	// Wake, when set, starts the route's sleeping server for a login no backend took (wake.go).
+	Wake *Wake
 
 	backends []*backendState // one per Backend, made by NewRouter
 	status   *statusCache    // live status answers, made by NewRouter
 	balancer *balancer       // Balance's state, made by NewRouter
+	waker    *waker          // Wake's state, made by the Server (attachWakers)
 }
 
 // Label is how metrics and logs name the route (see Name).
@@ -92,6 +95,9 @@ func (r *Route) prepare() error {
 	}
 	if err := r.checkCaptures(); err != nil {
 		return err
+	}
+	if r.Wake != nil && r.captures() {
+		return fmt.Errorf("wake: a route whose backends use %s cannot wake them (which one?)", captureVar)
 	}
 	var err error
 	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/gossl"
@@ -94,7 +95,8 @@ type Server struct {
 	lifecycle              // draining and listener health (readiness.go)
 	// backendMetrics count dials per backend; the settings' health checkers run on wg.
 	backendMetrics backendMetrics
-	events         *loginEvents // logins per route and the login webhook's queue
+	events         *loginEvents           // logins per route and the login webhook's queue
+	wakes          *prometheus.CounterVec // sleeping servers woken and stopped (wake.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -128,8 +130,9 @@ func New(cfg Config) (*Server, error) {
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(), events: newLoginEvents(),
+		backendMetrics: newBackendMetrics(), events: newLoginEvents(), wakes: newWakeCounter(),
 	}
+	s.attachWakers(set)
 	s.backendMetrics.follow(nil, set.router)
 	s.events.follow(set.router)
 	s.settings.Store(set)

@@ -120,9 +120,12 @@ func (s *session) run() (onLoop bool) {
 	}
 	first, buffered := s.firstBytes(r, hs, route)
 	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	if err != nil && route.waker != nil {
+		backend, chosen, err = s.wakeDial(route, capture, first, hs.NextState == mc.NextLogin, err)
+	}
 	if err != nil {
 		end.Str("answered", "fallback")
-		s.answer(r, hello, s.fallback(), err)
+		s.answer(r, hello, s.wakeAnswer(route, err), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down

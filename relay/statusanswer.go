@@ -32,7 +32,7 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		body = s.lastKnown(route, key)
 		if body == nil {
 			end.Str("answered", "fallback")
-			s.answer(r, hello, s.fallback(), err)
+			s.answer(r, hello, s.wakeAnswer(route, err), err)
 			return
 		}
 		end.Str("answered", "last known status")

@@ -160,6 +160,10 @@ func relayRoutes(routes []config.Route) []relay.Route {
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
 		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
+		if w := r.Wake; w.On() {
+			rr.Wake = &relay.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
+				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
+		}
 		if r.Fallback == config.FallbackLastKnown {
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}

@@ -66,3 +66,16 @@ func TestRelaySettingsCarryForwardSecretAndWebhook(t *testing.T) {
 		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
 	}
 }
+
+func TestRelayRoutesCarryWake(t *testing.T) {
+	route := config.DefaultRoute("127.0.0.1:25565")
+	if got := relayRoutes([]config.Route{route})[0]; got.Wake != nil {
+		t.Errorf("a route without wake got %+v", got.Wake)
+	}
+	route.Wake.Command, route.Wake.StopAfterIdle, route.Wake.StopCommand = []string{"start"}, time.Minute, []string{"stop"}
+	got := relayRoutes([]config.Route{route})[0].Wake
+	if got == nil || got.Command[0] != "start" || got.StopCommand[0] != "stop" || got.StopAfterIdle != time.Minute ||
+		!got.Hold || got.ReadyTimeout != route.Wake.ReadyTimeout || got.StartingMOTD != route.Wake.StartingMOTD || got.StartingMessage != route.Wake.StartingMessage {
+		t.Errorf("relay wake %+v, want the config's %+v", got, route.Wake)
+	}
+}

@@ -162,6 +162,8 @@ type Route struct {
 	// Balance orders the backends for each session: failover, round-robin, random or
 	// least-connections.
 	Balance string `yaml:"balance"`
+	// Wake starts the route's sleeping server for a login and stops it when idle (routeextras.go).
+	Wake Wake `yaml:"wake"`
 }
 
 // UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
@@ -176,7 +178,7 @@ func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
 // DefaultRoute sends every host to backends, with the default health check.
 func DefaultRoute(backends ...string) Route {
 	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck(),
-		Fallback: FallbackFixed, LastKnown: defaultLastKnown(), Balance: BalanceFailover}
+		Fallback: FallbackFixed, LastKnown: defaultLastKnown(), Balance: BalanceFailover, Wake: defaultWake()}
 }
 
 // HealthCheck says how a route checks its backends.

@@ -95,3 +95,43 @@ func TestLoginWebhook(t *testing.T) {
 		}
 	}
 }
+
+func TestRouteWakeKeys(t *testing.T) {
+	cfg, err := Parse([]byte(`routes:
+  - hosts: ["*"]
+    backends: ["127.0.0.1:25565"]
+  - hosts: [survival.example.net]
+    backends: ["127.0.0.1:25566"]
+    wake:
+      command: [systemctl, start, minecraft]
+      stop_after_idle: 10m
+      stop_command: [systemctl, stop, minecraft]
+      hold: false
+`), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Routes[0].Wake.On() {
+		t.Errorf("a route without wake wakes: %+v", cfg.Routes[0].Wake)
+	}
+	w := cfg.Routes[1].Wake
+	if !w.On() || w.Hold || w.StopAfterIdle != 10*time.Minute || w.ReadyTimeout != defaultWake().ReadyTimeout || len(w.StopCommand) != 3 {
+		t.Errorf("wake %+v", w)
+	}
+	route := "routes:\n  - hosts: [\"*.example.net\"]\n    backends: [\"a:1\"]\n    wake:\n      "
+	for text, wantKey := range map[string]string{
+		"command: [x]\n      webhook: http://h/":  "routes[0].wake",
+		"webhook: ftp://h/":                       "routes[0].wake.webhook",
+		"command: [x]\n      ready_timeout: 0s":   "routes[0].wake.ready_timeout",
+		"command: [x]\n      stop_after_idle: 5m": "routes[0].wake.stop_after_idle",
+	} {
+		_, err := Parse([]byte(route+text+"\n"), noEnv)
+		if err == nil || !strings.Contains(err.Error(), wantKey) {
+			t.Errorf("%q: error %v, want one naming %s", text, err, wantKey)
+		}
+	}
+	_, err = Parse([]byte("routes:\n  - hosts: [\"*.example.net\"]\n    backends: [\"${1}:1\"]\n    wake: {command: [x]}\n"), noEnv)
+	if err == nil || !strings.Contains(err.Error(), "routes[0].wake") {
+		t.Errorf("wake with ${1} backends: %v", err)
+	}
+}
