@@ -73,6 +73,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg.Admit = ln.admit
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
+	httpServer.Handler = ln.landing(protocol, httpServer.Handler)
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*httpConn))
 	}

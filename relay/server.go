@@ -71,6 +71,8 @@ type Config struct {
 	ForwardSecret ForwardSecret
 	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
 	LoginWebhook LoginWebhook
+	// LandingPage is what ws/wss listeners answer a browser (landing.go); zero: off.
+	LandingPage LandingPage
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status

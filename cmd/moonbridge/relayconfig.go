@@ -55,11 +55,13 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
 		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
-		Fallback:        fallback,
-		RestartingMOTD:  cfg.Shutdown.MOTD,
-		DataPath:        relay.DataPath(cfg.Relay.DataPath),
-		Loops:           cfg.Relay.Loops,
-		Logger:          log,
+		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
+			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},
+		Fallback:       fallback,
+		RestartingMOTD: cfg.Shutdown.MOTD,
+		DataPath:       relay.DataPath(cfg.Relay.DataPath),
+		Loops:          cfg.Relay.Loops,
+		Logger:         log,
 	}, nil
 }
 

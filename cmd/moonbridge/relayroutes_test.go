@@ -51,10 +51,11 @@ func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
 	}
 }
 
-func TestRelaySettingsCarryForwardSecretAndWebhook(t *testing.T) {
+func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
 	cfg := config.Default()
 	cfg.ForwardSecret.Value = "s3cret"
 	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
+	cfg.LandingPage = config.LandingPage{Mode: config.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
 	got, err := relaySettings(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +65,9 @@ func TestRelaySettingsCarryForwardSecretAndWebhook(t *testing.T) {
 	}
 	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
 		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
+	}
+	if want := (relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}); got.LandingPage != want {
+		t.Errorf("relay landing page %+v, want %+v", got.LandingPage, want)
 	}
 }
 

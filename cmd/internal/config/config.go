@@ -33,6 +33,8 @@ type Config struct {
 	ForwardSecret ForwardSecret `yaml:"forward_secret"`
 	// LoginWebhook gets join and leave events (loginwebhook.go).
 	LoginWebhook LoginWebhook `yaml:"login_webhook"`
+	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
+	LandingPage LandingPage `yaml:"landing_page"`
 }
 
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
@@ -245,6 +247,7 @@ func Default() Config {
 		ClientIPHeaders: []string{},
 		ForwardSecret:   defaultForwardSecret(),
 		LoginWebhook:    defaultLoginWebhook(),
+		LandingPage:     defaultLandingPage(),
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

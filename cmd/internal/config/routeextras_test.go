@@ -135,3 +135,22 @@ func TestRouteWakeKeys(t *testing.T) {
 		t.Errorf("wake with ${1} backends: %v", err)
 	}
 }
+
+func TestLandingPageKeys(t *testing.T) {
+	cfg, err := Parse([]byte("landing_page:\n  name: Moon Island\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LandingPage != (LandingPage{Mode: LandingPageMode, Name: "Moon Island"}) {
+		t.Errorf("got %+v", cfg.LandingPage)
+	}
+	for text, wantKey := range map[string]string{
+		"mode: banner":   "landing_page.mode",
+		"mode: redirect": "landing_page.redirect",
+	} {
+		_, err := Parse([]byte("landing_page:\n  "+text+"\n"), noEnv)
+		if err == nil || !strings.Contains(err.Error(), wantKey) {
+			t.Errorf("%s: error %v, want one naming %s", text, err, wantKey)
+		}
+	}
+}

@@ -50,6 +50,7 @@ func (c Config) Validate() error {
 	errs = append(errs, validateRoutes(c.Routes)...)
 	errs = append(errs, c.ForwardSecret.validate()...)
 	errs = append(errs, c.LoginWebhook.validate()...)
+	errs = append(errs, c.LandingPage.validate()...)
 	for i, cidr := range c.TrustedProxies {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
 			if _, err := netip.ParseAddr(cidr); err != nil {
