@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // LandingPage is what a browser gets from a ws or wss listener for a request that is not a
@@ -118,7 +120,7 @@ func summarize(body []byte) *statusSummary {
 	if json.Unmarshal(body, &status) != nil {
 		return nil
 	}
-	s := &statusSummary{MOTD: stripFormatting(plainText(status.Description)), Version: stripFormatting(status.Version.Name)}
+	s := &statusSummary{MOTD: mc.StripFormatting(plainText(status.Description)), Version: mc.StripFormatting(status.Version.Name)}
 	if status.Players != nil {
 		s.Online, s.Max = status.Players.Online, status.Players.Max
 	} else {
@@ -158,23 +160,6 @@ func plainText(raw json.RawMessage) string {
 	b.WriteString(component.Text)
 	for _, part := range component.Extra {
 		b.WriteString(plainText(part))
-	}
-	return b.String()
-}
-
-// stripFormatting drops § formatting codes (a § and the character after it).
-func stripFormatting(s string) string {
-	var b strings.Builder
-	skip := false
-	for _, r := range s {
-		switch {
-		case skip:
-			skip = false
-		case r == '§':
-			skip = true
-		default:
-			b.WriteRune(r)
-		}
 	}
 	return b.String()
 }
