@@ -70,7 +70,6 @@ type waker struct {
 
 	mu       sync.Mutex
 	starting chan struct{} // non-nil while a start runs; closed when it has ended
-	up       bool          // the last start ended with the server answering
 	running  bool          // moonbridge has seen the server up since it last stopped it
 	lastBusy time.Time     // when the server last had a player
 }
@@ -100,7 +99,7 @@ func (w *waker) wake(ctx context.Context) <-chan struct{} {
 	w.starting = done
 	finish := func(up bool) {
 		w.mu.Lock()
-		w.starting, w.up = nil, up
+		w.starting = nil
 		if up {
 			w.running, w.lastBusy = true, time.Now()
 		}
