@@ -6,8 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -17,7 +15,7 @@ func (r *Route) answersStatus() bool { return r.StatusCache > 0 || r.LastKnown !
 
 // answerStatus answers a status ping for route from a recent live answer, a fresh one, the last
 // known one marked offline, or the fixed fallback, in that order of preference.
-func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, capture string, end *zerolog.Event) {
+func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, capture string) {
 	hs := hello.Handshake
 	key := statusKey{capture: capture, protocol: hs.Protocol}
 	body, shared, err := route.status.get(key, route.StatusCache, func() ([]byte, error) {
@@ -25,17 +23,17 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 	})
 	switch {
 	case err == nil && shared:
-		end.Str("answered", "status cache")
+		s.line.answered = "status cache"
 	case err == nil:
-		end.Str("answered", "live status")
+		s.line.answered = "live status"
 	default:
 		body = s.lastKnown(route, key)
 		if body == nil {
-			end.Str("answered", "fallback")
+			s.line.answered = "fallback"
 			s.answer(r, hello, s.wakeAnswer(route, err), err)
 			return
 		}
-		end.Str("answered", "last known status")
+		s.line.answered = "last known status"
 	}
 	if serr := mc.ServeStatusJSON(r, body, s.sendAnswer); serr != nil && !errors.Is(serr, io.EOF) {
 		err = errors.Join(err, serr)

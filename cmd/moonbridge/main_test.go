@@ -208,6 +208,29 @@ func TestServeAdminExportsRelayMetrics(t *testing.T) {
 	}
 }
 
+// TestServeAdminPprofOnlyWhenAsked: Go's profiles are on the admin port with admin.pprof and
+// absent without it.
+func TestServeAdminPprofOnlyWhenAsked(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		cfg := config.Default()
+		cfg.Listeners[0].Listen = "127.0.0.1:0"
+		cfg.Admin = config.Admin{Listen: "127.0.0.1:0", Pprof: on}
+		admin := "http://" + adminAddr(t, startServe(t, cfg))
+		want := http.StatusNotFound
+		if on {
+			want = http.StatusOK
+		}
+		for _, path := range []string{"/debug/pprof/", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=1"} {
+			if got := httpStatus(t, admin+path); got != want {
+				t.Errorf("pprof %v: %s answered %d, want %d", on, path, got, want)
+			}
+		}
+		if on && !strings.Contains(httpGet(t, admin+"/debug/pprof/heap?debug=1"), "heap profile:") {
+			t.Error("/debug/pprof/heap?debug=1 is not a heap profile")
+		}
+	}
+}
+
 // adminAddr waits for the admin endpoint's startup line and returns its address.
 func adminAddr(t *testing.T, logs *testutil.SyncBuffer) string {
 	t.Helper()

@@ -100,9 +100,12 @@ type Log struct {
 	Format string `yaml:"format"` // auto (console on a terminal, JSON otherwise), console, json
 }
 
-// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off.
+// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
+// profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
+// CPU while it runs).
 type Admin struct {
 	Listen string `yaml:"listen"`
+	Pprof  bool   `yaml:"pprof"`
 }
 
 // TLS configures wss listeners.
