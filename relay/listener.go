@@ -76,6 +76,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
+	httpServer.Handler = ln.landing(protocol, httpServer.Handler)
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*httpConn))
 	}
@@ -281,8 +282,12 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 	return ln.admitAccess(conn.info, r)
 }
 
-// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
+// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
+// request carries the forward secret, when one is set).
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
+	if !ln.srv.now().ForwardSecret.admits(r.Header) {
+		return info.client
+	}
 	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client

@@ -94,6 +94,8 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
+	s.events.describe(ch)
+	s.wakes.Describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -103,6 +105,8 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 		ch <- m
 	}
 	s.backendMetrics.collect(ch)
+	s.events.collect(ch)
+	s.wakes.Collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -29,6 +29,9 @@ type session struct {
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
+	// route and backend name where a login went, for its events; joined: its join was sent.
+	route, backend string
+	joined         atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -85,7 +88,7 @@ func (s *session) run() (onLoop bool) {
 	}
 	hs := hello.Handshake
 	s.line.hello(hs)
-	s.player.want = hs.NextState == mc.NextLogin
+	s.player.want, s.player.protocol = hs.NextState == mc.NextLogin, hs.Protocol
 	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
 		s.line.answered = "restarting"
@@ -103,6 +106,12 @@ func (s *session) run() (onLoop bool) {
 		s.answer(r, hello, accessAnswer(s.fallback()), err)
 		return false
 	}
+	capture, err := route.capture(hs.Host)
+	if err != nil {
+		s.line.answered = "fallback"
+		s.answer(r, hello, s.fallback(), err)
+		return false
+	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
@@ -111,15 +120,27 @@ func (s *session) run() (onLoop bool) {
 		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
+	if hs.NextState == mc.NextStatus && route.answersStatus() {
+		s.answerStatus(r, hello, route, capture)
+		return false
+	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	if err != nil && route.waker != nil {
+		backend, chosen, err = s.wakeDial(route, capture, first, hs.NextState == mc.NextLogin, err)
+	}
 	if err != nil {
 		s.line.answered = "fallback"
-		s.answer(r, hello, s.fallback(), err)
+		s.answer(r, hello, s.wakeAnswer(route, err), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
-	s.line.backend = chosen.Addr
+	chosen.active.Add(1)
+	s.end.Add(func(error) { chosen.active.Add(-1) })
+	s.line.backend = chosen.addrFor(capture)
+	if hs.NextState == mc.NextLogin {
+		s.loginRelayed(route, chosen.addrFor(capture))
+	}
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)))
 }
@@ -128,14 +149,18 @@ func (s *session) run() (onLoop bool) {
 // so) and whatever the client sent after it that is already buffered, e.g. Login Start. The
 // buffered bytes stay in r until a backend took them, for the fallback to read otherwise.
 func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (first []byte, buffered int) {
-	if route.RewriteHost != "" {
-		first = hs.AppendFrame(nil, route.RewriteHost)
-	} else {
-		first = append([]byte(nil), hs.Raw...)
-	}
 	rest, _ := r.Peek(r.Buffered())
 	s.player.feed(rest)
-	return append(first, rest...), len(rest)
+	return append(s.handshakeFor(route, hs), rest...), len(rest)
+}
+
+// handshakeFor is the handshake frame the route's backend gets: the host rewritten if the
+// route says so, else the player's own frame.
+func (s *session) handshakeFor(route *Route, hs mc.Handshake) []byte {
+	if route.RewriteHost != "" {
+		return hs.AppendFrame(nil, route.RewriteHost)
+	}
+	return append([]byte(nil), hs.Raw...)
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a
@@ -237,6 +262,10 @@ func (s *session) logEnd() {
 	if s.info.claims != nil {
 		end.Str("subject", s.info.claims.Subject).Str("token_key", s.info.claims.KeyID)
 	}
+	if s.player.uuid != "" {
+		end.Str("player_uuid", s.player.uuid)
+	}
+	s.sendLeave()
 	end.Dur("duration", time.Since(s.started))
 	if reason != nil {
 		end.Str("close_reason", reason.Error()).Msg("session ended")

@@ -37,6 +37,9 @@ func newSettings(cfg Config) (*settings, error) {
 	if err := checkDataPath(cfg); err != nil {
 		return nil, err
 	}
+	if err := cfg.LandingPage.check(); err != nil {
+		return nil, err
+	}
 	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil
 }
 

@@ -5,7 +5,8 @@
 #   base     build and test (make deps): cmake, ninja-build, gcc, g++, pkgconf, openssl,
 #            xz-utils, util-linux (flock), git, file, jq, libasan, and deb-src entries in apt's
 #            sources as root (obtain.sh downloads BoringSSL's Debian source package when the
-#            cache has no build). Go 1.26 must be on PATH already.
+#            cache has no build), and chromium (the relay's landing page test loads the page in
+#            headless Chromium). Go 1.26 must be on PATH already.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
 #            zip, unzip, dpkg and rpm (rpm only so dist-check can read the .rpm; nfpm needs
 #            neither), ca-certificates (its bundle goes into the container image), and nfpm
@@ -31,7 +32,7 @@ say() { echo "bootstrap: $*" >&2; }
 
 # command:package pairs per set; a command on PATH means its package is installed.
 needs_base=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf openssl:openssl
-  xz:xz-utils flock:util-linux git:git file:file jq:jq)
+  xz:xz-utils flock:util-linux git:git file:file jq:jq chromium:chromium)
 needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu
   qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm)
 needs_interop=(node:nodejs npm:npm python3:python3)

@@ -63,11 +63,15 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
-		Fallback:        fallback,
-		RestartingMOTD:  cfg.Shutdown.MOTD,
-		DataPath:        relay.DataPath(cfg.Relay.DataPath),
-		Loops:           cfg.Relay.Loops,
-		Logger:          log,
+		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
+		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
+			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},
+		Fallback:       fallback,
+		RestartingMOTD: cfg.Shutdown.MOTD,
+		DataPath:       relay.DataPath(cfg.Relay.DataPath),
+		Loops:          cfg.Relay.Loops,
+		Logger:         log,
 	}, nil
 }
 
@@ -168,7 +172,14 @@ func relayRoutes(routes []config.Route) ([]relay.Route, error) {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}}
+		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
+		if w := r.Wake; w.On() {
+			rr.Wake = &relay.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
+				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
+		}
+		if r.Fallback == config.FallbackLastKnown {
+			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
+		}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}

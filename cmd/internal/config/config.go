@@ -28,6 +28,14 @@ type Config struct {
 	Fallback        Fallback `yaml:"fallback"`
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
+
+	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
+	// client_ip_headers are not believed (forwardsecret.go).
+	ForwardSecret ForwardSecret `yaml:"forward_secret"`
+	// LoginWebhook gets join and leave events (loginwebhook.go).
+	LoginWebhook LoginWebhook `yaml:"login_webhook"`
+	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
+	LandingPage LandingPage `yaml:"landing_page"`
 }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
@@ -177,19 +185,34 @@ type Route struct {
 	HealthCheck HealthCheck `yaml:"health_check"`
 	// Access: a token (WebSocket clients only) and address lists (every client).
 	Access RouteAccess `yaml:"access"`
+	// StatusCache answers server-list pings from a live answer at most this old; 0: each ping
+	// goes to a backend.
+	StatusCache time.Duration `yaml:"status_cache"`
+	// Fallback is what pings get while no backend answers: fixed (the fallback section) or
+	// last_known (the last live answer, marked as LastKnown says; then fixed).
+	Fallback  string    `yaml:"fallback"`
+	LastKnown LastKnown `yaml:"last_known"`
+	// Balance orders the backends for each session: failover, round-robin, random or
+	// least-connections.
+	Balance string `yaml:"balance"`
+	// Wake starts the route's sleeping server for a login and stops it when idle (routeextras.go).
+	Wake Wake `yaml:"wake"`
 }
 
 // UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
 // health_check, or some of its keys) keep them.
 func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
-	*r = Route{HealthCheck: defaultHealthCheck(), Access: defaultRouteAccess()}
+	*r = DefaultRoute()
+	r.Hosts, r.Backends = nil, nil
 	type plain Route // without this method, or decoding would recurse
 	return unmarshal((*plain)(r))
 }
 
 // DefaultRoute sends every host to backends, with the default health check.
 func DefaultRoute(backends ...string) Route {
-	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck(), Access: defaultRouteAccess()}
+	return Route{Hosts: []string{"*"}, Backends: backends, HealthCheck: defaultHealthCheck(),
+		Fallback: FallbackFixed, LastKnown: defaultLastKnown(), Balance: BalanceFailover, Wake: defaultWake(),
+		Access: defaultRouteAccess()}
 }
 
 // defaultRouteAccess lets everyone in: no token, no address list.
@@ -260,6 +283,9 @@ func Default() Config {
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
 		Access:          Access{Keys: []string{}, Leeway: time.Minute},
+		ForwardSecret:   defaultForwardSecret(),
+		LoginWebhook:    defaultLoginWebhook(),
+		LandingPage:     defaultLandingPage(),
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

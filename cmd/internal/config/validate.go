@@ -50,6 +50,9 @@ func (c Config) Validate() error {
 	errs = append(errs, validateRoutes(c.Routes)...)
 	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
 	errs = append(errs, c.Access.validate(c.Routes)...)
+	errs = append(errs, c.ForwardSecret.validate()...)
+	errs = append(errs, c.LoginWebhook.validate()...)
+	errs = append(errs, c.LandingPage.validate()...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Memory.validate()...)
@@ -186,6 +189,7 @@ func validateRoutes(routes []Route) []error {
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
 		errs = append(errs, r.Access.validate(key+".access")...)
+		errs = append(errs, r.validateExtras(key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }
