@@ -4,7 +4,8 @@
 #   make purego         bin/moonbridge-purego, CGO_ENABLED=0 (crypto/tls only)
 #   make cross          pure-Go builds for darwin/arm64, darwin/amd64, windows/amd64
 #   make test           deps, native, both builds, vet, go test -race (cgo), the allocation tests
-#                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer
+#                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
+#                       go test of deploy/ (the image builder, the Kubernetes manifests)
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
@@ -30,7 +31,7 @@ CGO_TAGS := boringssl
 # cgo finds the shim and BoringSSL through the pkg-config file CMake generates.
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
-.PHONY: build purego cross native native-asan deps test vet test-cgo test-allocs test-purego test-native \
+.PHONY: build purego cross native native-asan deps test vet test-cgo test-allocs test-purego test-native test-deploy \
 	run bench bench-micro bench-peers interop mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -74,6 +75,7 @@ native-asan: deps
 vet: native
 	$(CGO_ENV) $(GO) vet -tags $(CGO_TAGS) ./...
 	CGO_ENABLED=0 $(GO) vet ./...
+	$(GO) -C deploy vet ./...
 
 test-cgo: native
 	$(CGO_ENV) scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
@@ -92,7 +94,14 @@ test-purego:
 test-native: native-asan
 	ctest --test-dir $(BUILD)/asan --output-on-failure
 
-test: deps build purego cross vet test-native test-cgo test-allocs test-purego
+# deploy/ is a Go module of its own, so that its dependencies (go-containerregistry, the
+# Kubernetes API types) stay out of the proxy's go.mod. Its tests build a small image and read it
+# back, decode every manifest strictly and run check-config of bin/moonbridge-purego on the
+# ConfigMap; dist-check reads the real image back.
+test-deploy: purego
+	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
+
+test: deps build purego cross vet test-native test-cgo test-allocs test-purego test-deploy
 
 run: build
 	$(BIN)/moonbridge serve

@@ -1,9 +1,10 @@
 # dist.mk: release builds and packages (issue "dist"); the Makefile includes it.
 #
 #   make dist         dist/: one .tar.gz (Linux, macOS) or .zip (Windows) per OS/arch/flavour,
-#                     a .deb and an .rpm per Linux architecture, and SHA256SUMS
+#                     a .deb and an .rpm per Linux architecture, the container image (an OCI
+#                     layout in one tar, amd64 and arm64) and SHA256SUMS
 #   make dist-check   runs or inspects everything in dist/, rebuilds a pure-Go target to prove it
-#                     is reproducible, installs and removes the .deb (as root)
+#                     is reproducible, reads the image back, installs and removes the .deb (root)
 #   make dist-deps    installs the tools both need (scripts/bootstrap.sh base dist: Debian's as
 #                     root, or it prints the command; nfpm from the Go module proxy)
 #
@@ -42,4 +43,5 @@ dist: dist-deps
 dist-check: dist-deps
 	packaging/check-archives.sh $(DIST)
 	packaging/check-repro.sh $(DIST) linux/amd64
+	packaging/check-image.sh $(DIST)
 	packaging/check-packages.sh $(DIST)

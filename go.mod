@@ -3,6 +3,7 @@ module github.com/moonbridge/moonbridge
 go 1.26.0
 
 require (
+	github.com/cloudflare/circl v1.6.5
 	github.com/goccy/go-yaml v1.19.2
 	github.com/gorilla/websocket v1.5.3
 	github.com/mattn/go-pointer v0.0.1

@@ -13,11 +13,14 @@ import (
 
 var benchSizes = []int{64, 512, 1350, 4 << 10, 16 << 10, 64 << 10}
 
-// benchProviders runs a benchmark under each provider compiled in.
+// benchProviders runs a benchmark under each provider compiled in, BoringSSL with each record
+// layer: boringssl (SSL_read/SSL_write), boringssl-aead (the shim's AEAD record layer, which
+// the crypto/tls client's TLS 1.3 sessions get) and go (crypto/tls).
 func benchProviders(b *testing.B, run func(b *testing.B, p Provider)) {
 	b.Run("go", func(b *testing.B) { run(b, GoProvider()) })
 	if p, err := boringProvider(); err == nil {
-		b.Run("boringssl", func(b *testing.B) { run(b, p) })
+		b.Run("boringssl", func(b *testing.B) { run(b, withRecordLayer(p, RecordLayerSSL)) })
+		b.Run("boringssl-aead", func(b *testing.B) { run(b, withRecordLayer(p, RecordLayerAEAD)) })
 	}
 }
 

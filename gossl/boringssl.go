@@ -35,11 +35,14 @@ func (b *boringBackend) install(certs *certSet, keys []ticketKey) error {
 	for i, p := range certs.pems {
 		pems[i] = boring.CertPEM{Chain: p.CertPEM, Key: p.KeyPEM}
 	}
+	aead, _ := parseRecordLayer(b.cfg.RecordLayer) // newServer checked it
 	ctx, err := boring.NewCtx(boring.CtxConfig{
-		MinVersion: b.minVersion,
-		Certs:      pems,
-		TicketKeys: keys,
-		KeyLog:     b.cfg.KeyLog,
+		MinVersion:     b.minVersion,
+		Certs:          pems,
+		TicketKeys:     keys,
+		KeyLog:         b.cfg.KeyLog,
+		AEADRecords:    aead,
+		KeyUpdateAfter: b.cfg.keyUpdateAfter,
 	})
 	if err != nil {
 		return &TLSError{Op: "certificate", Reason: err.Error(), Err: err}

@@ -103,8 +103,13 @@ func (c *boringConn) handshake() error {
 
 func (c *boringConn) engineState() ConnState {
 	st := c.eng.State()
+	layer := RecordLayerSSL
+	if st.AEADRecords {
+		layer = RecordLayerAEAD
+	}
 	return ConnState{Provider: "boringssl", Version: st.Version, CipherSuite: st.CipherSuite,
-		Group: tls.CurveID(st.Group), ALPN: st.ALPN, ServerName: st.ServerName, Resumed: st.Resumed}
+		Group: tls.CurveID(st.Group), ALPN: st.ALPN, ServerName: st.ServerName, Resumed: st.Resumed,
+		RecordLayer: layer}
 }
 
 // State reports the session's parameters.

@@ -30,6 +30,9 @@ type ConnState struct {
 	ALPN        string
 	ServerName  string // the client's SNI, "" if none
 	Resumed     bool
+	// RecordLayer carries the application records: RecordLayerSSL or RecordLayerAEAD for
+	// BoringSSL (TLS 1.2 is always RecordLayerSSL), "crypto/tls" for the Go provider.
+	RecordLayer string
 }
 
 // VersionName is "TLS 1.2" or "TLS 1.3".

@@ -16,6 +16,13 @@
 // certificate choice by SNI and ticket keys are answered in C; only key logging (a debugging
 // aid) calls back into Go, through a github.com/mattn/go-pointer handle, during handshakes.
 //
+// With ServerConfig.RecordLayer "aead" (tls.record_layer), a TLS 1.3 session leaves SSL_read
+// and SSL_write once its handshake and session tickets are done: the shim takes the traffic
+// secrets and opens and seals application records itself with BoringSSL's AEAD
+// (native/src/mb_rec.c), KeyUpdate and alerts included, behind the same entry points, so both
+// paths below use it unchanged. The default stays "boringssl-ssl" until the benchmark record
+// of issue 16 decides.
+//
 // The crypto/tls provider gets the same one-write-per-Write shape from a coalescing writer
 // under tls.Conn (crypto/tls writes each record separately).
 //

@@ -76,6 +76,7 @@ func (c *goConn) State() ConnState {
 		ALPN:        cs.NegotiatedProtocol,
 		ServerName:  cs.ServerName,
 		Resumed:     cs.DidResume,
+		RecordLayer: "crypto/tls",
 	}
 }
 

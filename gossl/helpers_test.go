@@ -20,18 +20,37 @@ import (
 // testTimeout bounds every blocking step; tests never assert on durations.
 const testTimeout = 20 * time.Second
 
-// forEachProvider runs the same test under both providers; in a pure-Go build the boringssl
-// row skips with its reason.
+// forEachProvider runs the same test under both providers, BoringSSL once with each record
+// layer; in a pure-Go build the boringssl rows skip with their reason.
 func forEachProvider(t *testing.T, test func(t *testing.T, p Provider)) {
 	t.Helper()
 	t.Run("go", func(t *testing.T) { test(t, GoProvider()) })
-	t.Run("boringssl", func(t *testing.T) {
-		p, err := boringProvider()
-		if err != nil {
-			t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
+	for _, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+		name := "boringssl"
+		if layer == RecordLayerAEAD {
+			name = "boringssl-aead"
 		}
-		test(t, p)
-	})
+		t.Run(name, func(t *testing.T) {
+			p, err := boringProvider()
+			if err != nil {
+				t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
+			}
+			test(t, withRecordLayer(p, layer))
+		})
+	}
+}
+
+// layeredProvider is a provider whose servers use one record layer whatever their config says.
+type layeredProvider struct {
+	Provider
+	layer string
+}
+
+func withRecordLayer(p Provider, layer string) Provider { return layeredProvider{p, layer} }
+
+func (p layeredProvider) NewServer(cfg ServerConfig) (*Server, error) {
+	cfg.RecordLayer = p.layer
+	return p.Provider.NewServer(cfg)
 }
 
 var (

@@ -10,7 +10,8 @@ import (
 
 // BenchmarkLoopCodecOpen: the loop's Open of one read of count records of size bytes, in place
 // (mb_open_inplace, what LoopCodec does) against into a scratch buffer and copied to the front
-// of the read (mb_open, the alternative). The client's sealing is done beforehand, untimed.
+// of the read (mb_open, the alternative), with the SSL record layer; inplace-aead is the in-place
+// Open with the AEAD record layer. The client's sealing is done beforehand, untimed.
 func BenchmarkLoopCodecOpen(b *testing.B) {
 	for _, shape := range [][2]int{{1, 64}, {1, 1350}, {24, 1350}, {1, 16 << 10}, {3, 16 << 10}} {
 		count, size := shape[0], shape[1]
@@ -19,12 +20,15 @@ func BenchmarkLoopCodecOpen(b *testing.B) {
 			if inPlace {
 				name = fmt.Sprintf("%dx%d/inplace", count, size)
 			}
-			b.Run(name, func(b *testing.B) { benchLoopOpen(b, count, size, inPlace) })
+			b.Run(name, func(b *testing.B) { benchLoopOpen(b, count, size, inPlace, RecordLayerSSL) })
 		}
+		b.Run(fmt.Sprintf("%dx%d/inplace-aead", count, size), func(b *testing.B) {
+			benchLoopOpen(b, count, size, true, RecordLayerAEAD)
+		})
 	}
 }
 
-func benchLoopOpen(b *testing.B, count, size int, inPlace bool) {
+func benchLoopOpen(b *testing.B, count, size int, inPlace bool, layer string) {
 	in := make([]byte, 0, 64<<10)
 	scratch := make([]byte, 64<<10)
 	data := pattern(size)
@@ -32,7 +36,7 @@ func benchLoopOpen(b *testing.B, count, size int, inPlace bool) {
 	b.ReportAllocs()
 	for left := b.N; left > 0; {
 		b.StopTimer()
-		codec, _, cc, rec := detached(b, 0)
+		codec, _, cc, rec := detached(b, 0, layer)
 		eng := codec.(*boringLoopCodec).eng
 		reads := min(left, max(1, (4<<20)/(count*size)))
 		wires := make([][]byte, reads)

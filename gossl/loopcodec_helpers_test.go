@@ -9,15 +9,34 @@ import (
 	"time"
 )
 
-// handshaken is an established BoringSSL server connection and its crypto/tls client (at most
-// maxVersion; 0: TLS 1.3), whose writes the test can record instead of sending (rec).
-func handshaken(t testing.TB, maxVersion uint16) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
+// forEachRecordLayer runs a BoringSSL test once with each record layer.
+func forEachRecordLayer(t *testing.T, test func(t *testing.T, layer string)) {
+	t.Helper()
+	for _, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+		t.Run(layer, func(t *testing.T) { test(t, layer) })
+	}
+}
+
+// handshaken is an established BoringSSL server connection (with the given record layer) and
+// its crypto/tls client (at most maxVersion; 0: TLS 1.3), whose writes the test can record
+// instead of sending (rec).
+func handshaken(t testing.TB, maxVersion uint16, layer string) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
+	t.Helper()
+	srvCfg := testConfig(t)
+	srvCfg.RecordLayer = layer
+	cfg := clientConfig(t, "a.test")
+	cfg.MaxVersion = maxVersion
+	return handshakenWith(t, srvCfg, cfg)
+}
+
+// handshakenWith is handshaken with the test's server and client configs.
+func handshakenWith(t testing.TB, srvCfg ServerConfig, cfg *tls.Config) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
 	p, err := boringProvider()
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := p.NewServer(testConfig(t))
+	srv, err := p.NewServer(srvCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +45,6 @@ func handshaken(t testing.TB, maxVersion uint16) (sc *boringConn, cc *tls.Conn, 
 	sc = srv.Wrap(serverRaw).(*boringConn)
 	t.Cleanup(func() { sc.Close() })
 	rec = &recordingConn{Conn: clientRaw}
-	cfg := clientConfig(t, "a.test")
-	cfg.MaxVersion = maxVersion
 	cc = tlsClient(rec, cfg)
 	t.Cleanup(func() { cc.Close() })
 	errc := make(chan error, 1)
@@ -42,9 +59,9 @@ func handshaken(t testing.TB, maxVersion uint16) (sc *boringConn, cc *tls.Conn, 
 }
 
 // detached is handshaken, detached: the codec and the raw server socket, closed at the end.
-func detached(t testing.TB, maxVersion uint16) (codec LoopCodec, raw net.Conn, cc *tls.Conn, rec *recordingConn) {
+func detached(t testing.TB, maxVersion uint16, layer string) (codec LoopCodec, raw net.Conn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
-	sc, cc, rec := handshaken(t, maxVersion)
+	sc, cc, rec := handshaken(t, maxVersion, layer)
 	raw, plaintext, codec, err := DetachBoring(sc)
 	if err != nil || len(plaintext) != 0 {
 		t.Fatalf("DetachBoring: %v, %d bytes of plaintext", err, len(plaintext))

@@ -35,6 +35,9 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 	if err != nil {
 		return nil, err
 	}
+	if _, err := parseRecordLayer(cfg.RecordLayer); err != nil {
+		return nil, err
+	}
 	files := watchedFiles(cfg.Certificates)
 	seen := stamps(files)
 	certs, err := loadCerts(cfg.Certificates)
@@ -61,6 +64,19 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 
 // Provider names the provider that serves this listener: "boringssl" or "go".
 func (s *Server) Provider() string { return s.provider }
+
+// RecordLayer names what carries this listener's TLS 1.3 application records: RecordLayerSSL
+// or RecordLayerAEAD under BoringSSL (TLS 1.2 sessions always use RecordLayerSSL), "crypto/tls"
+// under the Go provider.
+func (s *Server) RecordLayer() string {
+	if s.provider != "boringssl" {
+		return "crypto/tls"
+	}
+	if aead, _ := parseRecordLayer(s.cfg.RecordLayer); aead {
+		return RecordLayerAEAD
+	}
+	return RecordLayerSSL
+}
 
 // Wrap makes an accepted connection the server side of a TLS session; the handshake runs on
 // first use or HandshakeContext. The returned Conn owns raw and closes it.

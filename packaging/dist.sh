@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds every target of the dist matrix into OUTDIR: one archive per target, a .deb and an .rpm
-# for each boringssl target, and SHA256SUMS over all of it. dist.mk holds the matrix.
+# for each boringssl target, the container image of the two linux boringssl binaries
+# (moonbridge_<version>_oci-image.tar, packaging/image.sh), and SHA256SUMS over all of it.
+# dist.mk holds the matrix; it must include linux/amd64/boringssl and linux/arm64/boringssl.
 #
 #   packaging/dist.sh NFPM OUTDIR STAGE OS/ARCH/FLAVOUR...
 #
@@ -27,5 +29,9 @@ for target in "$@"; do
   fi
   echo "dist: $target in $((SECONDS - started))s" >&2
 done
+started=$SECONDS
+linux="$stage/moonbridge_${DIST_VERSION}_linux"
+"$here/image.sh" build "$outdir/moonbridge_${DIST_VERSION}_oci-image.tar" "${linux}_amd64_boringssl" "${linux}_arm64_boringssl"
+echo "dist: container image in $((SECONDS - started))s" >&2
 (cd "$outdir" && sha256sum -- * >SHA256SUMS)
 ls -l "$outdir" >&2

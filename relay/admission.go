@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -24,13 +23,13 @@ func (w *memoryWatch) refusingValue() float64 {
 // refuseWhenFull answers the player itself while memory is near the limit and says whether it
 // did: the server list shows the full message with as many players online as the maximum, and
 // a login is disconnected with it. Sessions already relaying are not touched.
-func (s *session) refuseWhenFull(r *bufio.Reader, hello mc.Hello, end *zerolog.Event) bool {
+func (s *session) refuseWhenFull(r *bufio.Reader, hello mc.Hello) bool {
 	if !s.srv.mem.refusing.Load() {
 		return false
 	}
 	err := s.srv.fullAnswer().Serve(r, hello, s.sendAnswer)
 	if hello.Legacy != nil || hello.Handshake.NextState == mc.NextStatus {
-		end.Str("answered", "server full")
+		s.line.answered = "server full"
 		s.abort(err)
 		return true
 	}

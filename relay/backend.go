@@ -20,8 +20,8 @@ type Backend struct {
 }
 
 // DialError says why no backend of a route took the session; the relay answers the client
-// with the fallback status or a disconnect message. It names every backend of the route, in
-// route order, with what went wrong there, so a dead first backend is not hidden behind the
+// with the fallback status or a disconnect message. It names every backend of the route, in the
+// order they were tried, with what went wrong there, so a dead first backend is not hidden behind the
 // last one's error.
 type DialError struct {
 	Failures []BackendFailure
@@ -63,34 +63,36 @@ type PreambleError struct{ Err error }
 func (e *PreambleError) Error() string { return "sending the handshake: " + e.Err.Error() }
 func (e *PreambleError) Unwrap() error { return e.Err }
 
-// dialRoute connects to the first backend of route that accepts the connection and the first
-// bytes (PROXY header and handshake); the next backend is tried only while no byte has reached
-// the previous one, so a session is never replayed into a second server. Backends whose health
+// dialRoute connects to the first backend of route, in the order its Balance says, that accepts
+// the connection and the first bytes (PROXY header and handshake); the next backend is tried
+// only while no byte has reached the previous one, so a session is never replayed into a second
+// server. Backends whose health
 // check says down are skipped while another one is up; when none is up, all are tried in order,
 // since a check can be wrong and a dial costs less than a refused player.
-func (s *Server) dialRoute(route *Route, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, Backend, error) {
+func (s *Server) dialRoute(route *Route, capture string, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, *backendState, error) {
 	dialErr := &DialError{}
 	anyUp := route.anyBackendUp()
-	for _, b := range route.backends {
+	for _, b := range route.dialOrder() {
+		addr := b.addrFor(capture)
 		if anyUp && !b.up.Load() {
-			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: ErrBackendDown})
+			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: addr, Err: ErrBackendDown})
 			continue
 		}
-		conn, err := s.dialBackend(b, timeout, client, local, first)
+		conn, err := s.dialBackend(b, addr, timeout, client, local, first)
 		if err != nil {
-			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: b.Addr, Err: err})
+			dialErr.Failures = append(dialErr.Failures, BackendFailure{Addr: addr, Err: err})
 			continue
 		}
-		return conn, b.Backend, nil
+		return conn, b, nil
 	}
-	return nil, Backend{}, dialErr
+	return nil, nil, dialErr
 }
 
-// dialBackend connects to one backend and sends it the first bytes; it times the dial and
-// counts and logs a failure.
-func (s *Server) dialBackend(b *backendState, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, error) {
+// dialBackend connects to one backend at addr (its address with the capture filled in) and
+// sends it the first bytes; it times the dial and counts and logs a failure.
+func (s *Server) dialBackend(b *backendState, addr string, timeout time.Duration, client, local netip.AddrPort, first []byte) (net.Conn, error) {
 	start := time.Now()
-	conn, err := (&net.Dialer{Timeout: timeout}).DialContext(s.ctx, "tcp", b.Addr)
+	conn, err := (&net.Dialer{Timeout: timeout}).DialContext(s.ctx, "tcp", addr)
 	s.backendMetrics.observeDial(b, time.Since(start))
 	if err == nil {
 		pipe.SetNoDelay(conn) // the relay writes whole batches
@@ -100,7 +102,7 @@ func (s *Server) dialBackend(b *backendState, timeout time.Duration, client, loc
 		}
 	}
 	if err != nil {
-		s.dialFailed(b, client, err)
+		s.dialFailed(b, addr, client, err)
 		return nil, err
 	}
 	return conn, nil
@@ -108,14 +110,14 @@ func (s *Server) dialBackend(b *backendState, timeout time.Duration, client, loc
 
 // dialFailed counts a failed dial by reason and logs it, at most a few lines per backend and
 // period (the count has them all). A dial cut short by shutdown is neither.
-func (s *Server) dialFailed(b *backendState, client netip.AddrPort, err error) {
+func (s *Server) dialFailed(b *backendState, addr string, client netip.AddrPort, err error) {
 	if s.ctx.Err() != nil {
 		return
 	}
 	reason := dialFailureReason(err)
 	s.backendMetrics.countFailure(b, reason)
 	log := s.log.Sample(b.logSampler)
-	log.Warn().Err(err).Str("route", b.route).Str("backend", b.Addr).
+	log.Warn().Err(err).Str("route", b.route).Str("backend", addr).
 		Str("reason", reason).Str("client", client.String()).Msg("backend dial failed")
 }
 

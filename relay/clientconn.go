@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
 )
 
@@ -17,6 +18,7 @@ type connInfo struct {
 	peer   netip.AddrPort // the TCP peer
 	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
 	tls    gossl.Conn     // the TLS server connection for wss, for the log line
+	claims *access.Claims // the token verified during the upgrade; nil: none (always for raw TCP)
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
 	// all be done by then. timer closes the connection at deadline until the session starts.
 	deadline time.Time

@@ -11,7 +11,9 @@
 //	                                      +-> ws:  net/http upgrade (ws) ----+-> session
 //	                                      +-> wss: gossl -> upgrade (ws) ----+
 //
-//	session: hello -> route (host, path) -> dial backends in order (those up by health check)
+//	upgrade (ws, wss): access token and address lists of the path's routes (access.go): 401/403
+//	session: hello -> route (host, path) -> the route's access -> dial backends in order
+//	         (those up by health check)
 //	         -> [PROXY header] + handshake + buffered bytes in one write
 //	         -> on Linux (tcp, ws, wss over BoringSSL): both sockets to an event loop
 //	            (relay/loop; handover.go, wsloop.go)

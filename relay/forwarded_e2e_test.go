@@ -22,23 +22,33 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 		names   []string // ClientIPHeaders; nil: none, the default
 		header  http.Header
 		want    string
+		secret  string // ForwardSecret's value, in X-Origin-Secret
 	}{
-		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9"},
+		{"trusted CF-Connecting-IP", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "203.0.113.9", ""},
 		{"trusted X-Forwarded-For", []string{"127.0.0.0/8", "198.51.100.0/24"}, []string{"X-Forwarded-For"},
-			http.Header{"X-Forwarded-For": {"203.0.113.10, 198.51.100.7"}}, "203.0.113.10"},
-		{"untrusted peer", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+			http.Header{"X-Forwarded-For": {"203.0.113.10, 198.51.100.7"}}, "203.0.113.10", ""},
+		{"untrusted peer", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1", ""},
 		{"header not in the configured list", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
-			http.Header{"X-Real-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+			http.Header{"X-Real-Ip": {"203.0.113.9"}}, "127.0.0.1", ""},
 		{"no headers configured", []string{"127.0.0.0/8"}, []string{},
-			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1", ""},
 		{"none by default", []string{"127.0.0.0/8"}, nil,
-			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Forwarded-For": {"203.0.113.10"}}, "127.0.0.1"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Forwarded-For": {"203.0.113.10"}}, "127.0.0.1", ""},
+		{"with the forward secret", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Origin-Secret": {"s3cret"}}, "203.0.113.9", "s3cret"},
+		{"without the forward secret", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}}, "127.0.0.1", "s3cret"},
+		{"with a wrong forward secret", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Origin-Secret": {"s3creT"}}, "127.0.0.1", "s3cret"},
+		{"with the forward secret twice", []string{"127.0.0.0/8"}, []string{"CF-Connecting-IP"},
+			http.Header{"Cf-Connecting-Ip": {"203.0.113.9"}, "X-Origin-Secret": {"s3cret", "s3cret"}}, "127.0.0.1", "s3cret"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := startBackend(t, true)
 			_, addr := startProxy(t, func(c *Config) {
 				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
 				c.ClientIPHeaders = tc.names
+				c.ForwardSecret = ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, WS)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

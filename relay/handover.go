@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/loop"
@@ -17,7 +15,7 @@ import (
 // session (onLoop), no goroutine belongs to it: its OnClose (loopEnded) logs the end line,
 // counts it and untracks it. A session the loop refused (both sockets are closed then) ends
 // with the reason on the caller's goroutine.
-func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (handled, onLoop bool) {
+func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 	if s.srv.engine == nil {
 		return false, false
 	}
@@ -25,7 +23,7 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 	player, ok, err := s.down.loopSide()
 	switch {
 	case err != nil:
-		return true, s.refused(err, end)
+		return true, s.refused(err)
 	case !ok:
 		return false, false
 	}
@@ -37,15 +35,19 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 	if s.player.want {
 		back.Codec = playerNameCodec{p: &s.player}
 	}
-	spec := loop.Spec{Client: player.Side, Backend: back, OnClose: s.loopEnded(sent, end, player.free)}
+	spec := loop.Spec{Client: player.Side, Backend: back, OnClose: s.loopEnded(sent, player.free)}
 	ls, err := s.srv.engine.Register(spec)
 	if err != nil {
 		if player.free != nil {
 			player.free()
 		}
-		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err), end)
+		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	// The loop owns both sockets now: forget the connections that wrapped them (a WebSocket
+	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
+	s.end.Handover()
+	s.down = nil
 	// Server.Close ends sessions through s.end; the loop's own end needs no second close.
 	s.end.Add(func(reason error) {
 		if !s.loopDone.Load() {
@@ -60,17 +62,16 @@ func (s *session) toLoop(backend net.Conn, sent int64, end *zerolog.Event) (hand
 
 // refused ends a session whose handover failed (its player's connection is closed) with err,
 // on the caller's goroutine; onLoop is false.
-func (s *session) refused(err error, end *zerolog.Event) (onLoop bool) {
+func (s *session) refused(err error) (onLoop bool) {
 	s.abort(err)
 	s.info.release() // a detached connection's slots are not given back when it is closed
-	s.logBytes(end)
 	return false
 }
 
 // loopEnded is a loop session's OnClose: on the loop goroutine, once, when the session ended
 // there. It must not block: it gives back what the session holds (limit slots, the route's
 // count), logs the one end line and moves the session into the totals.
-func (s *session) loopEnded(sent int64, end *zerolog.Event, free func()) func(loop.Result) {
+func (s *session) loopEnded(sent int64, free func()) func(loop.Result) {
 	return func(r loop.Result) {
 		if free != nil {
 			defer free() // after the end line, which reads the TLS state
@@ -83,8 +84,7 @@ func (s *session) loopEnded(sent int64, end *zerolog.Event, free func()) func(lo
 		}
 		s.abort(endReason(r.Err))
 		s.end.Close()
-		s.logBytes(end)
-		s.logEnd(end)
+		s.logEnd()
 		s.srv.untrack(s)
 	}
 }

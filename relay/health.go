@@ -71,6 +71,8 @@ type backendState struct {
 	passed, failed int
 	// logSampler keeps a dead backend from flooding the log with a line per player.
 	logSampler zerolog.Sampler
+	// active counts the sessions relayed to this backend now, for least-connections.
+	active atomic.Int64
 }
 
 // dialLogBurst lines per dialLogPeriod per backend are logged; the metrics count every failure.
@@ -90,12 +92,16 @@ func newBackendState(b Backend, route string) *backendState {
 func (s *Server) startHealthChecks(set *settings) {
 	ctx, stop := context.WithCancel(s.ctx)
 	set.stopChecks = stop
+	s.startIdleStops(ctx, set)
 	for i := range set.router.routes {
 		route := &set.router.routes[i]
 		if !route.HealthCheck.enabled() {
 			continue
 		}
 		for _, b := range route.backends {
+			if b.templated() {
+				continue // its address depends on the player's host: nothing to check
+			}
 			s.wg.Add(1)
 			go func() { defer s.wg.Done(); s.watchBackend(ctx, route, b) }()
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,8 @@ func (ln *listener) logStartup() {
 	switch {
 	case ln.wss != nil:
 		provider := ln.srv.now().TLS.Provider()
-		ev.Str("tls_provider", provider).Str("reason", ln.srv.now().TLSReason).
+		ev.Str("tls_provider", provider).Str("tls_record_layer", ln.srv.now().TLS.RecordLayer()).
+			Str("reason", ln.srv.now().TLSReason).
 			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
 	case ln.ws != nil:
 		ev.Msg("Listening for WebSocket")
@@ -71,8 +73,10 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg := ln.srv.now().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
+	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
+	httpServer.Handler = ln.landing(protocol, httpServer.Handler)
 	httpServer.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		return context.WithValue(ctx, connKey{}, c.(*httpConn))
 	}
@@ -265,7 +269,8 @@ func (ln *listener) close() {
 }
 
 // admit refuses a WebSocket client before the upgrade when the address its forwarded headers
-// name is over its limit; the client gets HTTP 429 with the reason.
+// name is over its limit (HTTP 429 with the reason) or access control refuses it (401 or 403
+// without a reason, access.go).
 func (ln *listener) admit(r *http.Request) (int, string) {
 	conn := r.Context().Value(connKey{}).(*httpConn)
 	client := ln.clientFromHeaders(conn.info, r)
@@ -274,11 +279,15 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 		return http.StatusTooManyRequests, err.Error()
 	}
 	conn.info.setClient(client)
-	return 0, ""
+	return ln.admitAccess(conn.info, r)
 }
 
-// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy.
+// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
+// request carries the forward secret, when one is set).
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
+	if !ln.srv.now().ForwardSecret.admits(r.Header) {
+		return info.client
+	}
 	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client

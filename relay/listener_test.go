@@ -48,7 +48,7 @@ func TestStartupLines(t *testing.T) {
 	}{
 		{[]Protocol{Minecraft}, `"message":"Listening for Minecraft"`},
 		{[]Protocol{Minecraft, WS}, `"message":"Listening for WebSocket"`},
-		{[]Protocol{Minecraft, WS, WSS}, `"tls_provider":"go","reason":"chosen for the test","message":"Listening for WebSocket (TLS via GO)"`},
+		{[]Protocol{Minecraft, WS, WSS}, `"tls_provider":"go","tls_record_layer":"crypto/tls","reason":"chosen for the test","message":"Listening for WebSocket (TLS via GO)"`},
 	} {
 		var logs testutil.SyncBuffer
 		startProxy(t, func(c *Config) { c.Logger, c.TLSReason = zerolog.New(&logs), "chosen for the test" }, tc.protocols...)

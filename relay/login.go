@@ -7,8 +7,6 @@ import (
 	"net"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -20,10 +18,11 @@ const loginTimeout = 30 * time.Second
 // backendLoginTimeout bounds the wait for a backend's velocity:player_info request.
 const backendLoginTimeout = 10 * time.Second
 
-// login runs the route's login (auth online or offline) for a session that asks to join: the
+// runLogin runs the route's login (auth online or offline) for a session that asks to join: the
 // player is who the session server says, or the name offline. From a successful online login on
-// the player's side is encrypted (s.login's cipher). A refused login has told the player why.
-func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config, end *zerolog.Event) error {
+// the player's side is encrypted (s.login's cipher); the end line says "online" from s.login. A
+// refused login has told the player why.
+func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) error {
 	s.down.SetReadDeadline(time.Now().Add(loginTimeout))
 	ctx, cancel := context.WithCancel(s.srv.ctx)
 	defer cancel()
@@ -32,15 +31,14 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config, e
 	switch {
 	case errors.As(err, &le):
 		s.srv.countLogin(le.Outcome)
-		end.Str("answered", "login refused")
+		s.line.answered = "login refused"
 		return err
 	case err != nil:
 		return clientError("login", err)
 	}
 	s.srv.countLogin(auth.OutcomeOK)
 	s.login = p
-	s.player.want, s.player.name = false, p.Profile.Name
-	end.Str("player_uuid", p.Profile.ID.String()).Bool("online", p.Enc != nil)
+	s.player.want, s.player.name, s.player.uuid = false, p.Profile.Name, p.Profile.ID.String()
 	return nil
 }
 

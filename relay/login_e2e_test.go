@@ -21,6 +21,7 @@ type loginSetup struct {
 	addr     string
 	sessions *authtest.SessionServer
 	backend  *authtest.Backend
+	lines    *logLines // the proxy's log
 }
 
 func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsProvider string, protocols ...Protocol) loginSetup {
@@ -31,13 +32,15 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 	ln := testutil.Serve(t, backend.Serve)
 	cfg := &auth.Config{Online: online, Forwarding: backend.Forwarding, VelocitySecret: []byte("s3cret"),
 		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
+	var lines *logLines
 	srv, addr := startProxy(t, func(c *Config) {
+		lines = captureLog(t, c)
 		c.Routes = routeTo(ln.Addr().String())
 		c.Routes[0].Login = cfg
 		c.TLS = tlsServer(t, tlsProvider)
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000 // a test logs many players in
 	}, protocols...)
-	return loginSetup{srv: srv, addr: addr, sessions: ss, backend: backend}
+	return loginSetup{srv: srv, addr: addr, sessions: ss, backend: backend, lines: lines}
 }
 
 // TestOnlineLoginEndToEnd: an online-mode player logs in through the proxy to an offline
@@ -70,7 +73,7 @@ func TestOnlineLoginEndToEnd(t *testing.T) {
 				checkForwarded(t, backend.Forwarding, got.Forwarded, authtest.Profile("Alex"))
 				readLoginSuccess(t, pc, backend.Compression)
 				echoThrough(t, pc, &backend, 300000)
-				waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "ok"}, 1)
+				waitForMetric(t, setup.srv, "moonbridge_proxy_logins_total", map[string]string{"outcome": "ok"}, 1)
 			})
 		}
 	}
@@ -105,7 +108,8 @@ func TestLoginRefusedEndToEnd(t *testing.T) {
 		t.Fatalf("refused player read %q %v, want the disconnect", body, err)
 	}
 	waitForMetric(t, setup.srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "login_refused"}, 1)
-	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "not_authenticated"}, 1)
+	waitForMetric(t, setup.srv, "moonbridge_proxy_logins_total", map[string]string{"outcome": "not_authenticated"}, 1)
+	waitForLines(t, setup.lines, 1, `"answered":"login refused"`, `"close_reason":"login refused (not_authenticated)`)
 	echoThrough(t, good, &backend, 5000)
 	select {
 	case l := <-backend.Got:
@@ -127,6 +131,10 @@ func TestVelocityWrongSecret(t *testing.T) {
 	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("signature")) {
 		t.Fatalf("player read %q %v, want the backend's disconnect", body, err)
 	}
+	// The session's end line (the player still holds its half open: end it) says who the proxy
+	// verified.
+	setup.srv.Close()
+	waitForLines(t, setup.lines, 1, `"player":"Alex"`, `"player_uuid":"`+authtest.Profile("Alex").ID.String()+`"`, `"online":true`, `"backend":"`)
 }
 
 // TestVelocityBackendNotAsking: a backend that is not in Velocity mode logs the player in
@@ -141,7 +149,7 @@ func TestVelocityBackendNotAsking(t *testing.T) {
 	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("forwarding")) {
 		t.Fatalf("player read %q %v, want the proxy's disconnect", body, err)
 	}
-	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "forwarding_failed"}, 1)
+	waitForMetric(t, setup.srv, "moonbridge_proxy_logins_total", map[string]string{"outcome": "forwarding_failed"}, 1)
 }
 
 // backendLogin is the next login the backend saw; a test fails instead of waiting for good.
@@ -276,7 +284,7 @@ func TestLoginRefusedCloseCode(t *testing.T) {
 	shape, _, _ := mc.LoginShapeOf(767)
 	conn.WriteMessage(websocket.BinaryMessage, mc.AppendLoginStart(hs.AppendFrame(nil, hs.Host), shape, mc.LoginStart{Name: "Alex", HasUUID: true}))
 	checkCloseCode(t, conn, websocket.ClosePolicyViolation, "login refused")
-	waitForMetric(t, setup.srv, "moonbridge_logins_total", map[string]string{"outcome": "unknown_version"}, 1)
+	waitForMetric(t, setup.srv, "moonbridge_proxy_logins_total", map[string]string{"outcome": "unknown_version"}, 1)
 }
 
 // TestOnlineLoginPipelined: bytes a player sends right behind its Encryption Response, in the same

@@ -26,6 +26,9 @@ func testDataPaths() []DataPath {
 // session held is still there after every test ran and every test server closed: a relay
 // buffer (a path that forgets one leaks 64 KiB per session), a goroutine or a descriptor.
 func TestMain(m *testing.M) {
+	if addr := os.Getenv(wakeHelperAddr); addr != "" {
+		os.Exit(runWakeHelper(addr)) // a server the wake tests start and stop (wake_test.go)
+	}
 	before := takeCensus()
 	code := 0
 	for _, path := range testDataPaths() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/mc"
@@ -19,7 +20,7 @@ var (
 		"Player sessions running now (after the protocol was sniffed), by protocol.", []string{"protocol"}, nil)
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
-			"no_route, refused (a route's limit), backend_unreachable, server_full (a login refused near the "+
+			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
 			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown.",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
@@ -31,7 +32,14 @@ var (
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
 			"is near memory.limit).",
 		[]string{"reason"}, nil)
-	loginsDesc = prometheus.NewDesc("moonbridge_logins_total",
+	deniedDesc = prometheus.NewDesc("moonbridge_access_denied_total",
+		"Clients access control refused, by reason: missing, oversized, malformed, version, algorithm, "+
+			"unknown_key, key_algorithm, signature, expired, not_yet_valid, audience (the token), scope "+
+			"(a valid token that does not open the route), address (the allow and deny lists).",
+		[]string{"reason"}, nil)
+	// proxyLoginsDesc is not moonbridge_logins_total, which counts the logins a backend took, by
+	// route (loginevents.go).
+	proxyLoginsDesc = prometheus.NewDesc("moonbridge_proxy_logins_total",
 		"Logins the proxy ran itself (a route's auth online or offline), by outcome: ok, bad_packet, "+
 			"unknown_version, bad_verify_token, bad_secret, not_authenticated, session_server_unreachable, "+
 			"name_mismatch, forwarding_failed (the backend did not take the forwarding).",
@@ -47,7 +55,8 @@ type tally struct {
 	ended   map[[2]string]float64 // protocol, outcome
 	bytes   map[[2]string]float64 // protocol, direction
 	refused map[string]float64
-	logins  map[string]float64 // by auth outcome
+	denied  map[access.Reason]float64
+	logins  map[string]float64 // logins the proxy ran, by auth outcome
 }
 
 func newTally() tally {
@@ -55,11 +64,15 @@ func newTally() tally {
 	for _, r := range refusalReasons {
 		refused[r] = 0 // every reason is a series from the start
 	}
+	denied := make(map[access.Reason]float64, len(access.Reasons))
+	for _, r := range access.Reasons {
+		denied[r] = 0
+	}
 	logins := make(map[string]float64, len(auth.Outcomes))
 	for _, o := range auth.Outcomes {
 		logins[o] = 0
 	}
-	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused, logins: logins}
+	return tally{ended: map[[2]string]float64{}, bytes: map[[2]string]float64{}, refused: refused, denied: denied, logins: logins}
 }
 
 // outcome names how a session ended, in few enough words for a label.
@@ -78,6 +91,8 @@ func outcome(reason error) string {
 		return "backend_unreachable"
 	case errors.As(reason, new(*LimitError)):
 		return "refused"
+	case errors.As(reason, new(*access.Error)):
+		return "access_denied"
 	case errors.Is(reason, ErrServerFull):
 		return "server_full"
 	case errors.As(reason, new(*auth.LoginError)):
@@ -92,10 +107,12 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, loginsDesc, buffersDesc, memoryRefusingDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
 	s.backendMetrics.describe(ch)
+	s.events.describe(ch)
+	s.wakes.Describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -105,6 +122,8 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 		ch <- m
 	}
 	s.backendMetrics.collect(ch)
+	s.events.collect(ch)
+	s.wakes.Collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {
@@ -142,8 +161,11 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for r, n := range s.tally.refused {
 		add(refusedDesc, prometheus.CounterValue, n, r)
 	}
+	for r, n := range s.tally.denied {
+		add(deniedDesc, prometheus.CounterValue, n, string(r))
+	}
 	for o, n := range s.tally.logins {
-		add(loginsDesc, prometheus.CounterValue, n, o)
+		add(proxyLoginsDesc, prometheus.CounterValue, n, o)
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())

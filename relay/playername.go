@@ -2,31 +2,48 @@ package relay
 
 import "github.com/moonbridge/moonbridge/relay/mc"
 
-// playerName finds the player's name in the bytes a login sends after its handshake (Login
-// Start), for the session's end line. It looks at what was buffered before the dial and then at
-// what the up pump relays, never waits for the bytes, and stops after a name's worth of them.
-// Only the up pump feeds it once the session relays, so it needs no lock.
+// playerName finds the player's name and UUID in the bytes a login sends after its handshake
+// (Login Start), for the session's end line and login events. It looks at what was buffered
+// before the dial and then at what the up pump relays, never waits for the bytes, and stops
+// after a Login Start head's worth of them. Only the up pump (or the session's event loop)
+// feeds it once the session relays, so it needs no lock.
 type playerName struct {
-	want bool // the handshake asked for login, and the name is not found yet
-	buf  []byte
-	name string
+	want     bool  // the handshake asked for login, and the name is not found yet
+	protocol int32 // the handshake's: whether and where Login Start has a UUID
+	buf      []byte
+	name     string
+	uuid     string // "" when the version sends none
+	found    func() // runs once when the name is found after whenFound set it; on the data path
 }
-
-// maxLoginStartHead is the most of Login Start the name can need: a length, the packet id, the
-// name's length and the name.
-const maxLoginStartHead = 3 + 1 + 1 + mc.MaxPlayerNameBytes
 
 func (p *playerName) feed(b []byte) {
 	if !p.want || len(b) == 0 {
 		return
 	}
-	p.buf = append(p.buf, b[:min(len(b), maxLoginStartHead-len(p.buf))]...)
-	name, _, err := mc.ParsePlayerName(p.buf)
-	if err == mc.ErrNeedMore && len(p.buf) < maxLoginStartHead {
+	p.buf = append(p.buf, b[:min(len(b), mc.MaxLoginStartHead-len(p.buf))]...)
+	ls, err := mc.ParseLoginStart(p.buf, p.protocol)
+	if err == mc.ErrNeedMore && len(p.buf) < mc.MaxLoginStartHead {
 		return
 	}
 	p.want, p.buf = false, nil
-	if err == nil {
-		p.name = name
+	if err != nil {
+		return
 	}
+	p.name = ls.Name
+	if ls.HasUUID {
+		p.uuid = mc.UUIDString(ls.UUID)
+	}
+	if p.found != nil {
+		p.found()
+	}
+}
+
+// whenFound runs found once the name is known: now, or when feed finds it. It is called before
+// the session relays, so before any feed from the data path.
+func (p *playerName) whenFound(found func()) {
+	if p.name != "" {
+		found()
+		return
+	}
+	p.found = found
 }

@@ -49,7 +49,12 @@ func (s *Server) countRefusal(reason string) {
 func (s *Server) refusal(log zerolog.Logger, reason string, client netip.AddrPort, err error) {
 	// Counted after the line is out, so whoever sees the count (a test) finds the line too.
 	defer s.countRefusal(reason)
-	suppressed, ok := s.sampler.allow(reason, time.Now())
+	s.logSampled(log, reason, reason, client, err, "connection refused")
+}
+
+// logSampled writes a refusal's info line unless the sampler leaves it out (sampled by key).
+func (s *Server) logSampled(log zerolog.Logger, key, reason string, client netip.AddrPort, err error, msg string) {
+	suppressed, ok := s.sampler.allow(key, time.Now())
 	if !ok {
 		return
 	}
@@ -57,7 +62,7 @@ func (s *Server) refusal(log zerolog.Logger, reason string, client netip.AddrPor
 	if suppressed > 0 {
 		ev.Int("suppressed", suppressed)
 	}
-	ev.Msg("connection refused")
+	ev.Msg(msg)
 }
 
 // sampler lets through at most refusalLinesPerSecond lines per reason in each second.

@@ -30,6 +30,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if err != nil {
 		return ListenerChanges{}, err
 	}
+	s.attachWakers(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -50,6 +51,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	// otherwise (docs: README, "Backends and health checks").
 	prev.stopChecks()
 	s.backendMetrics.follow(prev.router, next.router)
+	s.events.follow(next.router)
 	s.startHealthChecks(next)
 	for _, ln := range append(plan.remove, plan.restart...) {
 		ln.close()

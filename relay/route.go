@@ -3,7 +3,9 @@ package relay
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/relay/auth"
 )
 
@@ -19,7 +21,8 @@ type Route struct {
 	// Paths limits the route to these WebSocket request paths; empty matches every path and
 	// raw TCP connections.
 	Paths []string
-	// Backends are tried in order; the next one only while no byte reached the previous one.
+	// Backends are tried in the order Balance says; the next one only while no byte reached
+	// the previous one.
 	Backends []Backend
 	// RewriteHost, when set, replaces the host in the handshake sent to the backend; a modded
 	// client's suffix after the NUL is kept.
@@ -31,8 +34,24 @@ type Route struct {
 	// Login, when set, makes the proxy run the players' logins itself (auth online or offline)
 	// and forward the verified player to the backend; nil passes the login through.
 	Login *auth.Config
+	// Access says who may use the route: a token, the client's address (access.go).
+	Access Access
+	// StatusCache, when set, answers server-list pings from a live answer at most this old
+	// instead of passing each ping to a backend (statuscache.go).
+	StatusCache time.Duration
+	// LastKnown, when set, answers pings while no backend answers with the last live answer,
+	// marked offline as it says, before the fixed fallback; the relay then answers every ping
+	// itself, from live answers it keeps.
+	LastKnown *LastKnown
+	// Balance orders the backends for each session (balance.go); "" is failover.
+	Balance Balance
+	// Wake, when set, starts the route's sleeping server for a login no backend took (wake.go).
+	Wake *Wake
 
 	backends []*backendState // one per Backend, made by NewRouter
+	status   *statusCache    // live status answers, made by NewRouter
+	balancer *balancer       // Balance's state, made by NewRouter
+	waker    *waker          // Wake's state, made by the Server (attachWakers)
 }
 
 // Label is how metrics and logs name the route (see Name).
@@ -79,10 +98,23 @@ func (r *Route) prepare() error {
 			return fmt.Errorf("host %q: want a name, *.domain or *", h)
 		}
 	}
+	if err := r.Balance.check(); err != nil {
+		return err
+	}
+	if err := r.checkCaptures(); err != nil {
+		return err
+	}
+	if r.Wake != nil && r.captures() {
+		return fmt.Errorf("wake: a route whose backends use %s cannot wake them (which one?)", captureVar)
+	}
 	var err error
+	if r.Access.Tokens, err = access.ParseMode(string(r.Access.Tokens)); err != nil {
+		return err
+	}
 	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
 		return err
 	}
+	r.status, r.balancer = newStatusCache(), &balancer{}
 	r.backends = make([]*backendState, len(r.Backends))
 	seen := map[string]bool{}
 	for i, b := range r.Backends {
@@ -143,6 +175,17 @@ func (r *Route) hostScore(host string) int {
 		}
 	}
 	return score
+}
+
+// forPath is every route a WebSocket request for path may reach, whatever host its hello names.
+func (r *Router) forPath(path string) []*Route {
+	var out []*Route
+	for i := range r.routes {
+		if r.routes[i].matchesPath(path) {
+			out = append(out, &r.routes[i])
+		}
+	}
+	return out
 }
 
 // allBackends lists the backends of every route, in route order.

@@ -7,8 +7,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/relay/loop"
@@ -65,6 +67,18 @@ type Config struct {
 	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
+	// Tokens verifies the access tokens of WebSocket clients for routes whose Access.Tokens is
+	// not off; it must be set when one is. TokenInQuery lets a token come in the URL's query
+	// too (accesstoken.go).
+	Tokens       *access.Verifier
+	TokenInQuery bool
+	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
+	// not believed (forwardsecret.go).
+	ForwardSecret ForwardSecret
+	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
+	LoginWebhook LoginWebhook
+	// LandingPage is what ws/wss listeners answer a browser (landing.go); zero: off.
+	LandingPage LandingPage
 	// Fallback answers status pings and logins when no backend is reachable.
 	Fallback mc.Answer
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
@@ -89,6 +103,8 @@ type Server struct {
 	lifecycle              // draining and listener health (readiness.go)
 	// backendMetrics count dials per backend; the settings' health checkers run on wg.
 	backendMetrics backendMetrics
+	events         *loginEvents           // logins per route and the login webhook's queue
+	wakes          *prometheus.CounterVec // sleeping servers woken and stopped (wake.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -122,9 +138,11 @@ func New(cfg Config) (*Server, error) {
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(),
+		backendMetrics: newBackendMetrics(), events: newLoginEvents(), wakes: newWakeCounter(),
 	}
+	s.attachWakers(set)
 	s.backendMetrics.follow(nil, set.router)
+	s.events.follow(set.router)
 	s.settings.Store(set)
 	return s, nil
 }
@@ -165,6 +183,8 @@ func (s *Server) Start() error {
 		s.serveListener(ln)
 	}
 	s.startHealthChecks(s.now())
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()
 	return nil
 }
 

@@ -24,11 +24,15 @@ type session struct {
 	info     *connInfo
 	protocol string
 	path     string
-	log      zerolog.Logger
+	log      zerolog.Logger // the listener's; the end line adds the client and the protocol
+	line     endLine        // what the end line will say about the session's start
 	started  time.Time
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
+	// route and backend name where a login went, for its events; joined: its join was sent.
+	route, backend string
+	joined         atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -50,8 +54,8 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 		srv: s, down: down, info: info, protocol: protocol,
 		path: path, started: time.Now(), conf: s.now(),
 	}
-	sess.log = ln.log.With().Str("client", info.client.String()).Str("protocol", protocol).Logger()
-	sess.end.Add(down.CloseFor)
+	sess.log = ln.log
+	sess.end.AddSocket(down.CloseFor)
 	if !s.track(sess) {
 		down.Close()
 		return
@@ -65,11 +69,10 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 // run drives the session and logs its one end line, unless it handed the session to an event
 // loop (onLoop), where the session's end logs the line (handover.go).
 func (s *session) run() (onLoop bool) {
-	end := s.log.Info()
 	defer func() {
 		if !onLoop {
 			s.end.Close()
-			s.logEnd(end)
+			s.logEnd()
 		}
 	}()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)
@@ -79,52 +82,73 @@ func (s *session) run() (onLoop bool) {
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
-	if s.refuseWhenFull(r, hello, end) {
+	if s.refuseWhenFull(r, hello) {
 		return
 	}
 	if hello.Legacy != nil {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		end.Str("answered", "legacy ping")
+		s.line.answered = "legacy ping"
 		return false
 	}
 	hs := hello.Handshake
-	end.Str("host", hs.Host).Stringer("next", hs.NextState)
-	s.player.want = hs.NextState == mc.NextLogin
+	s.line.hello(hs)
+	s.player.want, s.player.protocol = hs.NextState == mc.NextLogin, hs.Protocol
 	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		end.Str("answered", "restarting")
+		s.line.answered = "restarting"
 		return false
 	}
 	route, ok := s.conf.router.Match(hs.Host, s.path)
 	if !ok {
-		end.Str("answered", "fallback")
+		s.line.answered = "fallback"
 		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
+		return false
+	}
+	if err := s.routeAccess(route, hs.Host); err != nil {
+		s.srv.countDenied(err.Reason)
+		s.line.answered = "access denied"
+		s.answer(r, hello, accessAnswer(s.fallback()), err)
+		return false
+	}
+	capture, err := route.capture(hs.Host)
+	if err != nil {
+		s.line.answered = "fallback"
+		s.answer(r, hello, s.fallback(), err)
 		return false
 	}
 	releaseRoute, err := s.srv.counter.acquireRoute(route)
 	if err != nil {
 		s.srv.countRefusal(limitReason(err))
-		end.Str("answered", "limit")
+		s.line.answered = "limit"
 		s.answer(r, hello, refusalAnswer(s.fallback(), err), err)
 		return false
 	}
 	s.end.Add(func(error) { releaseRoute() })
+	if hs.NextState == mc.NextStatus && route.answersStatus() {
+		s.answerStatus(r, hello, route, capture)
+		return false
+	}
 	ranLogin := route.Login != nil && hs.NextState != mc.NextStatus
 	if ranLogin {
-		if err := s.runLogin(r, hs, route.Login, end); err != nil {
+		if err := s.runLogin(r, hs, route.Login); err != nil {
 			s.abort(err)
 			return false
 		}
 	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	if err != nil && route.waker != nil {
+		backend, chosen, err = s.wakeDial(route, capture, first, hs.NextState == mc.NextLogin, err)
+	}
 	if err != nil {
-		end.Str("answered", "fallback")
-		s.answer(r, hello, s.fallback(), err)
+		s.line.answered = "fallback"
+		s.answer(r, hello, s.wakeAnswer(route, err), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
-	end.Str("backend", chosen.Addr)
+	chosen.active.Add(1)
+	s.end.Add(func(error) { chosen.active.Add(-1) })
+	s.line.backend = chosen.addrFor(capture)
 	if ranLogin && route.Login.Forwarding == auth.ForwardVelocity {
 		if err := s.forwardVelocity(backend, route); err != nil {
 			backend.Close()
@@ -132,8 +156,11 @@ func (s *session) run() (onLoop bool) {
 			return false
 		}
 	}
+	if hs.NextState == mc.NextLogin {
+		s.loginRelayed(route, chosen.addrFor(capture))
+	}
 	s.down.SetReadDeadline(time.Time{})
-	return s.relay(backend, int64(len(first)), end)
+	return s.relay(backend, int64(len(first)))
 }
 
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
@@ -143,18 +170,22 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 	if s.login != nil {
 		return s.loginFirstBytes(r, hs, route)
 	}
-	if route.RewriteHost != "" {
-		first = hs.AppendFrame(nil, route.RewriteHost)
-	} else {
-		first = append([]byte(nil), hs.Raw...)
-	}
 	rest, _ := r.Peek(r.Buffered())
 	s.player.feed(rest)
-	return append(first, rest...), len(rest)
+	return append(s.handshakeFor(route, hs), rest...), len(rest)
+}
+
+// handshakeFor is the handshake frame the route's backend gets: the host rewritten if the
+// route says so, else the player's own frame.
+func (s *session) handshakeFor(route *Route, hs mc.Handshake) []byte {
+	if route.RewriteHost != "" {
+		return hs.AppendFrame(nil, route.RewriteHost)
+	}
+	return append([]byte(nil), hs.Raw...)
 }
 
 // answer tells the player, in its own protocol, why there is no server (a status entry or a
-// login disconnect), and ends the session with cause; end already says what answered. A client
+// login disconnect), and ends the session with cause; s.line already says what answered. A client
 // that leaves after the status without a ping (io.EOF) is no further error.
 func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause error) {
 	if err := a.Serve(r, hello, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
@@ -165,9 +196,10 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 
 // relay hands the session to an event loop (onLoop) or runs both pumps until both directions
 // are done; sent is what the backend already got.
-func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoop bool) {
-	s.end.Add(func(error) { backend.Close() })
-	if handled, onLoop := s.toLoop(backend, sent, end); handled {
+func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
+	s.line.relayed = true
+	s.end.AddSocket(func(error) { backend.Close() })
+	if handled, onLoop := s.toLoop(backend, sent); handled {
 		return onLoop
 	}
 	up := &pipe.Pump{Source: sourceFor(s.down.socket(), s.down.Read), Write: func(buf []byte, n int) error {
@@ -191,16 +223,10 @@ func (s *session) relay(backend net.Conn, sent int64, end *zerolog.Event) (onLoo
 	}()
 	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite(serverClosed) })
 	<-upDone
-	s.logBytes(end)
 	return false
 }
 
 // logBytes puts what the session relayed each way on its end line.
-func (s *session) logBytes(end *zerolog.Event) {
-	up, down := s.relayed()
-	end.Int64("bytes_up", up).Int64("bytes_down", down)
-}
-
 // finish ends one direction, which reads from source and writes to sink: a clean end
 // half-closes the sink, an error aborts both, named after the side that failed.
 func (s *session) finish(err error, source, sink string, halfClose func()) {
@@ -239,16 +265,33 @@ func (s *session) abort(reason error) { s.end.Fail(reason) }
 func (s *session) endReason() error { return s.end.Reason() }
 
 // logEnd writes the session's one log line.
-func (s *session) logEnd(end *zerolog.Event) {
+func (s *session) logEnd() {
 	reason := s.endReason()
+	end := s.log.Info().Str("client", s.info.client.String()).Str("protocol", s.protocol)
+	s.line.write(end)
+	if s.line.relayed {
+		up, down := s.relayed()
+		end.Int64("bytes_up", up).Int64("bytes_down", down)
+	}
 	if s.info.tls != nil {
 		state := s.info.tls.State()
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
-			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed)
+			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed).
+			Str("tls_record_layer", state.RecordLayer)
 	}
 	if s.player.name != "" {
 		end.Str("player", s.player.name)
 	}
+	if s.info.claims != nil {
+		end.Str("subject", s.info.claims.Subject).Str("token_key", s.info.claims.KeyID)
+	}
+	if s.player.uuid != "" {
+		end.Str("player_uuid", s.player.uuid)
+	}
+	if s.login != nil {
+		end.Bool("online", s.login.Enc != nil)
+	}
+	s.sendLeave()
 	end.Dur("duration", time.Since(s.started))
 	if reason != nil {
 		end.Str("close_reason", reason.Error()).Msg("session ended")

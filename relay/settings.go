@@ -3,7 +3,7 @@ package relay
 import "fmt"
 
 // settings is one immutable snapshot of what new connections use: routes, limits, trusted
-// proxies, client address headers, fallback, TLS and WebSocket settings. Reload swaps it whole;
+// proxies, client address headers, token keys, fallback, TLS and WebSocket settings. Reload swaps it whole;
 // a connection reads it once when it starts and keeps it, so a running session keeps its route
 // and backend.
 type settings struct {
@@ -20,6 +20,9 @@ func newSettings(cfg Config) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := router.needsVerifier(cfg.Tokens); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, l := range cfg.Listeners {
 		if err := checkProtocols(l, cfg.TLS != nil); err != nil {
@@ -32,6 +35,9 @@ func newSettings(cfg Config) (*settings, error) {
 		seen[l.Addr] = true
 	}
 	if err := checkDataPath(cfg); err != nil {
+		return nil, err
+	}
+	if err := cfg.LandingPage.check(); err != nil {
 		return nil, err
 	}
 	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil

@@ -5,10 +5,12 @@
 #   base     build and test (make deps): cmake, ninja-build, gcc, g++, pkgconf, openssl,
 #            xz-utils, util-linux (flock), git, file, jq, libasan, and deb-src entries in apt's
 #            sources as root (obtain.sh downloads BoringSSL's Debian source package when the
-#            cache has no build). Go 1.26 must be on PATH already.
+#            cache has no build), and chromium (the relay's landing page test loads the page in
+#            headless Chromium). Go 1.26 must be on PATH already.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
 #            zip, unzip, dpkg and rpm (rpm only so dist-check can read the .rpm; nfpm needs
-#            neither), and nfpm from the Go module proxy into build/dist-tools/nfpm.
+#            neither), ca-certificates (its bundle goes into the container image), and nfpm
+#            from the Go module proxy into build/dist-tools/nfpm.
 #            systemd-analyze is not installed (systemd is heavy in a container); dist-check
 #            skips that one check and says so.
 #   interop  make interop: nodejs, npm and python3, and node-minecraft-protocol from npm into
@@ -30,7 +32,7 @@ say() { echo "bootstrap: $*" >&2; }
 
 # command:package pairs per set; a command on PATH means its package is installed.
 needs_base=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf openssl:openssl
-  xz:xz-utils flock:util-linux git:git file:file jq:jq)
+  xz:xz-utils flock:util-linux git:git file:file jq:jq chromium:chromium)
 needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu
   qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm)
 needs_interop=(node:nodejs npm:npm python3:python3)
@@ -60,6 +62,10 @@ if has_set base; then
   # AddressSanitizer's runtime for the shim's test.
   ls /usr/lib/gcc/*/*/libasan.so >/dev/null 2>&1 || missing+=(libasan8)
   grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ || add_deb_src=true
+fi
+if has_set dist; then
+  # The container image ships Debian's CA bundle (packaging/image.sh).
+  [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
 fi
 # A package two sets name once.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# gotest.sh LABEL [go test args...]: runs go test -json, keeps its events in build/test-LABEL.json
-# and their readable output in build/test-LABEL.log, and prints go test's closing lines,
+# gotest.sh LABEL [go test args...]: runs go test -json in the current directory's module, keeps
+# its events in build/test-LABEL.json and their readable output in build/test-LABEL.log (the
+# repository's build/ also for deploy/'s module), and prints go test's closing lines,
 # failures, each skip with its t.Skip message, and the count line "LABEL: N passed, N failed,
 # N skipped" (CI reads it).
 #
@@ -10,9 +11,10 @@ set -uo pipefail
 label=$1; shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 expected=$here/expected-skips.txt
-mkdir -p build
-events=build/test-$label.json
-log=build/test-$label.log
+build=$(cd "$here/.." && pwd)/build
+mkdir -p "$build"
+events=$build/test-$label.json
+log=$build/test-$label.log
 # stderr holds what go says outside the events (a module download, a vet error).
 go test -json "$@" >"$events" 2>"$log.stderr"
 status=$?

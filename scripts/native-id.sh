@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# native-id.sh: a short hash of the C archives that moonbridge-native.pc links (the shim, libssl,
-# libcrypto), found through PKG_CONFIG_PATH; "none" when there is no such .pc file (pure Go).
+# native-id.sh: a short hash of what pkg-config says about moonbridge-native (its flags, with the
+# archives' paths) and of the C archives it links (the shim, libssl, libcrypto), found through
+# PKG_CONFIG_PATH; "none" when there is no such .pc file (pure Go).
 #
-# Why: Go keys its build cache on PKG_CONFIG_PATH and on the paths it links, not on the bytes
-# of those archives or on what pkg-config prints, so after the shim or BoringSSL changes it would
-# reuse a cgo package compiled, link flags and all, against the old ones. The Makefile and
+# Why: Go keys a cgo package's build cache entry on the CGO_* variables and the #cgo lines, not
+# on what pkg-config prints nor on the bytes of the archives it names; yet the entry keeps the
+# link flags pkg-config gave when it was compiled. Without this hash, after the shim or
+# BoringSSL changes Go would reuse a package compiled against the old archives, and a checkout
+# in another directory would link the archives of the checkout that filled the cache (a build
+# failed so once that checkout was deleted: "cannot find .../libmoonbridge_native.a"). The Makefile and
 # packaging/build-binary.sh put this hash into CGO_CFLAGS (part of every cgo package's cache key)
 # and into the link flags (`moonbridge version --json` shows it as native_id).
 set -euo pipefail
@@ -15,4 +19,4 @@ for word in $libs; do
   case "$word" in *.a) archives+=("$word") ;; esac
 done
 [ ${#archives[@]} -gt 0 ] || { echo none; exit 0; }
-cat "${archives[@]}" | sha256sum | cut -c1-16
+{ pkg-config --cflags --libs moonbridge-native; cat "${archives[@]}"; } | sha256sum | cut -c1-16

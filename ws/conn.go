@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/rs/zerolog"
 )
 
 // Role says which side of the connection this end is: servers read masked
@@ -27,7 +25,7 @@ type Conn struct {
 	nc          net.Conn
 	role        Role
 	cfg         Config
-	log         zerolog.Logger
+	log         peerLog
 	subprotocol string
 
 	rd parser // owned by the Read goroutine
@@ -54,7 +52,7 @@ type Conn struct {
 func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
 	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
 	c.rd = newParser(role, c.cfg)
-	c.log = c.cfg.Logger.With().Stringer("remote", nc.RemoteAddr()).Logger()
+	c.log = peerLog{base: c.cfg.Logger, remote: nc.RemoteAddr()}
 	if role == RoleClient {
 		c.masks = newMaskSource()
 	}

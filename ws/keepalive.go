@@ -49,7 +49,7 @@ func (k *keepalive) tick() {
 	k.mu.Unlock()
 
 	if dead != nil {
-		dead.log(k.c.log)
+		dead.log(k.c.log.logger())
 		_ = k.c.CloseWithCode(CloseGoingAway, dead.Reason())
 		return
 	}

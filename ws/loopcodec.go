@@ -5,8 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/relay/loop"
 )
 
@@ -29,7 +27,7 @@ type LoopCodec struct {
 	inner   loop.Codec // nil: plain TCP
 	half    time.Duration
 	silence silence
-	log     zerolog.Logger
+	log     peerLog
 
 	closeSent   bool // a close frame went out: no frame may follow it
 	closeCode   CloseCode
@@ -58,13 +56,13 @@ var (
 type LoopState struct {
 	p   parser
 	cfg Config
-	log zerolog.Logger
+	log peerLog
 }
 
 // NewLoopState is the state of a server connection fresh from its upgrade.
 func NewLoopState(cfg Config) LoopState {
 	cfg = cfg.withDefaults()
-	return LoopState{p: newParser(RoleServer, cfg), cfg: cfg, log: cfg.Logger}
+	return LoopState{p: newParser(RoleServer, cfg), cfg: cfg, log: peerLog{base: cfg.Logger}}
 }
 
 // NewLoopCodec makes the codec that carries on from st. inner is the codec under the
@@ -153,7 +151,7 @@ func (c *LoopCodec) read(in []byte) (int, error) {
 		c.p.err = err
 		var pe *ProtocolError
 		if errors.As(err, &pe) {
-			logBadInput(c.log, pe)
+			logBadInput(c.log.logger(), pe)
 			c.closeN = c.putClose(c.pongN, pe.Code, pe.Reason)
 		}
 	}
@@ -244,7 +242,7 @@ func (c *LoopCodec) Period() time.Duration { return c.half }
 // the half interval before (the loop counts the ping as a write).
 func (c *LoopCodec) Tick(st loop.TickState) ([]byte, error) {
 	if dead := c.silence.pass(st.Heard, st.Reading, c.half); dead != nil {
-		dead.log(c.log)
+		dead.log(c.log.logger())
 		return nil, dead
 	}
 	if st.Wrote || c.closeSent {

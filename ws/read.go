@@ -68,7 +68,7 @@ func (c *Conn) onClose(payload []byte) error {
 func (c *Conn) fail(err error) error {
 	var pe *ProtocolError
 	if errors.As(err, &pe) {
-		logBadInput(c.log, pe)
+		logBadInput(c.log.logger(), pe)
 		_ = c.close(pe.Code, pe.Reason, true)
 	}
 	return err

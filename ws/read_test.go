@@ -5,7 +5,10 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 )
 
 // noKeepalive is a Config for tests that do not look at the keepalive.
@@ -246,5 +249,23 @@ func TestClientRejectsMaskedServerFrame(t *testing.T) {
 	}
 	if w := sc.written(t); len(w) != 1 || !w[0].masked {
 		t.Fatalf("client close frame %+v, want one masked frame", w)
+	}
+}
+
+// TestBadInputLogNamesThePeer: the line about bad input carries the peer's address, which the
+// connection keeps apart from its logger (peerLog) and joins only for the line.
+func TestBadInputLogNamesThePeer(t *testing.T) {
+	var logs bytes.Buffer
+	cfg := noKeepalive()
+	cfg.Logger = zerolog.New(&logs)
+	sc := &scriptConn{}
+	sc.push(badStreams()[0].wire)
+	c := NewConn(sc, RoleServer, cfg)
+	if _, err := readAll(c, 4096); err == nil {
+		t.Fatal("a bad frame was read without an error")
+	}
+	line := logs.String()
+	if !strings.Contains(line, "ws: closing connection on bad input") || !strings.Contains(line, `"remote":"127.0.0.2:0"`) {
+		t.Errorf("bad input logged %q, want the line with the peer's address", line)
 	}
 }

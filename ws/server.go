@@ -17,8 +17,9 @@ const (
 )
 
 // AdmitFunc decides, before the upgrade, whether a client may connect. A
-// zero status admits it; otherwise the client gets that status (429 or 503
-// in practice) with reason as the body, and no upgrade.
+// zero status admits it; otherwise the client gets that status (401, 403,
+// 429 or 503 in practice) with reason as the body, no upgrade, and the
+// connection is closed after the answer.
 type AdmitFunc func(r *http.Request) (status int, reason string)
 
 // Handler serves one upgraded connection. The request carries the headers
@@ -113,6 +114,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Admit != nil {
 		if status, reason := s.cfg.Admit(r); status != 0 {
 			s.cfg.Logger.Debug().Str("remote", r.RemoteAddr).Int("status", status).Str("reason", reason).Msg("ws: client refused before upgrade")
+			if status == http.StatusUnauthorized {
+				w.Header().Set("WWW-Authenticate", "Bearer") // RFC 7235 §3.1: a 401 names its scheme
+			}
+			w.Header().Set("Connection", "close") // one answer per refused connection
 			http.Error(w, reason, status)
 			return
 		}

@@ -113,7 +113,48 @@ func TestDescendantsCPU(t *testing.T) {
 		12: {PPID: 11, CPU: 4 * time.Second}, // its child
 		20: {PPID: 1, CPU: 8 * time.Second},  // unrelated
 	}
-	if got := descendantsCPU(10, stats); got != 6*time.Second {
+	fromStat := func(int) (time.Duration, error) { return 0, ErrNoProcess }
+	if got := descendantsCPU(10, stats, fromStat); got != 6*time.Second {
 		t.Errorf("descendants = %v, want 6s", got)
+	}
+	exact := func(pid int) (time.Duration, error) { return time.Duration(pid) * time.Millisecond, nil }
+	if got := descendantsCPU(10, stats, exact); got != 23*time.Millisecond {
+		t.Errorf("descendants by their own clock = %v, want 23ms (11 + 12)", got)
+	}
+}
+
+func TestParseSchedstat(t *testing.T) {
+	got, err := ParseSchedstat("35729916322 62192849016 1360908\n")
+	if err != nil || got != 35729916322*time.Nanosecond {
+		t.Errorf("schedstat = %v, %v; want 35.729916322s", got, err)
+	}
+	var pe *ParseError
+	for _, bad := range []string{"", "1 2", "x 2 3", "-1 2 3"} {
+		if _, err := ParseSchedstat(bad); !errors.As(err, &pe) {
+			t.Errorf("schedstat %q: err = %v, want *ParseError", bad, err)
+		}
+	}
+}
+
+// TestTreeCPUAgreesWithGetrusage: over 100 ms of this process's CPU (getrusage's count), the
+// scheduler's clock that TreeCPU reads counts about the same.
+func TestTreeCPUAgreesWithGetrusage(t *testing.T) {
+	tree0, err := TreeCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	self0, _ := SelfCPU()
+	self := self0
+	for deadline := time.Now().Add(20 * time.Second); self-self0 < 100*time.Millisecond && time.Now().Before(deadline); {
+		for end := time.Now().Add(time.Millisecond); time.Now().Before(end); {
+		}
+		self, _ = SelfCPU()
+	}
+	tree, err := TreeCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, s := tree-tree0, self-self0; d < s/2 || d > 2*s {
+		t.Errorf("TreeCPU counted %v while getrusage counted %v", d, s)
 	}
 }

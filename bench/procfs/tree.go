@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// TreeCPU is the CPU time of pid and of every live descendant. Some relays fork a process per
-// connection (websockify does); the children live for the whole measured phase, so summing
-// the tree at both ends of the phase counts their work, which the parent's own utime would
-// not.
+// TreeCPU is the CPU time of pid and of every live descendant (processCPU: the scheduler's
+// nanoseconds). Some relays fork a process per connection (websockify does); the children live
+// for the whole measured phase, so summing the tree at both ends of the phase counts their
+// work, which the parent's own time would not.
 func TreeCPU(pid int) (time.Duration, error) {
-	root, err := readStat(pid)
+	root, err := processCPU(pid)
 	if err != nil {
 		return 0, err
 	}
@@ -20,11 +20,12 @@ func TreeCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	return root.CPU + descendantsCPU(pid, stats), nil
+	return root + descendantsCPU(pid, stats, processCPU), nil
 }
 
-// descendantsCPU sums the CPU of every process below pid in stats.
-func descendantsCPU(pid int, stats map[int]Stat) time.Duration {
+// descendantsCPU sums cpu of every process below pid in stats (which gives the tree); a process
+// that exits meanwhile counts its stat's CPU.
+func descendantsCPU(pid int, stats map[int]Stat, cpu func(int) (time.Duration, error)) time.Duration {
 	children := map[int][]int{}
 	for p, s := range stats {
 		children[s.PPID] = append(children[s.PPID], p)
@@ -34,7 +35,11 @@ func descendantsCPU(pid int, stats map[int]Stat) time.Duration {
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		total += stats[p].CPU
+		t, err := cpu(p)
+		if err != nil {
+			t = stats[p].CPU
+		}
+		total += t
 		stack = append(stack, children[p]...)
 	}
 	return total

@@ -6,19 +6,23 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
 )
 
 // startAdmin serves Prometheus metrics on /metrics and the health answers (health.go), when
-// addr is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) and serve's
-// own beside the Go runtime's and the process's, from a registry of this run's own.
-func startAdmin(addr string, health healthSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
-	if addr == "" {
+// cfg.Listen is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) and
+// serve's own beside the Go runtime's and the process's, from a registry of this run's own; and
+// Go's profiles under /debug/pprof/ when cfg.Pprof is.
+func startAdmin(cfg config.Admin, health healthSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+	if cfg.Listen == "" {
 		return func() {}, nil
 	}
 	reg := prometheus.NewRegistry()
@@ -28,20 +32,25 @@ func startAdmin(addr string, health healthSource, log zerolog.Logger, metrics ..
 		}
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
 	handleHealth(mux, health)
+	paths := "/metrics, /livez, /readyz, /healthz"
+	if cfg.Pprof {
+		handlePprof(mux)
+		paths += ", /debug/pprof/"
+	}
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("admin endpoint stopped")
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("Admin endpoint: /metrics, /livez, /readyz, /healthz")
+	log.Info().Str("addr", ln.Addr().String()).Msg("Admin endpoint: " + paths)
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -53,3 +62,13 @@ func startAdmin(addr string, health healthSource, log zerolog.Logger, metrics ..
 type promLogger struct{ log zerolog.Logger }
 
 func (l promLogger) Println(v ...any) { l.log.Error().Msg(fmt.Sprint(v...)) }
+
+// handlePprof serves net/http/pprof's handlers on mux (not on http.DefaultServeMux, which the
+// package's init fills but nothing here serves).
+func handlePprof(mux *http.ServeMux) {
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+}

@@ -13,16 +13,17 @@ import (
 // one that is given overrides the file.
 type clientFlags struct {
 	commonFlags
-	listen   string
-	url      string
-	connect  string
-	sni      string
-	host     string
-	headers  headerList
-	token    string
-	ca       string
-	insecure bool
-	tlsMin   string
+	listen    string
+	url       string
+	connect   string
+	sni       string
+	host      string
+	headers   headerList
+	token     string
+	tokenFile string
+	ca        string
+	insecure  bool
+	tlsMin    string
 }
 
 func (f *clientFlags) register(fs *flag.FlagSet) {
@@ -33,7 +34,8 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sni, "sni", "", "TLS server `name` to send and verify (default the URL's host)")
 	fs.StringVar(&f.host, "host", "", "HTTP Host header `name` (default the URL's host[:port])")
 	fs.Var(&f.headers, "header", "extra upgrade request header `\"Name: value\"`; repeatable")
-	fs.StringVar(&f.token, "token", "", "send `T` as \"Authorization: Bearer T\"")
+	fs.StringVar(&f.token, "token", "", "send `T` as \"Authorization: Bearer T\" (other users of this machine can see it in the process list: prefer --token-file)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "read the token from `FILE` (from `moonbridge token issue`) and send it as --token does")
 	fs.StringVar(&f.ca, "ca", "", "PEM `file` of the authorities to trust for wss (default the system's)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server's certificate: for tests only, never for playing")
 	fs.StringVar(&f.tlsMin, "tls-min", "", "lowest TLS `version`: 1.2 or 1.3 (default 1.2)")
@@ -54,7 +56,7 @@ func (f *clientFlags) effectiveConfig() (config.Config, error) {
 	override(&c.Connect, f.connect)
 	override(&c.SNI, f.sni)
 	override(&c.Host, f.host)
-	override(&c.Token, f.token)
+	f.overrideToken(c)
 	override(&c.CA, f.ca)
 	override(&c.TLSMin, f.tlsMin)
 	if len(f.headers) > 0 {
@@ -68,6 +70,14 @@ func (f *clientFlags) effectiveConfig() (config.Config, error) {
 		return config.Config{}, errNoURL
 	}
 	return cfg, nil
+}
+
+// overrideToken lets a token flag replace the file's token, whichever way the file gives it;
+// both flags at once are refused by validation.
+func (f *clientFlags) overrideToken(c *config.Client) {
+	if f.token != "" || f.tokenFile != "" {
+		c.Token, c.TokenFile = f.token, f.tokenFile
+	}
 }
 
 // headerList is a repeatable --header.

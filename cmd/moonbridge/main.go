@@ -1,5 +1,6 @@
 // Command moonbridge is the Minecraft edge proxy: `serve` runs the proxy, `client` is the bridge
-// an unmodified game client uses, `version` and `check-config` describe the binary and a config.
+// an unmodified game client uses, `token` makes access keys and tokens, `version` and
+// `check-config` describe the binary and a config.
 package main
 
 import (
@@ -24,6 +25,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the proxy", "[flags]", runServe},
 		{"client", "run the client bridge for an unmodified game client", "--url wss://HOST/PATH [flags]", runClient},
+		{"token", "make signing keys and access tokens, and check a token", "keygen|issue|verify [flags]", runToken},
 		{"version", "print version, build flavour, BoringSSL revision and CPU features (also --version)", "[--json]", runVersion},
 		{"check-config", "validate a config file and print the effective config", "FILE", runCheckConfig},
 		{"help", "show help for a command", "[COMMAND]", runHelp},

@@ -119,7 +119,7 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	}
 	cfg, err := parseCommandLine("serve", new(serveFlags), "--config", file, "--listen", "127.0.0.1:0",
 		"--backend", "127.0.0.1:1", "--ws-path", "/play", "--tls-provider", "go", "--tls-cert", cert,
-		"--tls-key", key, "--admin", "127.0.0.1:9200", "--log-level", "debug", "--log-format", "json")
+		"--tls-key", key, "--tls-record-layer", "aead", "--admin", "127.0.0.1:9200", "--log-level", "debug", "--log-format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +131,11 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	if len(cfg.Routes) != 1 || !reflect.DeepEqual(cfg.Routes[0].Backends, []string{"127.0.0.1:1"}) {
 		t.Errorf("routes %+v, want every host to 127.0.0.1:1", cfg.Routes)
 	}
-	got := []string{cfg.WebSocket.Path, cfg.TLS.Provider, cfg.TLS.Cert, cfg.TLS.Key, cfg.Admin.Listen, cfg.Log.Level, cfg.Log.Format}
-	want := []string{"/play", "go", cert, key, "127.0.0.1:9200", "debug", "json"}
+	got := []string{cfg.WebSocket.Path, cfg.TLS.Provider, cfg.TLS.Cert, cfg.TLS.Key, cfg.TLS.RecordLayer,
+		cfg.Admin.Listen, cfg.Log.Level, cfg.Log.Format}
+	want := []string{"/play", "go", cert, key, "aead", "127.0.0.1:9200", "debug", "json"}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("path, provider, cert, key, admin, log level and format %q, want %q", got, want)
+		t.Errorf("path, provider, cert, key, record layer, admin, log level and format %q, want %q", got, want)
 	}
 	if cfg.WebSocket.Keepalive != 45*time.Second {
 		t.Errorf("keepalive %v: a setting no flag names must come from the file (45s)", cfg.WebSocket.Keepalive)
@@ -147,6 +148,9 @@ func TestServeRefusesBadCommandLines(t *testing.T) {
 	}
 	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-provider", "openssl"); err == nil || !strings.Contains(err.Error(), "tls.provider") {
 		t.Errorf("bad provider flag: %v, want an error naming tls.provider", err)
+	}
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-record-layer", "kernel"); err == nil || !strings.Contains(err.Error(), "tls.record_layer") {
+		t.Errorf("bad record layer flag: %v, want an error naming tls.record_layer", err)
 	}
 	var invalid *config.InvalidError
 	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-cert", "/etc/mb/cert.pem"); !errors.As(err, &invalid) {
@@ -204,6 +208,29 @@ func TestServeAdminExportsRelayMetrics(t *testing.T) {
 	for _, path := range []string{"/healthz", "/livez", "/readyz"} {
 		if got := httpGet(t, "http://"+admin+path); got != "ok\n" {
 			t.Errorf("%s = %q", path, got)
+		}
+	}
+}
+
+// TestServeAdminPprofOnlyWhenAsked: Go's profiles are on the admin port with admin.pprof and
+// absent without it.
+func TestServeAdminPprofOnlyWhenAsked(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		cfg := config.Default()
+		cfg.Listeners[0].Listen = "127.0.0.1:0"
+		cfg.Admin = config.Admin{Listen: "127.0.0.1:0", Pprof: on}
+		admin := "http://" + adminAddr(t, startServe(t, cfg))
+		want := http.StatusNotFound
+		if on {
+			want = http.StatusOK
+		}
+		for _, path := range []string{"/debug/pprof/", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=1"} {
+			if got := httpStatus(t, admin+path); got != want {
+				t.Errorf("pprof %v: %s answered %d, want %d", on, path, got, want)
+			}
+		}
+		if on && !strings.Contains(httpGet(t, admin+"/debug/pprof/heap?debug=1"), "heap profile:") {
+			t.Error("/debug/pprof/heap?debug=1 is not a heap profile")
 		}
 	}
 }

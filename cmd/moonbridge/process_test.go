@@ -154,8 +154,8 @@ func answersStatusPing(t *testing.T, addr string) {
 	}
 }
 
-// answersHTTP checks that the ws listener answers an HTTP request (with a refusal: it is not
-// an upgrade).
+// answersHTTP checks that the ws listener answers an HTTP request (with the landing page, the
+// default for a request that is not an upgrade).
 func answersHTTP(t *testing.T, addr string) {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
@@ -164,7 +164,7 @@ func answersHTTP(t *testing.T, addr string) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode < 400 {
-		t.Errorf("a plain GET on the ws path got %s, want a refusal", resp.Status)
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("a plain GET on the ws path got %s (%s), want the landing page", resp.Status, resp.Header.Get("Content-Type"))
 	}
 }

@@ -50,19 +50,33 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
+	routes, err := relayRoutes(cfg.Routes, logins)
+	if err != nil {
+		return relay.Config{}, err
+	}
+	tokens, err := tokenVerifier(cfg.Access)
+	if err != nil {
+		return relay.Config{}, err
+	}
 	return relay.Config{
 		Listeners:       relayListeners(cfg.Listeners),
-		Routes:          relayRoutes(cfg.Routes, logins),
+		Routes:          routes,
+		Tokens:          tokens,
+		TokenInQuery:    cfg.Access.QueryToken,
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          relayLimits(cfg.Limits),
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
-		Fallback:        fallback,
-		RestartingMOTD:  cfg.Shutdown.MOTD,
-		DataPath:        relay.DataPath(cfg.Relay.DataPath),
-		Loops:           cfg.Relay.Loops,
-		Logger:          log,
+		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
+		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
+			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},
+		Fallback:       fallback,
+		RestartingMOTD: cfg.Shutdown.MOTD,
+		DataPath:       relay.DataPath(cfg.Relay.DataPath),
+		Loops:          cfg.Relay.Loops,
+		Logger:         log,
 	}, nil
 }
 
@@ -88,7 +102,8 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion, Logger: log}
+	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion,
+		RecordLayer: tlsCfg.RecordLayer, Logger: log}
 	if path := os.Getenv("SSLKEYLOGFILE"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {
@@ -158,22 +173,33 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 
 // relayRoutes turns the file's routes into the relay's; logins[i] is route i's login (nil: the
 // login passes through), or logins is nil for none.
-func relayRoutes(routes []config.Route, logins []*auth.Config) []relay.Route {
+func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
 	for i, r := range routes {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
 			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}}
+		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
 		if logins != nil {
 			rr.Login = logins[i]
+		}
+		if w := r.Wake; w.On() {
+			rr.Wake = &relay.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
+				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
+		}
+		if r.Fallback == config.FallbackLastKnown {
+			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}
 		for _, addr := range r.Backends {
 			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}
+		var err error
+		if rr.Access, err = relayAccess(r.Access); err != nil {
+			return nil, fmt.Errorf("routes[%d].access: %w", i, err)
+		}
 		out = append(out, rr)
 	}
-	return out
+	return out, nil
 }
 
 func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {

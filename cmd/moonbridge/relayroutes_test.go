@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
 )
@@ -12,17 +14,90 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	route := config.DefaultRoute("127.0.0.1:25565")
 	route.Name = "lobby"
 	route.HealthCheck = config.HealthCheck{Mode: config.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
-	got := relayRoutes([]config.Route{route}, nil)[0]
+	routes, err := relayRoutes([]config.Route{route}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := routes[0]
 	want := relay.HealthCheck{Mode: relay.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
+	}
+	// The config's balance names are the relay's.
+	for _, balance := range []string{config.BalanceFailover, config.BalanceRoundRobin, config.BalanceRandom, config.BalanceLeastConnections} {
+		r := config.DefaultRoute("127.0.0.1:25565")
+		r.Balance = balance
+		if _, err := relay.NewRouter(mustRelayRoutes(t, r)); err != nil {
+			t.Errorf("balance %s: %v", balance, err)
+		}
 	}
 	// The config's mode names are the relay's.
 	for _, mode := range []string{config.HealthTCP, config.HealthStatus, config.HealthOff} {
 		r := config.DefaultRoute("127.0.0.1:25565")
 		r.HealthCheck.Mode = mode
-		if _, err := relay.NewRouter(relayRoutes([]config.Route{r}, nil)); err != nil {
+		routes, err := relayRoutes([]config.Route{r}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := relay.NewRouter(routes); err != nil {
 			t.Errorf("mode %s: %v", mode, err)
 		}
 	}
+}
+
+func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
+	route := config.DefaultRoute("127.0.0.1:25565")
+	route.StatusCache = 5 * time.Second
+	if got := mustRelayRoutes(t, route)[0]; got.StatusCache != 5*time.Second || got.LastKnown != nil {
+		t.Errorf("fallback fixed: relay route has cache %v, last known %+v; want 5s and none", got.StatusCache, got.LastKnown)
+	}
+	route.Fallback = config.FallbackLastKnown
+	route.LastKnown = config.LastKnown{MOTDPrefix: "p", VersionName: "v"}
+	got := mustRelayRoutes(t, route)[0]
+	if got.LastKnown == nil || *got.LastKnown != (relay.LastKnown{MOTDPrefix: "p", VersionName: "v"}) {
+		t.Errorf("fallback last_known: relay route's LastKnown %+v, want the configured marks", got.LastKnown)
+	}
+}
+
+func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
+	cfg := config.Default()
+	cfg.ForwardSecret.Value = "s3cret"
+	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
+	cfg.LandingPage = config.LandingPage{Mode: config.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
+	got, err := relaySettings(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (relay.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
+		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
+	}
+	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
+		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
+	}
+	if want := (relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}); got.LandingPage != want {
+		t.Errorf("relay landing page %+v, want %+v", got.LandingPage, want)
+	}
+}
+
+func TestRelayRoutesCarryWake(t *testing.T) {
+	route := config.DefaultRoute("127.0.0.1:25565")
+	if got := mustRelayRoutes(t, route)[0]; got.Wake != nil {
+		t.Errorf("a route without wake got %+v", got.Wake)
+	}
+	route.Wake.Command, route.Wake.StopAfterIdle, route.Wake.StopCommand = []string{"start"}, time.Minute, []string{"stop"}
+	got := mustRelayRoutes(t, route)[0].Wake
+	if got == nil || got.Command[0] != "start" || got.StopCommand[0] != "stop" || got.StopAfterIdle != time.Minute ||
+		!got.Hold || got.ReadyTimeout != route.Wake.ReadyTimeout || got.StartingMOTD != route.Wake.StartingMOTD || got.StartingMessage != route.Wake.StartingMessage {
+		t.Errorf("relay wake %+v, want the config's %+v", got, route.Wake)
+	}
+}
+
+// mustRelayRoutes is relayRoutes of routes, failing the test on an error.
+func mustRelayRoutes(t *testing.T, routes ...config.Route) []relay.Route {
+	t.Helper()
+	got, err := relayRoutes(routes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -61,7 +61,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	}
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 
-	stopAdmin, err := startAdmin(cfg.Admin.Listen, srv, log, srv, reloads.reloads)
+	stopAdmin, err := startAdmin(cfg.Admin, srv, log, srv, reloads.reloads)
 	if err != nil {
 		srv.Close()
 		return err

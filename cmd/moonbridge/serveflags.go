@@ -15,6 +15,7 @@ type serveFlags struct {
 	tlsCert     string
 	tlsKey      string
 	tlsProvider string
+	tlsRecords  string
 	wsPath      string
 	admin       string
 	memProfile  string
@@ -27,6 +28,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "PEM certificate chain `file` for wss (default: a throwaway self-signed one)")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "PEM private key `file` for --tls-cert")
 	fs.StringVar(&f.tlsProvider, "tls-provider", "", "TLS provider: auto, boringssl or go (default auto)")
+	fs.StringVar(&f.tlsRecords, "tls-record-layer", "", "BoringSSL's TLS 1.3 record layer: boringssl-ssl or aead (default boringssl-ssl)")
 	fs.StringVar(&f.wsPath, "ws-path", "", "WebSocket `path` (default /mc)")
 	fs.StringVar(&f.admin, "admin", "", "metrics and health endpoint `ADDR` (default off)")
 	fs.StringVar(&f.memProfile, "memory-profile", "", "memory profile: throughput (default: buffers stay pooled) or low (small pools, memory given back after bursts and when idle)")
@@ -51,6 +53,7 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 	override(&cfg.TLS.Cert, f.tlsCert)
 	override(&cfg.TLS.Key, f.tlsKey)
 	override(&cfg.TLS.Provider, f.tlsProvider)
+	override(&cfg.TLS.RecordLayer, f.tlsRecords)
 	override(&cfg.WebSocket.Path, f.wsPath)
 	override(&cfg.Admin.Listen, f.admin)
 	override(&cfg.Memory.Profile, f.memProfile)

@@ -10,22 +10,51 @@ type End struct {
 	mu      sync.Mutex
 	reason  error
 	ended   bool
-	closers []func(reason error)
+	closers []closer
+}
+
+// closer is what runs when the session ends; socket marks the closer of one of its connections.
+type closer struct {
+	run    func(reason error)
+	socket bool
 }
 
 // Add registers close to run once when the session ends, with the reason (nil for a clean end).
 // If it has ended already, close runs now and Add reports false.
-func (e *End) Add(close func(reason error)) bool {
+func (e *End) Add(close func(reason error)) bool { return e.add(closer{run: close}) }
+
+// AddSocket is Add for the closer of one of the session's connections, which Handover forgets.
+func (e *End) AddSocket(close func(reason error)) bool {
+	return e.add(closer{run: close, socket: true})
+}
+
+func (e *End) add(c closer) bool {
 	e.mu.Lock()
 	if !e.ended {
-		e.closers = append(e.closers, close)
+		e.closers = append(e.closers, c)
 		e.mu.Unlock()
 		return true
 	}
 	reason := e.reason
 	e.mu.Unlock()
-	close(reason)
+	c.run(reason)
 	return false
+}
+
+// Handover forgets the socket closers: the session's sockets have a new owner (an event loop)
+// that closes them, and what the closers held (the connections, their buffers) can be collected
+// while the session runs on. The other closers still run at the end.
+func (e *End) Handover() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	kept := e.closers[:0]
+	for _, c := range e.closers {
+		if !c.socket {
+			kept = append(kept, c)
+		}
+	}
+	clear(e.closers[len(kept):])
+	e.closers = kept
 }
 
 // Fail records reason, unless an earlier one was, and closes every side. A nil reason is
@@ -50,8 +79,8 @@ func (e *End) Close() {
 	closers, reason := e.closers, e.reason
 	e.closers, e.ended = nil, true
 	e.mu.Unlock()
-	for _, close := range closers {
-		close(reason)
+	for _, c := range closers {
+		c.run(reason)
 	}
 }
 

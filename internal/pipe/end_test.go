@@ -2,6 +2,7 @@ package pipe
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,22 @@ func TestEndCleanClose(t *testing.T) {
 	e.Close()
 	if calls != 1 || e.Reason() != nil {
 		t.Errorf("%d closes, reason %v; want 1, nil", calls, e.Reason())
+	}
+}
+
+// TestEndHandoverForgetsOnlySocketClosers: after Handover the socket closers do not run at the
+// end (their sockets have a new owner) and the others still do, once.
+func TestEndHandoverForgetsOnlySocketClosers(t *testing.T) {
+	var e End
+	var ran []string
+	e.AddSocket(func(error) { ran = append(ran, "player socket") })
+	e.Add(func(error) { ran = append(ran, "route slot") })
+	e.AddSocket(func(error) { ran = append(ran, "backend socket") })
+	e.Handover()
+	e.Add(func(error) { ran = append(ran, "loop session") })
+	e.Close()
+	e.Close()
+	if got := strings.Join(ran, ", "); got != "route slot, loop session" {
+		t.Errorf("closers run: %s, want route slot, loop session", got)
 	}
 }

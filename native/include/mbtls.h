@@ -94,6 +94,20 @@ int mb_ctx_set_ticket_keys(mb_ctx *ctx, const uint8_t *keys, size_t n);
  * during handshake calls. For debugging only. */
 void mb_ctx_set_keylog(mb_ctx *ctx, mb_keylog_fn fn, void *handle);
 
+/* Record layers for mb_ctx_set_record_layer. With MB_RECORDS_AEAD, a TLS 1.3 session's
+ * application records are opened and sealed by the shim itself with BoringSSL's AEAD once the
+ * handshake is over (native/src/mb_rec.c); TLS 1.2 sessions always use SSL_read/SSL_write. */
+#define MB_RECORDS_SSL 0
+#define MB_RECORDS_AEAD 1
+
+/* MB_KEY_UPDATE_AFTER is how many records the AEAD record layer seals under one key before it
+ * sends a KeyUpdate: far below AES-GCM's limit of 2^24.5 full records (RFC 8446 section 5.5). */
+#define MB_KEY_UPDATE_AFTER ((uint64_t)1 << 24)
+
+/* mb_ctx_set_record_layer picks the record layer of the sessions started on ctx afterwards;
+ * key_update_after (0: MB_KEY_UPDATE_AFTER) is lowered only by tests. */
+void mb_ctx_set_record_layer(mb_ctx *ctx, int layer, uint64_t key_update_after);
+
 /* mb_conn_new starts a server session on ctx (which it keeps alive); NULL when out of memory or
  * when ctx has no certificate. */
 mb_conn *mb_conn_new(mb_ctx *ctx);
@@ -136,6 +150,7 @@ typedef struct {
   uint16_t cipher_suite; /* IANA id, e.g. 0x1301 */
   uint16_t group;        /* IANA id of the key exchange, e.g. 0x11ec (X25519MLKEM768) */
   int resumed;           /* 1 when the session was resumed from a ticket */
+  int aead_records;      /* 1 when the shim's AEAD record layer carries the records */
   char alpn[32];
   char server_name[256];
 } mb_state;

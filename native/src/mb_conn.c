@@ -28,6 +28,7 @@ mb_conn *mb_conn_new(mb_ctx *ctx) {
 
 void mb_conn_free(mb_conn *conn) {
   if (conn == NULL) return;
+  mb_rec_free(conn->rec);
   SSL_free(conn->ssl);
   mb_io_release(&conn->io);
   mb_ctx_free(conn->ctx);
@@ -55,8 +56,29 @@ static void begin(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out,
 
 static void finish(mb_conn *conn, mb_result *res) {
   mb_io_end(&conn->io, res);
-  res->plain_pending = (size_t)SSL_pending(conn->ssl);
+  res->plain_pending = conn->rec ? mb_rec_plain_pending(conn->rec) : (size_t)SSL_pending(conn->ssl);
   clear_errors();
+}
+
+/* take_records hands an established TLS 1.3 session's records to the AEAD record layer when the
+ * context asks for it. It runs after the session tickets went out (they are sealed by SSL, and
+ * the write sequence counts them) and only when SSL holds no input beyond the client's
+ * Finished; otherwise the session simply stays on SSL_read/SSL_write. */
+static void take_records(mb_conn *conn) {
+  if (conn->ctx->record_layer != MB_RECORDS_AEAD || SSL_version(conn->ssl) != TLS1_3_VERSION ||
+      SSL_has_pending(conn->ssl)) {
+    return;
+  }
+  mb_rec_keys keys = {
+      .suite = SSL_CIPHER_get_protocol_id(SSL_get_current_cipher(conn->ssl)),
+      .read_seq = SSL_get_read_sequence(conn->ssl),
+      .write_seq = SSL_get_write_sequence(conn->ssl),
+      .key_update_after = conn->ctx->key_update_after,
+  };
+  if (mb_ssl_traffic_secrets(conn->ssl, keys.read_secret, keys.write_secret, &keys.secret_len)) {
+    conn->rec = mb_rec_new(&keys);
+  }
+  OPENSSL_cleanse(&keys, sizeof(keys));
 }
 
 /* classify turns a failed SSL call into a status and, when fatal, a short static reason. */
@@ -85,6 +107,7 @@ void mb_handshake(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out,
   if (ret == 1) ret = SSL_write(conn->ssl, "", 0) < 0 ? -1 : 1;
   if (ret == 1) {
     res->status = MB_OK;
+    if (conn->rec == NULL) take_records(conn);
   } else {
     classify(conn, ret, res);
   }
@@ -123,13 +146,20 @@ void mb_open(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size
   /* out takes plaintext here, so ciphertext the read provokes (alerts, a TLS 1.3 KeyUpdate
    * answer) must go to the spill: the BIO gets no output buffer. */
   begin(conn, in, in_len, NULL, 0, res);
-  size_t opened = open_records(conn, out, out_cap, res);
+  size_t opened = conn->rec ? mb_rec_open(conn->rec, &conn->io, out, out_cap, res)
+                            : open_records(conn, out, out_cap, res);
   finish(conn, res);
   res->produced = opened;
 }
 
 void mb_open_inplace(mb_conn *conn, uint8_t *buf, size_t len, size_t cap, mb_result *res) {
   begin(conn, buf, len, NULL, 0, res);
+  if (conn->rec) {
+    size_t opened = mb_rec_open_inplace(conn->rec, &conn->io, buf, len, cap, res);
+    finish(conn, res);
+    res->produced = opened;
+    return;
+  }
   /* A record begun in an earlier call (or plaintext left there) may open to more bytes than it
    * takes from buf, which would overwrite ciphertext not yet read: it goes to the stack first. */
   uint8_t first[MB_MAX_PLAINTEXT];
@@ -161,7 +191,8 @@ void mb_seal(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size
   begin(conn, NULL, 0, out, out_cap, res);
   res->status = MB_OK;
   size_t sealed = 0;
-  while (sealed < in_len) { /* SSL_write seals up to INT_MAX bytes into 16 KiB records */
+  if (conn->rec) sealed = mb_rec_seal(conn->rec, &conn->io, in, in_len, res);
+  while (sealed < in_len && conn->rec == NULL) { /* SSL_write seals up to INT_MAX bytes into 16 KiB records */
     int n = SSL_write(conn->ssl, in + sealed, clamp_int(in_len - sealed));
     if (n <= 0) {
       classify(conn, n, res);
@@ -181,6 +212,11 @@ void mb_drain(mb_conn *conn, uint8_t *out, size_t out_cap, mb_result *res) {
 
 void mb_shutdown(mb_conn *conn, uint8_t *out, size_t out_cap, mb_result *res) {
   begin(conn, NULL, 0, out, out_cap, res);
+  if (conn->rec) {
+    mb_rec_shutdown(conn->rec, &conn->io, res);
+    finish(conn, res);
+    return;
+  }
   int ret = SSL_shutdown(conn->ssl); /* 0: close_notify sent, the peer's not yet seen */
   if (ret >= 0) {
     res->status = MB_OK;
@@ -203,6 +239,7 @@ void mb_conn_state(const mb_conn *conn, mb_state *st) {
   st->cipher_suite = cipher ? SSL_CIPHER_get_protocol_id(cipher) : 0;
   st->group = SSL_get_group_id(conn->ssl);
   st->resumed = SSL_session_reused(conn->ssl);
+  st->aead_records = conn->rec != NULL;
   const uint8_t *alpn;
   unsigned alpn_len;
   SSL_get0_alpn_selected(conn->ssl, &alpn, &alpn_len);

@@ -31,7 +31,14 @@ mb_ctx *mb_ctx_new(uint16_t min_version) {
   if (ctx == NULL) return NULL;
   atomic_init(&ctx->refs, 1);
   ctx->min_version = min_version;
+  ctx->record_layer = MB_RECORDS_SSL;
+  ctx->key_update_after = MB_KEY_UPDATE_AFTER;
   return ctx;
+}
+
+void mb_ctx_set_record_layer(mb_ctx *ctx, int layer, uint64_t key_update_after) {
+  ctx->record_layer = layer;
+  ctx->key_update_after = key_update_after ? key_update_after : MB_KEY_UPDATE_AFTER;
 }
 
 void mb_ctx_ref(mb_ctx *ctx) { atomic_fetch_add(&ctx->refs, 1); }

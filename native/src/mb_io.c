@@ -30,7 +30,8 @@ static int io_read(BIO *bio, char *buf, int len) {
   return (int)n;
 }
 
-static int spill_append(mb_io *io, const uint8_t *data, size_t len) {
+/* spill_room makes room for len more bytes at the end of the spill. */
+static int spill_room(mb_io *io, size_t len) {
   if (io->spill_len + len > io->spill_cap) {
     size_t cap = io->spill_cap ? io->spill_cap : 4096;
     while (cap < io->spill_len + len) cap *= 2;
@@ -42,6 +43,11 @@ static int spill_append(mb_io *io, const uint8_t *data, size_t len) {
     io->spill = grown;
     io->spill_cap = cap;
   }
+  return 1;
+}
+
+static int spill_append(mb_io *io, const uint8_t *data, size_t len) {
+  if (!spill_room(io, len)) return 0;
   memcpy(io->spill + io->spill_len, data, len);
   io->spill_len += len;
   return 1;
@@ -121,4 +127,20 @@ void mb_io_release(mb_io *io) {
   free(io->spill);
   io->spill = NULL;
   io->spill_off = io->spill_len = io->spill_cap = 0;
+}
+
+uint8_t *mb_io_reserve(mb_io *io, size_t n) {
+  io->reserved_in_spill = io->spill_off != io->spill_len || io->out == NULL ||
+                          io->out_cap - io->out_len < n;
+  if (!io->reserved_in_spill) return io->out + io->out_len;
+  if (!spill_room(io, n)) return NULL;
+  return io->spill + io->spill_len;
+}
+
+void mb_io_commit(mb_io *io, size_t n) {
+  if (io->reserved_in_spill) {
+    io->spill_len += n;
+  } else {
+    io->out_len += n;
+  }
 }

@@ -150,8 +150,12 @@ static int handshake(mb_conn *server, client *c, size_t chunk) {
   return 0;
 }
 
+/* The record layer of the contexts server_ctx makes: test_engine runs the tests with each. */
+static int records = MB_RECORDS_SSL;
+
 static mb_ctx *server_ctx(pem_pair a, pem_pair b) {
   mb_ctx *ctx = mb_ctx_new(MB_TLS12);
+  mb_ctx_set_record_layer(ctx, records, 0);
   const char *reason = NULL;
   CHECK(mb_ctx_add_cert(ctx, (uint8_t *)a.cert, a.cert_len, (uint8_t *)a.key, a.key_len, &reason));
   CHECK(mb_ctx_add_cert(ctx, (uint8_t *)b.cert, b.cert_len, (uint8_t *)b.key, b.key_len, &reason));
@@ -203,6 +207,7 @@ static void test_sessions(pem_pair a, pem_pair b) {
     mb_conn_state(server, &st);
     CHECK(st.version == versions[v] && strcmp(st.alpn, "http/1.1") == 0);
     CHECK(strcmp(st.server_name, "b.test") == 0 && !st.resumed);
+    CHECK(st.aead_records == (records == MB_RECORDS_AEAD && versions[v] == TLS1_3_VERSION));
     /* The hybrid is TLS 1.3 only; in TLS 1.2 the client's first classical group stands. */
     CHECK(st.group == (v == 0 ? SSL_GROUP_X25519 : SSL_GROUP_X25519_MLKEM768));
     X509 *peer = SSL_get_peer_certificate(c.ssl);
@@ -216,6 +221,13 @@ static void test_sessions(pem_pair a, pem_pair b) {
     CHECK(res.status == MB_OK && res.produced > 0);
     BIO_write(c.in, out, (int)res.produced);
     CHECK(SSL_read(c.ssl, out, sizeof(out)) == 0 && SSL_get_error(c.ssl, 0) == SSL_ERROR_ZERO_RETURN);
+    /* After its close_notify the server writes no more, and still reads what the client sends. */
+    mb_seal(server, (const uint8_t *)"x", 1, out, sizeof(out), &res);
+    CHECK(res.status == MB_FATAL && res.consumed == 0 && res.produced == 0);
+    CHECK(SSL_write(c.ssl, "late", 4) == 4);
+    size_t late = 0;
+    res = feed(server, &c, mb_open, 4096, out, sizeof(out), &late);
+    CHECK(res.status != MB_FATAL && late == 4 && memcmp(out, "late", 4) == 0);
     mb_conn_free(server);
     CHECK(mb_ctx_conns(ctx) == 0);
     SSL_free(c.ssl);
@@ -227,6 +239,8 @@ static void test_sessions(pem_pair a, pem_pair b) {
     CHECK(handshake(server, &again, 4096));
     mb_conn_state(server, &st);
     CHECK(st.resumed == 1);
+    CHECK(st.aead_records == (records == MB_RECORDS_AEAD && versions[v] == TLS1_3_VERSION));
+    round_trip(server, &again, 20000, 1000);
     mb_conn_free(server);
     SSL_free(again.ssl);
     SSL_CTX_free(cctx);
@@ -334,9 +348,13 @@ static void test_key_update(pem_pair a, pem_pair b) {
   size_t n = (size_t)BIO_read(c.out, wire, sizeof(wire)), got_len = 0;
   mb_result res = open_inplace(server, wire, n, n, got, &got_len);
   CHECK(res.status != MB_FATAL && got_len == 5 && memcmp(got, "after", 5) == 0);
-  CHECK(res.out_pending == 0);
+  /* The AEAD record layer answers at once; the answer waits in the engine for a drain. */
+  CHECK(records == MB_RECORDS_AEAD ? res.out_pending > 0 : res.out_pending == 0);
+  mb_drain(server, wire, sizeof(wire), &res);
+  BIO_write(c.in, wire, (int)res.produced);
   mb_seal(server, (const uint8_t *)"new keys", 8, wire, mb_seal_bound(8), &res);
-  CHECK(res.status == MB_OK && res.out_pending == 0 && res.produced > 8 + 22); /* two records */
+  CHECK(res.status == MB_OK && res.out_pending == 0);
+  CHECK(res.produced > 8 + 22 || records == MB_RECORDS_AEAD); /* SSL: KeyUpdate and data */
   BIO_write(c.in, wire, (int)res.produced);
   CHECK(SSL_read(c.ssl, got, sizeof(got)) == 8 && memcmp(got, "new keys", 8) == 0);
   mb_conn_free(server);
@@ -427,13 +445,45 @@ static void test_bad_pem(pem_pair a) {
   mb_ctx_free(ctx);
 }
 
+/* test_aead_key_updates: the AEAD record layer sends a KeyUpdate every key_update_after records
+ * and the client reads across them; the client's own KeyUpdates, asked for an answer or not,
+ * switch the server's read key (and write key when asked) mid-stream. */
+static void test_aead_key_updates(pem_pair a, pem_pair b) {
+  mb_ctx *ctx = server_ctx(a, b);
+  mb_ctx_set_record_layer(ctx, MB_RECORDS_AEAD, 2);
+  SSL_CTX *cctx = client_ctx(TLS1_3_VERSION);
+  client c = client_new(cctx, "a.test");
+  mb_conn *server = mb_conn_new(ctx);
+  CHECK(handshake(server, &c, 4096));
+  for (int round = 0; round < 4; round++) {
+    round_trip(server, &c, 100000, round == 0 ? 1 : 1 << 20); /* 7 records: 3 KeyUpdates */
+    CHECK(SSL_key_update(c.ssl, round % 2 ? SSL_KEY_UPDATE_REQUESTED : SSL_KEY_UPDATE_NOT_REQUESTED));
+    round_trip(server, &c, 1000, 100);
+    mb_result res;
+    uint8_t out[4096];
+    mb_drain(server, out, sizeof(out), &res); /* an answer, if it was asked for */
+    CHECK((res.produced > 0) == (round % 2 == 1));
+    BIO_write(c.in, out, (int)res.produced);
+  }
+  mb_conn_free(server);
+  SSL_free(c.ssl);
+  SSL_CTX_free(cctx);
+  SSL_SESSION_free(last_session);
+  last_session = NULL;
+  mb_ctx_free(ctx);
+}
+
 void test_engine(void) {
   pem_pair a = make_cert("a.test"), b = make_cert("b.test");
-  test_sessions(a, b);
-  test_garbage(a, b);
-  test_open_inplace(a, b);
-  test_key_update(a, b);
-  test_idle_memory(a, b);
+  for (records = MB_RECORDS_SSL; records <= MB_RECORDS_AEAD; records++) {
+    printf("mb_native_test: record layer %s\n", records == MB_RECORDS_AEAD ? "aead" : "ssl");
+    test_sessions(a, b);
+    test_garbage(a, b);
+    test_open_inplace(a, b);
+    test_key_update(a, b);
+    test_idle_memory(a, b);
+  }
+  test_aead_key_updates(a, b);
   test_bad_pem(a);
   CHECK(mb_seal_bound(65550) >= 65550 + 5 * 29);
   free_pem(a);

@@ -78,10 +78,10 @@ func (c *Config) Login(ctx context.Context, pc PlayerConn, protocol int32, addre
 func (p *Player) readLoginStart(pc PlayerConn) error {
 	var frame []byte
 	start, err := mc.ReadParsed(pc.R, func(b []byte) (mc.LoginStart, int, error) {
-		ls, n, err := mc.ParseLoginStart(b, p.Shape)
+		ls, n, err := mc.ParseLoginStartFrame(b, p.Shape)
 		if err == nil { // the key's slices alias the reader's buffer: parse a copy of its own
 			frame = bytes.Clone(b[:n])
-			ls, _, _ = mc.ParseLoginStart(frame, p.Shape)
+			ls, _, _ = mc.ParseLoginStartFrame(frame, p.Shape)
 		}
 		return ls, n, err
 	})

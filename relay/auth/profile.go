@@ -4,6 +4,8 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 // Profile is a player's game profile: what the session server vouches for in online mode, or
@@ -29,10 +31,7 @@ type UUID [16]byte
 func (u UUID) Hex() string { return hex.EncodeToString(u[:]) }
 
 // String is the UUID with hyphens, for log lines.
-func (u UUID) String() string {
-	h := u.Hex()
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func (u UUID) String() string { return mc.UUIDString(u) }
 
 // parseUUID reads 32 hex digits.
 func parseUUID(s string) (UUID, error) {

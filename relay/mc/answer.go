@@ -35,6 +35,13 @@ func serveStatus(r *bufio.Reader, status Status, send func([]byte) error) error 
 	if err != nil {
 		return err
 	}
+	return ServeStatusJSON(r, body, send)
+}
+
+// ServeStatusJSON answers a client in the status state, whose handshake was read already, with
+// body as its status response (a server's own answer, as ParseStatusResponse returns it) and
+// its ping with the pong, as Serve does.
+func ServeStatusJSON(r *bufio.Reader, body []byte, send func([]byte) error) error {
 	for range 2 {
 		packet, err := ReadStatusPacket(r)
 		if err != nil {

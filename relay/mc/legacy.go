@@ -140,7 +140,7 @@ func legacyKickText(form LegacyPingForm, s Status) string {
 	online, maxPlayers := strconv.Itoa(s.OnlinePlayers), strconv.Itoa(s.MaxPlayers)
 	var before, motd, after string
 	if form == LegacyPingBeta {
-		motd, after = stripFormatting(s.MOTD), "§"+online+"§"+maxPlayers
+		motd, after = StripFormatting(s.MOTD), "§"+online+"§"+maxPlayers
 	} else {
 		noNUL := strings.NewReplacer("\x00", "")
 		before = "§1\x00" + strconv.Itoa(int(s.Protocol)) + "\x00" + noNUL.Replace(s.VersionName) + "\x00"
@@ -150,8 +150,9 @@ func legacyKickText(form LegacyPingForm, s Status) string {
 	return truncateUTF16(before+truncateUTF16(motd, room)+after, maxLegacyKickChars)
 }
 
-// stripFormatting removes § codes: in the Beta form § separates fields.
-func stripFormatting(s string) string {
+// StripFormatting removes § formatting codes (a § and the character after it): in the Beta
+// legacy form § separates fields, and the landing page shows plain text.
+func StripFormatting(s string) string {
 	var b strings.Builder
 	skip := false
 	for _, r := range s {

@@ -43,34 +43,23 @@ type PlayerKey struct {
 
 // LoginStart is a parsed Login Start.
 type LoginStart struct {
-	Name    string
-	Key     *PlayerKey // 1.19-1.19.2, when the client sent one
-	UUID    [16]byte   // 1.19.1+, when HasUUID
+	Name string
+	Key  *PlayerKey // 1.19-1.19.2, when the client sent one and the parser read it
+	UUID [16]byte   // 1.19.1+, when HasUUID
+	// HasUUID: the player's version sent one (and ParseLoginStart did not stop at a 1.19.1 key).
 	HasUUID bool
 }
 
-// ParseLoginStart parses the Login Start frame at the start of b in the given shape and returns
-// it with the frame's length; ErrNeedMore while the frame has not fully arrived.
-func ParseLoginStart(b []byte, shape LoginShape) (LoginStart, int, error) {
+// ParseLoginStartFrame parses the whole Login Start frame at the start of b in the given shape
+// and returns it with the frame's length; ErrNeedMore while the frame has not fully arrived.
+func ParseLoginStartFrame(b []byte, shape LoginShape) (LoginStart, int, error) {
 	start, size, err := frameHead(b, MaxFrameLen, "login start")
 	if err != nil {
 		return LoginStart{}, 0, err
 	}
 	c := newCursor(b, start, size, "login start")
 	c.packetID(LoginStartID)
-	var ls LoginStart
-	ls.Name = c.playerName()
-	if shape.LoginStartKey && c.bool() {
-		ls.Key = &PlayerKey{Expiry: c.int64(), PublicKey: c.byteArray(false), Signature: c.byteArray(false)}
-	}
-	switch shape.LoginStartUUID {
-	case UUIDOptional:
-		if ls.HasUUID = c.bool(); ls.HasUUID {
-			ls.UUID = c.uuid()
-		}
-	case UUIDBinary:
-		ls.UUID, ls.HasUUID = c.uuid(), true
-	}
+	ls := c.loginStart(shape, true)
 	c.end()
 	if c.err != nil {
 		return LoginStart{}, 0, c.err

@@ -49,7 +49,7 @@ type UUIDField uint8
 const (
 	UUIDAbsent      UUIDField = iota // not sent
 	UUIDPlainString                  // a string of 32 hex digits (1.7.2-1.7.5)
-	UUIDString                       // a string with hyphens (1.7.6-1.15.2)
+	UUIDHyphenated                   // a string with hyphens (1.7.6-1.15.2)
 	UUIDOptional                     // a bool, then 16 bytes if true (Login Start 1.19.1-1.20.1)
 	UUIDBinary                       // 16 bytes, two big-endian longs (1.16+)
 )
@@ -57,11 +57,11 @@ const (
 // loginShapes are the rows of the table, by Since; each changes at least one field from the row
 // before.
 var loginShapes = []LoginShape{
-	{Since: 4, ShortArrays: true, SuccessUUID: UUIDPlainString},                       // 1.7.2
-	{Since: 5, ShortArrays: true, SuccessUUID: UUIDString},                            // 1.7.6
-	{Since: 47, SetCompression: true, SuccessUUID: UUIDString},                        // 1.8
-	{Since: 393, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDString}, // 1.13
-	{Since: 735, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDBinary}, // 1.16
+	{Since: 4, ShortArrays: true, SuccessUUID: UUIDPlainString},                           // 1.7.2
+	{Since: 5, ShortArrays: true, SuccessUUID: UUIDHyphenated},                            // 1.7.6
+	{Since: 47, SetCompression: true, SuccessUUID: UUIDHyphenated},                        // 1.8
+	{Since: 393, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDHyphenated}, // 1.13
+	{Since: 735, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDBinary},     // 1.16
 	{Since: 759, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDBinary, SuccessProperties: true, // 1.19
 		LoginStartKey: true, ResponseSalt: true},
 	{Since: 760, SetCompression: true, PluginMessages: true, SuccessUUID: UUIDBinary, SuccessProperties: true, // 1.19.1
@@ -108,8 +108,14 @@ func LoginShapeOf(protocol int32) (shape LoginShape, release Release, ok bool) {
 	if i == len(releases) || releases[i].Protocol != protocol {
 		return LoginShape{}, Release{}, false
 	}
+	return loginShapeSince(protocol), releases[i], true
+}
+
+// loginShapeSince is the shape of the table's row that protocol falls in, a known release or not
+// (the first row's below 1.7.2): enough to read Login Start's name and UUID as they pass by.
+func loginShapeSince(protocol int32) LoginShape {
 	j := sort.Search(len(loginShapes), func(j int) bool { return loginShapes[j].Since > protocol })
-	return loginShapes[j-1], releases[i], true
+	return loginShapes[max(j-1, 0)]
 }
 
 // NewestRelease is the newest release the table knows, for messages to players of newer ones.

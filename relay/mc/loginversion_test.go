@@ -29,11 +29,11 @@ func TestLoginShapeOf(t *testing.T) {
 	}
 	cases := map[int32]want{
 		4:   {name: "1.7.2", short: true, successUUID: UUIDPlainString},
-		5:   {name: "1.7.6", short: true, successUUID: UUIDString},
-		47:  {name: "1.8", compression: true, successUUID: UUIDString},
-		340: {name: "1.12.2", compression: true, successUUID: UUIDString},
-		393: {name: "1.13", compression: true, plugins: true, successUUID: UUIDString},
-		578: {name: "1.15.2", compression: true, plugins: true, successUUID: UUIDString},
+		5:   {name: "1.7.6", short: true, successUUID: UUIDHyphenated},
+		47:  {name: "1.8", compression: true, successUUID: UUIDHyphenated},
+		340: {name: "1.12.2", compression: true, successUUID: UUIDHyphenated},
+		393: {name: "1.13", compression: true, plugins: true, successUUID: UUIDHyphenated},
+		578: {name: "1.15.2", compression: true, plugins: true, successUUID: UUIDHyphenated},
 		735: {name: "1.16", compression: true, plugins: true, successUUID: UUIDBinary},
 		758: {name: "1.18.2", compression: true, plugins: true, successUUID: UUIDBinary},
 		759: {name: "1.19", compression: true, plugins: true, key: true, salt: true, properties: true, successUUID: UUIDBinary},
@@ -100,7 +100,7 @@ func TestTableOrder(t *testing.T) {
 	}
 }
 
-func TestParseLoginStart(t *testing.T) {
+func TestParseLoginStartFrame(t *testing.T) {
 	uuid := [16]byte{0x06, 0x9a, 0x79, 0xf4, 0x44, 0xe9, 0x47, 0x26, 0xa5, 0xbe, 0xfc, 0xa9, 0x0e, 0x38, 0xaa, 0xf5}
 	cases := []struct {
 		protocol int32
@@ -118,7 +118,7 @@ func TestParseLoginStart(t *testing.T) {
 	for _, c := range cases {
 		wire := unhex(c.wire)
 		shape := shapeOf(t, c.protocol)
-		got, n, err := ParseLoginStart(append(bytes.Clone(wire), 0x99), shape)
+		got, n, err := ParseLoginStartFrame(append(bytes.Clone(wire), 0x99), shape)
 		if err != nil || n != len(wire) {
 			t.Errorf("protocol %d: n %d err %v, want %d", c.protocol, n, err, len(wire))
 			continue
@@ -128,11 +128,11 @@ func TestParseLoginStart(t *testing.T) {
 			!bytes.Equal(got.Key.PublicKey, c.want.Key.PublicKey) || !bytes.Equal(got.Key.Signature, c.want.Key.Signature)) {
 			t.Errorf("protocol %d: got %+v, want %+v", c.protocol, got, c.want)
 		}
-		testutil.CheckPrefixesNeedMore(t, wire, func(b []byte) (LoginStart, int, error) { return ParseLoginStart(b, shape) }, ErrNeedMore)
+		testutil.CheckPrefixesNeedMore(t, wire, func(b []byte) (LoginStart, int, error) { return ParseLoginStartFrame(b, shape) }, ErrNeedMore)
 	}
 }
 
-func TestParseLoginStartRefuses(t *testing.T) {
+func TestParseLoginStartFrameRefuses(t *testing.T) {
 	cases := []struct {
 		protocol int32
 		wire     string
@@ -145,7 +145,7 @@ func TestParseLoginStartRefuses(t *testing.T) {
 		{47, "0601 046e6f7463", ErrPacketID},
 	}
 	for _, c := range cases {
-		_, _, err := ParseLoginStart(unhex(c.wire), shapeOf(t, c.protocol))
+		_, _, err := ParseLoginStartFrame(unhex(c.wire), shapeOf(t, c.protocol))
 		if !errors.Is(err, c.reason) {
 			t.Errorf("protocol %d %s: err %v, want %v", c.protocol, c.wire, err, c.reason)
 		}
@@ -212,8 +212,8 @@ func TestPluginRequestAndResponse(t *testing.T) {
 	}
 }
 
-func FuzzParseLoginStart(f *testing.F) {
-	fuzzLoginParser(f, ParseLoginStart, map[int32]string{
+func FuzzParseLoginStartFrame(f *testing.F) {
+	fuzzLoginParser(f, ParseLoginStartFrame, map[int32]string{
 		759: "1600 046e6f7463 01 0000018000000000 02aabb 03ccddee",
 		760: "1800 046e6f7463 00 01 069a79f444e94726a5befca90e38aaf5",
 		4:   "0600 046e6f7463",
@@ -270,7 +270,7 @@ func TestLoginRoundTrips(t *testing.T) {
 				ls.HasUUID = true
 			}
 			wire := AppendLoginStart(nil, shape, ls)
-			got, n, err := ParseLoginStart(wire, shape)
+			got, n, err := ParseLoginStartFrame(wire, shape)
 			if err != nil || n != len(wire) || got.Name != ls.Name || got.HasUUID != ls.HasUUID || got.UUID != ls.UUID ||
 				(got.Key == nil) != (ls.Key == nil) {
 				t.Errorf("since %d: login start %+v -> %+v, %v", shape.Since, ls, got, err)

@@ -5,21 +5,25 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/moonbridge/moonbridge/access"
 )
 
 // Client configures `moonbridge client`, the bridge on a player's machine; its flags have the
 // same names. Only URL has no usable default, and only the client command needs it.
 type Client struct {
-	Listen   string   `yaml:"listen"`   // local address the game connects to
-	URL      string   `yaml:"url"`      // ws://HOST[:PORT]/PATH or wss://...
-	Connect  string   `yaml:"connect"`  // HOST:PORT to dial instead of the URL's (a CDN edge)
-	SNI      string   `yaml:"sni"`      // TLS server name; empty: the URL's host
-	Host     string   `yaml:"host"`     // HTTP Host header; empty: the URL's host[:port]
-	Headers  []string `yaml:"headers"`  // extra request headers, "Name: value"
-	Token    string   `yaml:"token"`    // sent as "Authorization: Bearer <token>"
-	CA       string   `yaml:"ca"`       // PEM file of authorities to trust; empty: the system's
-	Insecure bool     `yaml:"insecure"` // no TLS verification: tests only
-	TLSMin   string   `yaml:"tls_min"`  // "1.2" or "1.3"
+	Listen  string   `yaml:"listen"`  // local address the game connects to
+	URL     string   `yaml:"url"`     // ws://HOST[:PORT]/PATH or wss://...
+	Connect string   `yaml:"connect"` // HOST:PORT to dial instead of the URL's (a CDN edge)
+	SNI     string   `yaml:"sni"`     // TLS server name; empty: the URL's host
+	Host    string   `yaml:"host"`    // HTTP Host header; empty: the URL's host[:port]
+	Headers []string `yaml:"headers"` // extra request headers, "Name: value"
+	Token   string   `yaml:"token"`   // sent as "Authorization: Bearer <token>"
+	// TokenFile holds the token instead, so that it stays out of the process list.
+	TokenFile string `yaml:"token_file"`
+	CA        string `yaml:"ca"`       // PEM file of authorities to trust; empty: the system's
+	Insecure  bool   `yaml:"insecure"` // no TLS verification: tests only
+	TLSMin    string `yaml:"tls_min"`  // "1.2" or "1.3"
 }
 
 func defaultClient() Client {
@@ -36,7 +40,9 @@ func (c Client) validate() []error {
 	if c.Connect != "" {
 		errs = append(errs, dialAddr("client.connect", c.Connect))
 	}
-	if _, err := c.HTTPHeader(); err != nil {
+	if c.Token != "" && c.TokenFile != "" {
+		errs = append(errs, invalid("client.token_file", "set client.token or client.token_file, not both"))
+	} else if _, err := c.HTTPHeader(); err != nil {
 		errs = append(errs, err)
 	}
 	return errs
@@ -52,11 +58,15 @@ func (c Client) HTTPHeader() (http.Header, error) {
 		}
 		h.Add(name, value)
 	}
-	if c.Token != "" {
+	token, err := c.token()
+	if err != nil {
+		return nil, err
+	}
+	if token != "" {
 		if h.Get("Authorization") != "" {
 			return nil, invalid("client.token", "an Authorization header is set too; use one of them")
 		}
-		h.Set("Authorization", "Bearer "+c.Token)
+		h.Set("Authorization", "Bearer "+token)
 	}
 	return h, nil
 }
@@ -74,4 +84,16 @@ func parseHeaderLine(line string) (name, value string, err error) {
 		return "", "", fmt.Errorf("header %s: the value has a line break or NUL", name)
 	}
 	return name, value, nil
+}
+
+// token is Token, or the one TokenFile holds.
+func (c Client) token() (string, error) {
+	if c.TokenFile == "" {
+		return c.Token, nil
+	}
+	token, err := access.ReadTokenFile(c.TokenFile)
+	if err != nil {
+		return "", invalid("client.token_file", "cannot read %s: %v", c.TokenFile, pathErrorReason(err))
+	}
+	return token, nil
 }

@@ -21,6 +21,7 @@ type Config struct {
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
 	ClientIPHeaders []string `yaml:"client_ip_headers"`
+	Access          Access   `yaml:"access"`
 	Limits          Limits   `yaml:"limits"`
 	Memory          Memory   `yaml:"memory"`
 	Relay           Relay    `yaml:"relay"`
@@ -28,7 +29,39 @@ type Config struct {
 	Shutdown        Shutdown `yaml:"shutdown"`
 	Client          Client   `yaml:"client"`
 	Login           Login    `yaml:"login"`
+
+	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
+	// client_ip_headers are not believed (forwardsecret.go).
+	ForwardSecret ForwardSecret `yaml:"forward_secret"`
+	// LoginWebhook gets join and leave events (loginwebhook.go).
+	LoginWebhook LoginWebhook `yaml:"login_webhook"`
+	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
+	LandingPage LandingPage `yaml:"landing_page"`
 }
+
+// Access holds what checks the tokens of routes whose access.tokens is required or optional.
+type Access struct {
+	Keys     []string      `yaml:"keys"`     // public key files from `moonbridge token keygen`
+	Audience string        `yaml:"audience"` // what every token's audience must be; "" for none
+	Leeway   time.Duration `yaml:"leeway"`   // allowed clock difference with the issuer
+	// QueryToken reads a token from the access_token query parameter too; off by default,
+	// since URLs end up in logs (a CDN's, a browser's history).
+	QueryToken bool `yaml:"query_token"`
+}
+
+// RouteAccess says who may use a route.
+type RouteAccess struct {
+	Tokens string   `yaml:"tokens"` // off, optional, required
+	Allow  []string `yaml:"allow"`  // CIDRs; empty: every address
+	Deny   []string `yaml:"deny"`   // CIDRs; win over allow
+}
+
+// Token modes of a route.
+const (
+	TokensOff      = "off"
+	TokensOptional = "optional"
+	TokensRequired = "required"
+)
 
 // Login is what routes with auth online share: the key of the Encryption Requests and the
 // session server that vouches for players.
@@ -121,18 +154,22 @@ type Log struct {
 	Format string `yaml:"format"` // auto (console on a terminal, JSON otherwise), console, json
 }
 
-// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off.
+// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
+// profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
+// CPU while it runs).
 type Admin struct {
 	Listen string `yaml:"listen"`
+	Pprof  bool   `yaml:"pprof"`
 }
 
 // TLS configures wss listeners.
 type TLS struct {
-	Provider   string        `yaml:"provider"`    // auto, boringssl, go
-	MinVersion string        `yaml:"min_version"` // "1.2" or "1.3"
-	Cert       string        `yaml:"cert"`        // PEM chain; empty: a throwaway self-signed one
-	Key        string        `yaml:"key"`         // PEM private key
-	Extra      []Certificate `yaml:"certificates"`
+	Provider    string        `yaml:"provider"`     // auto, boringssl, go
+	MinVersion  string        `yaml:"min_version"`  // "1.2" or "1.3"
+	RecordLayer string        `yaml:"record_layer"` // TLS 1.3 under BoringSSL: boringssl-ssl or aead
+	Cert        string        `yaml:"cert"`         // PEM chain; empty: a throwaway self-signed one
+	Key         string        `yaml:"key"`          // PEM private key
+	Extra       []Certificate `yaml:"certificates"`
 }
 
 // Certificate is one more certificate, chosen by SNI among Cert and the others.
@@ -175,6 +212,20 @@ type Route struct {
 	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
+	// Access: a token (WebSocket clients only) and address lists (every client).
+	Access RouteAccess `yaml:"access"`
+	// StatusCache answers server-list pings from a live answer at most this old; 0: each ping
+	// goes to a backend.
+	StatusCache time.Duration `yaml:"status_cache"`
+	// Fallback is what pings get while no backend answers: fixed (the fallback section) or
+	// last_known (the last live answer, marked as LastKnown says; then fixed).
+	Fallback  string    `yaml:"fallback"`
+	LastKnown LastKnown `yaml:"last_known"`
+	// Balance orders the backends for each session: failover, round-robin, random or
+	// least-connections.
+	Balance string `yaml:"balance"`
+	// Wake starts the route's sleeping server for a login and stops it when idle (routeextras.go).
+	Wake Wake `yaml:"wake"`
 	// Auth: passthrough (the backend runs the login), online (the proxy does, with the session
 	// server) or offline (the proxy takes the name as it is, for forwarding).
 	Auth string `yaml:"auth"`
@@ -193,17 +244,25 @@ func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
 	return unmarshal((*plain)(r))
 }
 
-// DefaultRoute sends every host to backends, with the default health check.
+// DefaultRoute sends every host to backends, every other key at its default.
 func DefaultRoute(backends ...string) Route {
 	r := routeDefaults()
 	r.Hosts, r.Backends = []string{"*"}, backends
 	return r
 }
 
-// routeDefaults are the keys a route may leave out: the health check, auth passthrough and no
-// forwarding.
+// routeDefaults are the keys a route may leave out, for DefaultRoute and for every route the
+// config file has: the health check, the fixed ping fallback, failover, no wake, everyone let
+// in, auth passthrough and no forwarding.
 func routeDefaults() Route {
-	return Route{HealthCheck: defaultHealthCheck(), Auth: AuthPassthrough, Forwarding: ForwardNone}
+	return Route{HealthCheck: defaultHealthCheck(), Fallback: FallbackFixed, LastKnown: defaultLastKnown(),
+		Balance: BalanceFailover, Wake: defaultWake(), Access: defaultRouteAccess(),
+		Auth: AuthPassthrough, Forwarding: ForwardNone}
+}
+
+// defaultRouteAccess lets everyone in: no token, no address list.
+func defaultRouteAccess() RouteAccess {
+	return RouteAccess{Tokens: TokensOff, Allow: []string{}, Deny: []string{}}
 }
 
 // HealthCheck says how a route checks its backends.
@@ -251,7 +310,7 @@ const (
 func Default() Config {
 	return Config{
 		Log: Log{Level: "info", Format: "auto"},
-		TLS: TLS{Provider: "auto", MinVersion: "1.2"},
+		TLS: TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
 		WebSocket: WebSocket{
 			Path:          "/mc",
 			Keepalive:     30 * time.Second,
@@ -268,6 +327,10 @@ func Default() Config {
 		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
+		Access:          Access{Keys: []string{}, Leeway: time.Minute},
+		ForwardSecret:   defaultForwardSecret(),
+		LoginWebhook:    defaultLoginWebhook(),
+		LandingPage:     defaultLandingPage(),
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,

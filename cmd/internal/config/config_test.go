@@ -43,6 +43,7 @@ func TestStrictErrorsNameKeyAndLine(t *testing.T) {
 		"unknown key": {"log:\n  level: info\n  colour: red\n", `line 3: log.colour: unknown key; the keys in log are format, level`},
 		"wrong type":  {"websocket:\n  dead_after: many\n", `line 2: websocket.dead_after: want a whole number, not "many"`},
 		"bad enum":    {"tls:\n  provider: openssl\n", `tls.provider: "openssl" is not one of auto, boringssl, go`},
+		"records":     {"tls:\n  record_layer: kernel\n", `tls.record_layer: "kernel" is not one of boringssl-ssl, aead`},
 		"bad size":    {"websocket:\n  max_message: lots\n", `line 2: websocket.max_message: want a size such as 65536, 64KiB or 16MiB`},
 		"small size":  {"websocket:\n  max_message: 1MiB\n", "websocket.max_message"},
 		"bad listen":  {"listeners:\n  - listen: nowhere\n    protocols: [ws]\n", `listeners[0].listen: "nowhere" is not HOST:PORT`},

@@ -49,14 +49,12 @@ func (c Config) Validate() error {
 		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
+	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
+	errs = append(errs, c.Access.validate(c.Routes)...)
+	errs = append(errs, c.ForwardSecret.validate()...)
+	errs = append(errs, c.LoginWebhook.validate()...)
+	errs = append(errs, c.LandingPage.validate()...)
 	errs = append(errs, c.Login.validate()...)
-	for i, cidr := range c.TrustedProxies {
-		if _, err := netip.ParsePrefix(cidr); err != nil {
-			if _, err := netip.ParseAddr(cidr); err != nil {
-				errs = append(errs, invalid(fmt.Sprintf("trusted_proxies[%d]", i), "%q is not a CIDR (such as 173.245.48.0/20) or an address", cidr))
-			}
-		}
-	}
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, c.Limits.validate()...)
 	errs = append(errs, c.Memory.validate()...)
@@ -73,6 +71,7 @@ func (t TLS) validate() []error {
 	errs := []error{
 		oneOf("tls.provider", t.Provider, "auto", "boringssl", "go"),
 		oneOf("tls.min_version", t.MinVersion, "1.2", "1.3"),
+		oneOf("tls.record_layer", t.RecordLayer, "boringssl-ssl", "aead"),
 	}
 	if (t.Cert == "") != (t.Key == "") {
 		errs = append(errs, invalid("tls.cert", "tls.cert and tls.key go together; set both or neither"))
@@ -191,6 +190,8 @@ func validateRoutes(routes []Route) []error {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+		errs = append(errs, r.Access.validate(key+".access")...)
+		errs = append(errs, r.validateExtras(key)...)
 		errs = append(errs, r.validateAuth(key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
@@ -329,6 +330,19 @@ func pathErrorReason(err error) error {
 		return pathErr.Err
 	}
 	return err
+}
+
+// validateCIDRs checks a list of CIDRs or single addresses.
+func validateCIDRs(key string, cidrs []string) []error {
+	var errs []error
+	for i, cidr := range cidrs {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			if _, err := netip.ParseAddr(cidr); err != nil {
+				errs = append(errs, invalid(fmt.Sprintf("%s[%d]", key, i), "%q is not a CIDR (such as 173.245.48.0/20) or an address", cidr))
+			}
+		}
+	}
+	return errs
 }
 
 // validateHeaderNames checks HTTP header names: letters, digits and dashes, each once.

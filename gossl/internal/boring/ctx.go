@@ -35,6 +35,12 @@ type CtxConfig struct {
 	Certs      []CertPEM            // the first is the default, the rest are chosen by SNI
 	TicketKeys [][TicketKeyLen]byte // 1..MaxTicketKeys; the first issues new tickets
 	KeyLog     io.Writer            // nil: off
+	// AEADRecords: TLS 1.3 sessions hand their records to the shim's own AEAD record layer
+	// once the handshake is over; false keeps SSL_read/SSL_write. TLS 1.2 always keeps them.
+	AEADRecords bool
+	// KeyUpdateAfter is how many records the AEAD record layer seals under one key before it
+	// sends a KeyUpdate; 0 is the shim's default (2^24). Tests lower it.
+	KeyUpdateAfter uint64
 }
 
 // Ctx is a built server context. New connections take a reference in C, so a Ctx may be
@@ -83,6 +89,11 @@ func configure(p *C.mb_ctx, cfg CtxConfig) error {
 		}
 		C.mb_ctx_set_ticket_keys(p, (*C.uint8_t)(unsafe.Pointer(&cfg.TicketKeys[0][0])), C.size_t(n))
 	}
+	layer := C.int(C.MB_RECORDS_SSL)
+	if cfg.AEADRecords {
+		layer = C.MB_RECORDS_AEAD
+	}
+	C.mb_ctx_set_record_layer(p, layer, C.uint64_t(cfg.KeyUpdateAfter))
 	return nil
 }
 

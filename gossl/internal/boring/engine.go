@@ -171,6 +171,7 @@ type State struct {
 	CipherSuite uint16
 	Group       uint16 // the key exchange's IANA id
 	Resumed     bool
+	AEADRecords bool // the shim's own AEAD record layer carries the records (TLS 1.3 only)
 	ALPN        string
 	ServerName  string
 }
@@ -189,6 +190,7 @@ func (e *Engine) State() State {
 		CipherSuite: uint16(st.cipher_suite),
 		Group:       uint16(st.group),
 		Resumed:     st.resumed != 0,
+		AEADRecords: st.aead_records != 0,
 		ALPN:        C.GoString(&st.alpn[0]),
 		ServerName:  C.GoString(&st.server_name[0]),
 	}

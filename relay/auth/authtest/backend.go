@@ -77,7 +77,7 @@ func (b *Backend) login(r *bufio.Reader, c net.Conn) (BackendLogin, error) {
 	}
 	hs := hello.Handshake
 	shape, _, _ := mc.LoginShapeOf(hs.Protocol)
-	start, err := mc.ReadParsed(r, func(b []byte) (mc.LoginStart, int, error) { return mc.ParseLoginStart(b, shape) })
+	start, err := mc.ReadParsed(r, func(b []byte) (mc.LoginStart, int, error) { return mc.ParseLoginStartFrame(b, shape) })
 	if err != nil {
 		return BackendLogin{}, err
 	}

@@ -1,0 +1,29 @@
+package config
+
+import "fmt"
+
+// validate checks the key files and that routes wanting tokens have keys to check them with.
+func (a Access) validate(routes []Route) []error {
+	var errs []error
+	for i, path := range a.Keys {
+		errs = append(errs, readableFile(fmt.Sprintf("access.keys[%d]", i), path))
+	}
+	if a.Leeway < 0 {
+		errs = append(errs, invalid("access.leeway", "must be 0 or a positive duration such as 1m"))
+	}
+	if len(a.Keys) > 0 {
+		return errs
+	}
+	for i, r := range routes {
+		if r.Access.Tokens == TokensRequired || r.Access.Tokens == TokensOptional {
+			errs = append(errs, invalid(fmt.Sprintf("routes[%d].access.tokens", i), "%s needs access.keys, the public keys tokens are checked with", r.Access.Tokens))
+		}
+	}
+	return errs
+}
+
+func (a RouteAccess) validate(key string) []error {
+	errs := []error{oneOf(key+".tokens", a.Tokens, TokensOff, TokensOptional, TokensRequired)}
+	errs = append(errs, validateCIDRs(key+".allow", a.Allow)...)
+	return append(errs, validateCIDRs(key+".deny", a.Deny)...)
+}

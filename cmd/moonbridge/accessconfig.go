@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
+)
+
+// tokenVerifier reads the access section's key files, again at every reload, so that a key
+// added to or removed from them takes effect with SIGHUP. Without keys it is nil.
+func tokenVerifier(a config.Access) (*access.Verifier, error) {
+	if len(a.Keys) == 0 {
+		return nil, nil
+	}
+	keys, err := access.ReadPublicKeyFiles(a.Keys)
+	if err != nil {
+		return nil, fmt.Errorf("access.keys: %w", err)
+	}
+	v, err := access.NewVerifier(access.VerifierConfig{Keys: keys, Audience: a.Audience, Leeway: a.Leeway})
+	if err != nil {
+		return nil, fmt.Errorf("access.keys: %w", err)
+	}
+	return v, nil
+}
+
+// relayAccess is a route's access section as the relay takes it.
+func relayAccess(a config.RouteAccess) (relay.Access, error) {
+	allow, err := relay.ParseNets("allow entry", a.Allow)
+	if err != nil {
+		return relay.Access{}, err
+	}
+	deny, err := relay.ParseNets("deny entry", a.Deny)
+	if err != nil {
+		return relay.Access{}, err
+	}
+	return relay.Access{Tokens: access.Mode(a.Tokens), Allow: allow, Deny: deny}, nil
+}

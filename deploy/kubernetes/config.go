@@ -1,0 +1,73 @@
+package kubernetes
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// ConfigKey is the ConfigMap key that holds moonbridge's config file.
+const ConfigKey = "moonbridge.yml"
+
+// Config is what the checks need of the effective configuration moonbridge derives from the
+// ConfigMap (defaults included).
+type Config struct {
+	Admin struct {
+		Listen string `json:"listen"`
+	} `json:"admin"`
+	TLS struct {
+		Cert string `json:"cert"`
+		Key  string `json:"key"`
+	} `json:"tls"`
+	Listeners []struct {
+		Listen string `json:"listen"`
+	} `json:"listeners"`
+	Shutdown struct {
+		DrainTimeout string `json:"drain_timeout"`
+	} `json:"shutdown"`
+}
+
+// DrainTimeout is shutdown.drain_timeout.
+func (c Config) DrainTimeout() (time.Duration, error) {
+	return time.ParseDuration(c.Shutdown.DrainTimeout)
+}
+
+// CheckConfig runs `moonbridge check-config` (binary) on the ConfigMap's config file as a pod
+// would read it, so moonbridge's own loader judges it, and returns the effective configuration
+// it prints. Certificate files are read by check-config: tlsMount, the Secret's mount path in
+// the pod, is replaced in the file by certDir, which must hold the Secret's file names.
+func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error) {
+	text, ok := s.ConfigMap.Data[ConfigKey]
+	if !ok {
+		return Config{}, fmt.Errorf("ConfigMap %s has no %s", s.ConfigMap.Name, ConfigKey)
+	}
+	dir, err := os.MkdirTemp("", "moonbridge-config-")
+	if err != nil {
+		return Config{}, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, ConfigKey)
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(text, tlsMount, certDir)), 0o644); err != nil {
+		return Config{}, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(binary, "check-config", file)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return Config{}, fmt.Errorf("moonbridge check-config of ConfigMap %s: %v: %s", s.ConfigMap.Name, err, stderr.String())
+	}
+	var cfg Config
+	if err := yaml.Unmarshal(stdout.Bytes(), &cfg); err != nil {
+		return Config{}, fmt.Errorf("reading check-config's output: %w", err)
+	}
+	// Paths as the pod sees them again.
+	cfg.TLS.Cert = strings.Replace(cfg.TLS.Cert, certDir, tlsMount, 1)
+	cfg.TLS.Key = strings.Replace(cfg.TLS.Key, certDir, tlsMount, 1)
+	return cfg, nil
+}

@@ -1,0 +1,169 @@
+// Package kubernetes reads the manifests in deploy/kubernetes the way the API server would
+// decode them, with the upstream API types and unknown or duplicate fields as errors, and checks
+// that they fit together and fit the image (Check). It needs no cluster.
+package kubernetes
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
+)
+
+// Set is the manifests of one directory, one object of each kind.
+type Set struct {
+	Kustomization Kustomization
+	Deployment    *appsv1.Deployment
+	Service       *corev1.Service
+	ConfigMap     *corev1.ConfigMap
+	Secret        *corev1.Secret
+	PDB           *policyv1.PodDisruptionBudget
+	HPA           *autoscalingv2.HorizontalPodAutoscaler
+}
+
+// Kustomization is the part of kustomize's file this directory uses; any other field is an
+// error (decoded strictly, like the rest).
+type Kustomization struct {
+	APIVersion string   `json:"apiVersion"`
+	Kind       string   `json:"kind"`
+	Resources  []string `json:"resources"`
+	Images     []struct {
+		Name    string `json:"name"`
+		NewName string `json:"newName,omitempty"`
+		NewTag  string `json:"newTag,omitempty"`
+	} `json:"images"`
+}
+
+// DecodeError says which file did not decode and why.
+type DecodeError struct {
+	File string
+	Err  error
+}
+
+func (e *DecodeError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Load decodes dir/kustomization.yaml and every resource it lists, which must be every other
+// .yaml file of dir.
+func Load(dir string) (*Set, error) {
+	s := &Set{}
+	if err := decodeFile(dir, "kustomization.yaml", &s.Kustomization); err != nil {
+		return nil, err
+	}
+	if err := s.checkResourceList(dir); err != nil {
+		return nil, err
+	}
+	for _, name := range s.Kustomization.Resources {
+		if err := s.load(dir, name); err != nil {
+			return nil, err
+		}
+	}
+	if s.Deployment == nil || s.Service == nil || s.ConfigMap == nil || s.Secret == nil || s.PDB == nil || s.HPA == nil {
+		return nil, fmt.Errorf("%s: want one Deployment, Service, ConfigMap, Secret, PodDisruptionBudget and HorizontalPodAutoscaler", dir)
+	}
+	return s, nil
+}
+
+// checkResourceList: the kustomization names every manifest of the directory, so none escapes
+// kubectl apply -k (or this check).
+func (s *Set) checkResourceList(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return err
+	}
+	var want []string
+	for _, f := range files {
+		if base := filepath.Base(f); base != "kustomization.yaml" {
+			want = append(want, base)
+		}
+	}
+	got := slices.Sorted(slices.Values(s.Kustomization.Resources))
+	if !slices.Equal(got, want) {
+		return &DecodeError{File: "kustomization.yaml", Err: fmt.Errorf("resources %v, but the directory holds %v", got, want)}
+	}
+	return nil
+}
+
+// load decodes one manifest into the field of its kind.
+func (s *Set) load(dir, name string) error {
+	var meta metav1.TypeMeta
+	if err := decodeLoose(dir, name, &meta); err != nil {
+		return err
+	}
+	var target any
+	switch meta.APIVersion + " " + meta.Kind {
+	case "apps/v1 Deployment":
+		target = once(&s.Deployment)
+	case "v1 Service":
+		target = once(&s.Service)
+	case "v1 ConfigMap":
+		target = once(&s.ConfigMap)
+	case "v1 Secret":
+		target = once(&s.Secret)
+	case "policy/v1 PodDisruptionBudget":
+		target = once(&s.PDB)
+	case "autoscaling/v2 HorizontalPodAutoscaler":
+		target = once(&s.HPA)
+	default:
+		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
+	}
+	if target == nil {
+		return &DecodeError{File: name, Err: fmt.Errorf("a second %s", meta.Kind)}
+	}
+	if err := decodeFile(dir, name, target); err != nil {
+		return err
+	}
+	if d, ok := target.(*appsv1.Deployment); ok && len(d.Spec.Template.Spec.Containers) != 1 {
+		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want moonbridge alone", len(d.Spec.Template.Spec.Containers))}
+	}
+	return checkName(name, target.(metav1.Object))
+}
+
+// once allocates *field and returns it, or nil when a file already filled it.
+func once[T any](field **T) any {
+	if *field != nil {
+		return nil
+	}
+	*field = new(T)
+	return *field
+}
+
+// checkName: object and label names as the API server would accept them.
+func checkName(file string, obj metav1.Object) error {
+	for _, msg := range validation.IsDNS1123Subdomain(obj.GetName()) {
+		return &DecodeError{File: file, Err: fmt.Errorf("metadata.name %q: %s", obj.GetName(), msg)}
+	}
+	for k, v := range obj.GetLabels() {
+		for _, msg := range append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...) {
+			return &DecodeError{File: file, Err: fmt.Errorf("label %s=%s: %s", k, v, msg)}
+		}
+	}
+	return nil
+}
+
+// decodeFile decodes strictly: an unknown or duplicate field is an error.
+func decodeFile(dir, name string, into any) error {
+	return decode(dir, name, into, yaml.UnmarshalStrict)
+}
+
+// decodeLoose reads what it needs of a file (its kind) and ignores the rest.
+func decodeLoose(dir, name string, into any) error { return decode(dir, name, into, yaml.Unmarshal) }
+
+func decode(dir, name string, into any, unmarshal func([]byte, any, ...yaml.JSONOpt) error) error {
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	if err := unmarshal(data, into); err != nil {
+		return &DecodeError{File: name, Err: err}
+	}
+	return nil
+}
