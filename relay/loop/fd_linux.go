@@ -3,7 +3,6 @@ package loop
 import (
 	"errors"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,7 +36,7 @@ func detach(c syscall.Conn, closeConn func() error) (int, error) {
 // readFD reads once; EINTR is retried.
 func readFD(fd int, b []byte) (int, error) {
 	for {
-		n, err := rawIO(unix.SYS_READ, fd, b)
+		n, err := unix.Read(fd, b)
 		if err != unix.EINTR {
 			return max(n, 0), err
 		}
@@ -47,7 +46,7 @@ func readFD(fd int, b []byte) (int, error) {
 // writeFD writes once; EINTR is retried and EAGAIN is a write of 0 bytes.
 func writeFD(fd int, b []byte) (int, error) {
 	for {
-		n, err := rawIO(unix.SYS_WRITE, fd, b)
+		n, err := unix.Write(fd, b)
 		switch err {
 		case nil:
 			return n, nil
@@ -58,20 +57,6 @@ func writeFD(fd int, b []byte) (int, error) {
 		}
 		return 0, err
 	}
-}
-
-// rawIO is read(2) or write(2) as a raw system call: the loop's sockets are non-blocking, so
-// the call returns at once and need not tell the scheduler it might block, as unix.Read and
-// unix.Write do (entersyscall, then exitsyscall to take the P back, with sysmon watching in
-// between): bench/results/2026-11-30-loop-raw-syscalls.md. epoll_wait, which blocks, does not
-// use it. The race detector is not told of the kernel's access to b; the loop's buffers belong
-// to its goroutine alone.
-func rawIO(trap uintptr, fd int, b []byte) (int, error) {
-	r, _, errno := unix.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-	if errno != 0 {
-		return -1, errno
-	}
-	return int(r), nil
 }
 
 // socketError is the pending error of a socket epoll reported EPOLLERR for.
