@@ -123,9 +123,9 @@ func (e *loginEvents) post(ctx context.Context, q queuedEvent) error {
 
 // loginRelayed counts a login a backend took and arranges its join event for when the player's
 // name is known (now, or when the up direction brings Login Start).
-func (s *session) loginRelayed(route *Route, backend string) {
+func (s *session) loginRelayed(route *Route) {
 	s.srv.events.logins.WithLabelValues(route.Label()).Inc()
-	s.route, s.backend = route.Label(), backend
+	s.route = route.Label()
 	s.player.whenFound(func() {
 		s.joined.Store(true)
 		s.srv.events.enqueue(s.conf.LoginWebhook, s.loginEvent("join"))
@@ -147,5 +147,5 @@ func (s *session) sendLeave() {
 
 func (s *session) loginEvent(kind string) LoginEvent {
 	return LoginEvent{Event: kind, Name: s.player.name, UUID: s.player.uuid, Address: s.info.client.String(),
-		Route: s.route, Backend: s.backend, Time: time.Now().UTC()}
+		Route: s.route, Backend: s.line.backend, Time: time.Now().UTC()}
 }

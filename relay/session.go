@@ -30,9 +30,10 @@ type session struct {
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
-	// route and backend name where a login went, for its events; joined: its join was sent.
-	route, backend string
-	joined         atomic.Bool
+	// route names where a login went, for its events (its backend is line.backend); joined: its
+	// join was sent.
+	route  string
+	joined atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -157,7 +158,7 @@ func (s *session) run() (onLoop bool) {
 		}
 	}
 	if hs.NextState == mc.NextLogin {
-		s.loginRelayed(route, chosen.addrFor(capture))
+		s.loginRelayed(route)
 	}
 	s.down.SetReadDeadline(time.Time{})
 	return s.relay(backend, int64(len(first)))
