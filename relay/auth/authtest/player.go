@@ -7,11 +7,11 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
-	"fmt"
 	"io"
 
 	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
@@ -22,7 +22,7 @@ type Player struct {
 	Protocol int32
 	// Sessions is where the player "joins" before it answers the Encryption Request, as a client
 	// calls Mojang's join; nil: the player expects no Encryption Request (offline mode).
-	Sessions *SessionServer
+	Sessions *authfake.SessionServer
 	// ChatKey: a 1.19-1.19.2 player sends a chat key in Login Start and signs the verify token
 	// with it instead of encrypting it.
 	ChatKey bool
@@ -103,7 +103,7 @@ func (c *Conn) rewind(body []byte) *Conn {
 }
 
 func (p Player) loginStart(shape mc.LoginShape) (mc.LoginStart, *rsa.PrivateKey) {
-	start := mc.LoginStart{Name: p.Name, HasUUID: shape.LoginStartUUID != mc.UUIDAbsent, UUID: Profile(p.Name).ID}
+	start := mc.LoginStart{Name: p.Name, HasUUID: shape.LoginStartUUID != mc.UUIDAbsent, UUID: authfake.Profile(p.Name).ID}
 	if !p.ChatKey || !shape.LoginStartKey {
 		return start, nil
 	}
@@ -115,10 +115,6 @@ func (p Player) loginStart(shape mc.LoginShape) (mc.LoginStart, *rsa.PrivateKey)
 
 // answer joins, sends the Encryption Response and turns the cipher on.
 func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.EncryptionRequest, chatKey *rsa.PrivateKey) (*Conn, error) {
-	pub, err := x509.ParsePKIXPublicKey(req.PublicKey)
-	if err != nil {
-		return nil, fmt.Errorf("the proxy's key: %w", err)
-	}
 	secret := make([]byte, 16)
 	if p.SecretSize != 0 {
 		secret = make([]byte, p.SecretSize)
@@ -132,7 +128,7 @@ func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.En
 		_, err := rw.Write(mc.AppendLoginStart(nil, shape, start))
 		return c, err
 	}
-	resp, err := p.response(pub.(*rsa.PublicKey), secret, req.VerifyToken, chatKey)
+	resp, err := p.response(req.PublicKey, secret, req.VerifyToken, chatKey)
 	if err != nil {
 		return nil, err
 	}
@@ -153,22 +149,18 @@ func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.En
 	return &Conn{R: bufio.NewReader(&decrypter{r: c.R, dec: dec}), w: rw, enc: enc}, nil
 }
 
-func (p Player) response(pub *rsa.PublicKey, secret, token []byte, chatKey *rsa.PrivateKey) (mc.EncryptionResponse, error) {
-	encSecret, err := rsa.EncryptPKCS1v15(rand.Reader, pub, secret)
-	if err != nil {
-		return mc.EncryptionResponse{}, err
-	}
+func (p Player) response(serverKey, secret, token []byte, chatKey *rsa.PrivateKey) (mc.EncryptionResponse, error) {
 	if p.WrongToken {
 		token = []byte("nope")
 	}
-	if chatKey != nil {
-		salt := int64(0x1234)
-		sum := auth.SaltedDigest(token, salt)
-		sig, err := rsa.SignPKCS1v15(rand.Reader, chatKey, crypto.SHA256, sum[:])
-		return mc.EncryptionResponse{SharedSecret: encSecret, Signed: true, Salt: salt, Signature: sig}, err
+	resp, err := authfake.EncryptionResponse(serverKey, secret, token)
+	if err != nil || chatKey == nil {
+		return resp, err
 	}
-	encToken, err := rsa.EncryptPKCS1v15(rand.Reader, pub, token)
-	return mc.EncryptionResponse{SharedSecret: encSecret, VerifyToken: encToken}, err
+	salt := int64(0x1234)
+	sum := auth.SaltedDigest(token, salt)
+	sig, err := rsa.SignPKCS1v15(rand.Reader, chatKey, crypto.SHA256, sum[:])
+	return mc.EncryptionResponse{SharedSecret: resp.SharedSecret, Signed: true, Salt: salt, Signature: sig}, err
 }
 
 // decrypter decrypts what it reads.
