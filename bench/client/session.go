@@ -36,8 +36,9 @@ type Session struct {
 	want     []byte // what had to
 }
 
-// Login dials, performs the offline login and receives the profile's login burst, returning
-// how long the burst took from the client's position confirm to its last byte.
+// Login dials, performs the offline login (online through an Online dialer) and receives the
+// profile's login burst, returning how long the burst took from the client's position confirm
+// to its last byte.
 func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coalesce bool) (*Session, time.Duration, error) {
 	stream, err := d.Dial(ctx)
 	if err != nil {
@@ -46,7 +47,7 @@ func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coales
 	s := &Session{name: name, stream: stream, r: bufio.NewReaderSize(stream, readBuffer), profile: p, coalesce: coalesce}
 	stop := context.AfterFunc(ctx, func() { stream.Close() })
 	defer stop()
-	burst, err := s.login()
+	burst, err := s.login(d)
 	if err != nil {
 		stream.Close()
 		return nil, 0, err
@@ -54,9 +55,14 @@ func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coales
 	return s, burst, nil
 }
 
-func (s *Session) login() (time.Duration, error) {
+func (s *Session) login(d Dialer) (time.Duration, error) {
 	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
 		return 0, err
+	}
+	if online, ok := d.(Online); ok {
+		if err := s.encrypt(online.Sessions); err != nil {
+			return 0, err
+		}
 	}
 	if err := s.expect("login", 0, login.AppendAnswer(nil, s.name)); err != nil {
 		return 0, err

@@ -57,6 +57,7 @@ func openTarget(ctx context.Context, f *targetFlags, backendAddr string, stderr 
 	}
 	m, err := target.Start(ctx, target.ServeConfig{
 		Binary: f.serve, Backend: backendAddr, TLSProvider: f.tlsProvider, ExtraArgs: f.serveArgs, Log: stderr,
+		Online: f.online,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--serve: %w", err)

@@ -52,6 +52,13 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 // run starts the backend and the relay, then measures; the relay and the backend are stopped
 // whatever happens.
 func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Writer) (rep runReport, err error) {
+	sessions, err := f.loginFlags.start(&f.targetFlags, stderr)
+	if err != nil {
+		return rep, err
+	}
+	if sessions != nil {
+		defer func() { err = errors.Join(err, sessions.Close()) }()
+	}
 	r, err := openRelay(ctx, &f.targetFlags, profile, backend.Options{}, stderr)
 	if err != nil {
 		return rep, err
@@ -59,7 +66,7 @@ func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Wr
 	defer func() { err = errors.Join(err, r.close()) }()
 	rep.Meta = newMeta(&f.targetFlags, profile.Name(), profileShape(profile), r.endpoint, r.tgt.PID(), r.be.Addr())
 	rep.Meta.write(stderr)
-	err = measure(ctx, f, profile, r.proxy, client.TCPDialer{Addr: r.be.Addr()}, r.tgt.PID(), &rep, stderr)
+	err = measure(ctx, f, profile, proxyDialer(r.proxy, sessions), client.TCPDialer{Addr: r.be.Addr()}, r.tgt.PID(), &rep, stderr)
 	return rep, err
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/client"
 	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/bench/suite"
+	"github.com/moonbridge/moonbridge/bench/target"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -14,6 +15,7 @@ import (
 // (docs/design.md, "Where this comes from").
 type runFlags struct {
 	targetFlags
+	loginFlags
 	connections, window, burst, payload, repeats int
 	messages, warmup                             uint64
 	profile                                      string
@@ -34,6 +36,7 @@ type targetFlags struct {
 	serveArgs              stringList
 	backend                string
 	logLevel               string
+	online                 *target.OnlineLogin // set by run's --auth online; nil: passthrough
 }
 
 func (f *targetFlags) register(fs *flag.FlagSet) {
@@ -62,6 +65,7 @@ func (f *targetFlags) check() error {
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.targetFlags.register(fs)
+	f.loginFlags.register(fs)
 	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions")
 	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
 	fs.Uint64Var(&f.warmup, "warmup", 500, "round trips per session before measuring")
@@ -83,6 +87,9 @@ func (f *runFlags) check() error {
 	switch {
 	case f.connections < 1 || f.window < 1 || f.repeats < 1 || f.messages < 1:
 		return usageError("--connections, --window, --repeats and --messages must be at least 1")
+	}
+	if err := f.loginFlags.check(&f.targetFlags); err != nil {
+		return err
 	}
 	return f.targetFlags.check()
 }
