@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/mc"
@@ -95,6 +96,12 @@ func (p *Player) readLoginStart(pc PlayerConn) error {
 // authenticate sends the Encryption Request, checks the response, turns the cipher on and asks
 // the session server.
 func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) error {
+	if k := p.Start.Key; k != nil && !time.Now().Before(time.UnixMilli(k.Expiry)) {
+		// What a vanilla 1.19-1.19.2 server refuses at Login Start, in its words. (It also
+		// checks Mojang's signature over the key, which needs Mojang's public key: not done.)
+		return p.refuse(pc, OutcomeExpiredKey, "Expired profile public key. Check that your system time is synchronized, and try restarting your game.",
+			fmt.Errorf("%w: at %s", ErrExpiredKey, time.UnixMilli(k.Expiry).UTC().Format(time.RFC3339)))
+	}
 	token := make([]byte, 4)
 	rand.Read(token)
 	if err := pc.Send(mc.AppendEncryptionRequest(nil, p.Shape, "", c.Keys.PublicDER(), token)); err != nil {

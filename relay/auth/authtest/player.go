@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/auth"
@@ -26,6 +27,8 @@ type Player struct {
 	// ChatKey: a 1.19-1.19.2 player sends a chat key in Login Start and signs the verify token
 	// with it instead of encrypting it.
 	ChatKey bool
+	// ExpiredChatKey sends a chat key that expired a minute ago (1.19-1.19.2).
+	ExpiredChatKey bool
 
 	WrongToken       bool // encrypts a verify token that is not the one asked
 	SecretSize       int  // a shared secret of this many bytes instead of 16
@@ -104,12 +107,16 @@ func (c *Conn) rewind(body []byte) *Conn {
 
 func (p Player) loginStart(shape mc.LoginShape) (mc.LoginStart, *rsa.PrivateKey) {
 	start := mc.LoginStart{Name: p.Name, HasUUID: shape.LoginStartUUID != mc.UUIDAbsent, UUID: Profile(p.Name).ID}
-	if !p.ChatKey || !shape.LoginStartKey {
+	if !(p.ChatKey || p.ExpiredChatKey) || !shape.LoginStartKey {
 		return start, nil
 	}
 	key, _ := rsa.GenerateKey(rand.Reader, 1024)
 	der, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	start.Key = &mc.PlayerKey{Expiry: 1 << 42, PublicKey: der, Signature: []byte("mojang's signature")}
+	expiry := int64(1 << 42) // in 2109
+	if p.ExpiredChatKey {
+		expiry = time.Now().Add(-time.Minute).UnixMilli()
+	}
+	start.Key = &mc.PlayerKey{Expiry: expiry, PublicKey: der, Signature: []byte("mojang's signature")}
 	return start, key
 }
 
