@@ -47,6 +47,9 @@ type Access struct {
 	// QueryToken reads a token from the access_token query parameter too; off by default,
 	// since URLs end up in logs (a CDN's, a browser's history).
 	QueryToken bool `yaml:"query_token"`
+	// TokenCache is how many verified tokens are remembered so that one seen again costs a hash
+	// instead of a signature check; 0 remembers none.
+	TokenCache int `yaml:"token_cache"`
 }
 
 // RouteAccess says who may use a route.
