@@ -26,6 +26,12 @@ type loginSetup struct {
 
 func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsProvider string, protocols ...Protocol) loginSetup {
 	t.Helper()
+	return startLoginProxyWith(t, online, backend, tlsProvider, nil, protocols...)
+}
+
+// startLoginProxyWith is startLoginProxy with the route changed by edit (when not nil).
+func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, tlsProvider string, edit func(*Route), protocols ...Protocol) loginSetup {
+	t.Helper()
 	ss := authtest.NewSessionServer(t)
 	backend.Got = make(chan authtest.BackendLogin, 4)
 	backend.Received = new(testutil.SyncBuffer)
@@ -37,6 +43,9 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 		lines = captureLog(t, c)
 		c.Routes = routeTo(ln.Addr().String())
 		c.Routes[0].Login = cfg
+		if edit != nil {
+			edit(&c.Routes[0])
+		}
 		c.TLS = tlsServer(t, tlsProvider)
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000 // a test logs many players in
 	}, protocols...)
