@@ -55,10 +55,7 @@ func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coales
 }
 
 func (s *Session) login() (time.Duration, error) {
-	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
-		return 0, err
-	}
-	if err := s.expect("login", 0, login.AppendAnswer(nil, s.name)); err != nil {
+	if err := s.requestLogin(); err != nil {
 		return 0, err
 	}
 	start := time.Now()
@@ -69,6 +66,14 @@ func (s *Session) login() (time.Duration, error) {
 		return 0, err
 	}
 	return time.Since(start), nil
+}
+
+// requestLogin sends the handshake and Login Start and checks the backend's login answer.
+func (s *Session) requestLogin() error {
+	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
+		return err
+	}
+	return s.expect("login", 0, login.AppendAnswer(nil, s.name))
 }
 
 // expect reads len(want) bytes and checks them byte for byte.

@@ -23,7 +23,7 @@ const (
 // ServeConfig says how to start moonbridge.
 type ServeConfig struct {
 	Binary      string   // bin/moonbridge
-	Backend     string   // host:port of the fake backend
+	Backend     string   // host:port of the fake backend; "" when ExtraArgs' config has the routes
 	TLSProvider string   // boringssl or go; "" leaves the proxy's default
 	ExtraArgs   []string // more serve flags, e.g. from an A/B variant
 	Log         io.Writer
@@ -44,7 +44,10 @@ func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"serve", "--listen", addr, "--backend", cfg.Backend, "--log-format", "json"}
+	args := []string{"serve", "--listen", addr, "--log-format", "json"}
+	if cfg.Backend != "" {
+		args = append(args, "--backend", cfg.Backend)
+	}
 	if cfg.TLSProvider != "" {
 		args = append(args, "--tls-provider", cfg.TLSProvider)
 	}

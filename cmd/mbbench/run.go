@@ -25,7 +25,7 @@ type runReport struct {
 }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases); the report compares them.", stdout, stderr)
+	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases), or with --mode upgrades open and close sessions in a loop; the report compares them.", stdout, stderr)
 	var f runFlags
 	f.register(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
@@ -38,6 +38,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	cleanup, err := f.upgradeFlags.prepare(&f.targetFlags)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	ctx, stop := signalContext()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
@@ -57,8 +62,17 @@ func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Wr
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, r.close()) }()
-	rep.Meta = newMeta(&f.targetFlags, profile.Name(), profileShape(profile), r.endpoint, r.tgt.PID(), r.be.Addr())
+	workload, shape := profile.Name(), profileShape(profile)
+	if f.mode == modeUpgrades { // the backend only answers logins
+		workload, shape = modeUpgrades, ""
+	}
+	rep.Meta = newMeta(&f.targetFlags, workload, shape, r.endpoint, r.tgt.PID(), r.be.Addr())
 	rep.Meta.write(stderr)
+	if f.token != "" {
+		if r.proxy, err = client.WithToken(r.proxy, f.token); err != nil {
+			return rep, err
+		}
+	}
 	err = measure(ctx, f, profile, r.proxy, client.TCPDialer{Addr: r.be.Addr()}, r.tgt.PID(), &rep, stderr)
 	return rep, err
 }
