@@ -102,8 +102,11 @@ func BenchmarkCFB8(b *testing.B) {
 		for _, size := range []int{64, 1024, 65536} {
 			b.Run(fmt.Sprintf("impl=%s/size=%d", impl.name, size), func(b *testing.B) {
 				s, err := impl.newStream(cfb8test.NISTKey, cfb8test.NISTIV, false)
-				if err != nil {
+				if errors.Is(err, ErrCFB8NotCompiled) {
 					b.Skip(err) // the pure-Go build has no boringssl row
+				}
+				if err != nil {
+					b.Fatal(err)
 				}
 				buf := make([]byte, size)
 				b.SetBytes(int64(size))
