@@ -35,7 +35,7 @@ func TestOnlineLoginWakesServer(t *testing.T) {
 			}))
 			defer hook.Close()
 			const route = "sleepy"
-			setup := startLoginProxyWith(t, true, &backend, "go", func(rt *Route) {
+			setup := startLoginProxyWith(t, true, &backend, "go", "go", func(rt *Route) {
 				rt.Name = route
 				rt.Backends = []Backend{{Addr: sleeping}}
 				rt.Wake = &Wake{Webhook: hook.URL, ReadyTimeout: 20 * time.Second, Hold: hold, StartingMessage: "starting up, join again soon"}

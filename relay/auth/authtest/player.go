@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto"
+	"crypto/cipher"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -45,7 +46,7 @@ type Conn struct {
 	R *bufio.Reader // decrypted
 	w io.Writer
 	// enc encrypts what the player writes; nil offline.
-	enc *cfb8.Stream
+	enc cipher.Stream
 }
 
 // Write sends b (encrypted once the cipher is on).
@@ -144,7 +145,7 @@ func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.En
 		return nil, err
 	}
 	frame := mc.AppendEncryptionResponse(nil, shape, resp)
-	var enc, dec *cfb8.Stream
+	var enc, dec cipher.Stream
 	if len(secret) == 16 { // otherwise the proxy refuses it in the clear: no cipher
 		enc, dec, _ = cfb8.NewAESPair(secret)
 		more := bytes.Clone(p.Pipelined)
@@ -181,7 +182,7 @@ func (p Player) response(pub *rsa.PublicKey, secret, token []byte, chatKey *rsa.
 // decrypter decrypts what it reads.
 type decrypter struct {
 	r   io.Reader
-	dec *cfb8.Stream
+	dec cipher.Stream
 }
 
 func (d *decrypter) Read(b []byte) (int, error) {
