@@ -1,6 +1,9 @@
 package access
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // BenchmarkVerify is the cost a token adds to one WebSocket upgrade, per algorithm.
 func BenchmarkVerify(b *testing.B) {
@@ -16,5 +19,33 @@ func BenchmarkVerify(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkVerifyCached is the cost with a cache of verified tokens: "hit" verifies one token
+// again and again (a replay, a reconnecting player), "miss" a new token every time in a full
+// cache (the hash, the eviction and the insertion on top of BenchmarkVerify).
+func BenchmarkVerifyCached(b *testing.B) {
+	for _, alg := range allAlgorithms {
+		k := mustKey(b, alg, "k")
+		toks := make([]string, 64)
+		for i := range toks {
+			toks[i] = mustIssue(b, k, testClaims().withSubject(fmt.Sprint("player", i)))
+		}
+		for _, hit := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/hit=%t", alg, hit), func(b *testing.B) {
+				v := testCachingVerifier(b, len(toks)/2, k.Public())
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if !hit {
+						i++
+					}
+					if _, err := v.Verify(toks[i%len(toks)]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -2,6 +2,7 @@ package access
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,13 @@ func mustIssue(t testing.TB, k *PrivateKey, c Claims) string {
 
 func testVerifier(t testing.TB, keys ...PublicKey) *Verifier {
 	t.Helper()
-	v, err := NewVerifier(VerifierConfig{Keys: keys, Audience: "play.example.net", Now: func() time.Time { return testNow }})
+	return testCachingVerifier(t, 0, keys...)
+}
+
+// testCachingVerifier is testVerifier remembering up to cacheSize verified tokens.
+func testCachingVerifier(t testing.TB, cacheSize int, keys ...PublicKey) *Verifier {
+	t.Helper()
+	v, err := NewVerifier(VerifierConfig{Keys: keys, Audience: "play.example.net", Now: func() time.Time { return testNow }, CacheSize: cacheSize})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +139,6 @@ func shortSig(t *testing.T, tok string) string {
 
 func TestRejections(t *testing.T) {
 	ed, ml, both := mustKey(t, Ed25519, "ed"), mustKey(t, MLDSA65, "ml"), mustKey(t, Ed25519MLDSA65, "both")
-	v := testVerifier(t, ed.Public(), ml.Public(), both.Public())
 	good := mustIssue(t, ed, testClaims())
 	composite := mustIssue(t, both, testClaims())
 	claims := func(edit func(*Claims)) Claims { c := testClaims(); edit(&c); return c }
@@ -171,8 +177,18 @@ func TestRejections(t *testing.T) {
 		{"wrong audience", mustIssue(t, ed, claims(func(c *Claims) { c.Audience = "other.example.net" })), ReasonAudience},
 		{"no audience", mustIssue(t, ed, claims(func(c *Claims) { c.Audience = "" })), ReasonAudience},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { wantReason(t, v, tc.token, tc.want) })
+	// With a cache, the valid tokens the bad ones are made from are verified first: a bad
+	// token must not pass for its cached origin.
+	for _, cacheSize := range []int{0, 64} {
+		v := testCachingVerifier(t, cacheSize, ed.Public(), ml.Public(), both.Public())
+		for _, tok := range []string{good, composite} {
+			if _, err := v.Verify(tok); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("cache %d/%s", cacheSize, tc.name), func(t *testing.T) { wantReason(t, v, tc.token, tc.want) })
+		}
 	}
 }
 

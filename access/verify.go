@@ -1,6 +1,7 @@
 package access
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"time"
 )
@@ -11,6 +12,7 @@ type Verifier struct {
 	audience string
 	leeway   time.Duration
 	now      func() time.Time
+	cache    *verifiedCache // nil: every token is verified in full
 }
 
 // VerifierConfig says what a Verifier accepts.
@@ -22,11 +24,15 @@ type VerifierConfig struct {
 	Leeway time.Duration
 	// Now is the clock (time.Now when nil), for tests.
 	Now func() time.Time
+	// CacheSize is how many verified tokens are remembered (see verifiedCache); 0 remembers
+	// none.
+	CacheSize int
 }
 
 // NewVerifier checks that no two keys share an id.
 func NewVerifier(c VerifierConfig) (*Verifier, error) {
-	v := &Verifier{keys: map[string]PublicKey{}, audience: c.Audience, leeway: c.Leeway, now: c.Now}
+	v := &Verifier{keys: map[string]PublicKey{}, audience: c.Audience, leeway: c.Leeway, now: c.Now,
+		cache: newVerifiedCache(c.CacheSize)}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -49,8 +55,29 @@ func (v *Verifier) KeyIDs() []string {
 }
 
 // Verify returns the claims of a valid token, or an *Error saying why it is not. The
-// signature is checked before any claim is believed; the times and audience after it.
+// signature is checked before any claim is believed (or found in the cache of tokens whose
+// signature verified); the times and audience after it, every time.
 func (v *Verifier) Verify(token string) (Claims, error) {
+	if v.cache == nil {
+		return v.verify(token)
+	}
+	sum := sha256.Sum256([]byte(token))
+	if c, ok := v.cache.get(sum); ok {
+		err := v.checkClaims(c)
+		if err != nil {
+			v.cache.drop(sum)
+		}
+		return c, err
+	}
+	c, err := v.verify(token)
+	if err == nil {
+		v.cache.put(sum, c)
+	}
+	return c, err
+}
+
+// verify checks a token in full: its form, its signature, then its claims.
+func (v *Verifier) verify(token string) (Claims, error) {
 	body, sig, err := splitToken(token)
 	if err != nil {
 		return Claims{}, err

@@ -9,9 +9,10 @@
 //	backend   the fake Minecraft server the relays forward to
 //	client    transports (tcp now; ws and wss wait for the ws client) and one player session
 //	phase     many sessions in lock step, timed and sampled against the proxy process
+//	upgrade   connection setup: sessions established and closed in a loop, timed and sampled
 //	procfs    /proc readers: process CPU, RSS and threads, host-wide TCP OutSegs
 //	target    the relay under test: one already running, or bin/moonbridge started here
-//	suite     repeats of paired direct and proxy phases, summarised
+//	suite     repeats of paired direct and proxy phases (frames or upgrades), summarised
 //	ab        variants run as separate processes in alternating order, with pair ratios
 //	ladder    the supported-players ladder: paced scenarios at growing counts, pass/invalid
 //	          verdicts, tables and an SVG plot

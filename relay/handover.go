@@ -85,6 +85,7 @@ func (s *session) loopEnded(sent int64, free func()) func(loop.Result) {
 		s.abort(endReason(r.Err))
 		s.end.Close()
 		s.logEnd()
+		s.login.CloseCipher() // the loop calls the codec no more
 		s.srv.untrack(s)
 	}
 }

@@ -28,6 +28,9 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	defer cancel()
 	p, err := cfg.Login(ctx, auth.PlayerConn{R: r, Send: s.sendAnswer}, hs.Protocol, s.info.client.Addr().Unmap().String())
 	var le *auth.LoginError
+	if err != nil {
+		p.CloseCipher() // a refusal may have been sent through it, never anything more
+	}
 	switch {
 	case errors.As(err, &le):
 		s.srv.countLogin(le.Outcome)

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	"io"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
@@ -26,17 +28,35 @@ type loginSetup struct {
 
 func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsProvider string, protocols ...Protocol) loginSetup {
 	t.Helper()
+	return startLoginProxyWith(t, online, backend, tlsProvider, "go", nil, protocols...)
+}
+
+// startLoginProxyWith is startLoginProxy with the player side's cipher named as login.cipher
+// names it: "go" (internal/cfb8) or "boringssl" (gossl's, skipped in a pure-Go build), and the
+// route changed by edit (when not nil).
+func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, tlsProvider, cipherImpl string, edit func(*Route), protocols ...Protocol) loginSetup {
+	t.Helper()
+	var newCipher func([]byte) (cipher.Stream, cipher.Stream, error)
+	if cipherImpl == "boringssl" {
+		if !gossl.BoringEnabled {
+			t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
+		}
+		newCipher = gossl.NewCFB8Pair
+	}
 	ss := authtest.NewSessionServer(t)
 	backend.Got = make(chan authtest.BackendLogin, 4)
 	backend.Received = new(testutil.SyncBuffer)
 	ln := testutil.Serve(t, backend.Serve)
 	cfg := &auth.Config{Online: online, Forwarding: backend.Forwarding, VelocitySecret: []byte("s3cret"),
-		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
+		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}, NewCipher: newCipher}
 	var lines *logLines
 	srv, addr := startProxy(t, func(c *Config) {
 		lines = captureLog(t, c)
 		c.Routes = routeTo(ln.Addr().String())
 		c.Routes[0].Login = cfg
+		if edit != nil {
+			edit(&c.Routes[0])
+		}
 		c.TLS = tlsServer(t, tlsProvider)
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000 // a test logs many players in
 	}, protocols...)
@@ -45,14 +65,16 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 
 // TestOnlineLoginEndToEnd: an online-mode player logs in through the proxy to an offline
 // backend with each forwarding, over tcp, ws and wss (both TLS providers), and then 300000
-// bytes go each way byte-exact through the player's cipher (TestMain runs it on both data
-// paths).
+// bytes go each way byte-exact through the player's cipher, Go's or BoringSSL's (TestMain runs
+// it on both data paths).
 func TestOnlineLoginEndToEnd(t *testing.T) {
 	transports := []struct {
 		name      string
 		transport Protocol
 		provider  string
-	}{{"minecraft", Minecraft, "go"}, {"ws", WS, "go"}, {"wss go", WSS, "go"}, {"wss boringssl", WSS, "boringssl"}}
+		cipher    string // login.cipher
+	}{{"minecraft", Minecraft, "go", "go"}, {"minecraft cfb8 boringssl", Minecraft, "go", "boringssl"}, {"ws", WS, "go", "go"},
+		{"wss go", WSS, "go", "go"}, {"wss boringssl", WSS, "boringssl", "boringssl"}}
 	backends := map[string]authtest.Backend{
 		"none":                 {Forwarding: auth.ForwardNone},
 		"bungeecord":           {Forwarding: auth.ForwardBungeeCord},
@@ -63,7 +85,7 @@ func TestOnlineLoginEndToEnd(t *testing.T) {
 		for name, b := range backends {
 			t.Run(name+" "+tr.name, func(t *testing.T) {
 				backend := b
-				setup := startLoginProxy(t, true, &backend, tr.provider, tr.transport)
+				setup := startLoginProxyWith(t, true, &backend, tr.provider, tr.cipher, nil, tr.transport)
 				player := authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions}
 				pc := loginThrough(t, setup, tr.transport, player)
 				got := backendLogin(t, &backend)

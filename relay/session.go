@@ -74,6 +74,7 @@ func (s *session) run() (onLoop bool) {
 		if !onLoop {
 			s.end.Close()
 			s.logEnd()
+			s.login.CloseCipher() // both pumps have returned
 		}
 	}()
 	r := bufio.NewReaderSize(s.down, sniffBufferSize)

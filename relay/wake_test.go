@@ -61,7 +61,9 @@ func wakeCommands(t *testing.T, addr string) (start, stop []string) {
 		if pid, err := os.ReadFile(pidFile); err == nil {
 			var n int
 			fmt.Sscan(string(pid), &n)
-			syscall.Kill(n, syscall.SIGKILL)
+			if p, err := os.FindProcess(n); err == nil {
+				p.Kill()
+			}
 		}
 	})
 	start = []string{"sh", "-c", `env "$1" "$2" "$3" -test.run='^$' >/dev/null 2>&1 &`, "start",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/bench/report"
 	"github.com/moonbridge/moonbridge/bench/stats"
 	"github.com/moonbridge/moonbridge/bench/suite"
@@ -52,11 +51,13 @@ func pairRatios(runs, base [][]suite.PhaseReport) map[string][]float64 {
 // Markdown writes the per-variant table and, for every variant after the first, its per-pair
 // ratios.
 func (c Comparison) Markdown(w io.Writer) {
+	columns := suite.Columns(c.Summary...)
+	header := append([]string{"variant"}, columns...)
 	var rows [][]string
 	for i, v := range c.Variants {
-		rows = append(rows, suite.MetricCells(v.Name, c.Summary[i]))
+		rows = append(rows, suite.MetricCells(v.Name, columns, c.Summary[i]))
 	}
-	report.Table(w, append([]string{"variant"}, phase.MetricOrder...), rows)
+	report.Table(w, header, rows)
 	if len(c.Variants) < 2 {
 		return
 	}
@@ -64,12 +65,12 @@ func (c Comparison) Markdown(w io.Writer) {
 	rows = nil
 	for i, v := range c.Variants[1:] {
 		row := []string{v.Name}
-		for _, name := range phase.MetricOrder {
+		for _, name := range columns {
 			row = append(row, ratioList(c.Ratios[i+1][name]))
 		}
 		rows = append(rows, row)
 	}
-	report.Table(w, append([]string{"variant"}, phase.MetricOrder...), rows)
+	report.Table(w, header, rows)
 }
 
 func ratioList(rs []float64) string {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"crypto/cipher"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -62,7 +63,7 @@ func (s *Session) encrypt(sessions *authfake.SessionServer) error {
 // One goroutine reads while another writes (Run), which the two separate states allow.
 type cipherStream struct {
 	Stream
-	enc, dec *cfb8.Stream
+	enc, dec cipher.Stream
 	out      []byte
 }
 

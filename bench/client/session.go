@@ -56,15 +56,7 @@ func Login(ctx context.Context, d Dialer, p traffic.Profile, name string, coales
 }
 
 func (s *Session) login(d Dialer) (time.Duration, error) {
-	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
-		return 0, err
-	}
-	if online, ok := d.(Online); ok {
-		if err := s.encrypt(online.Sessions); err != nil {
-			return 0, err
-		}
-	}
-	if err := s.expect("login", 0, login.AppendAnswer(nil, s.name)); err != nil {
+	if err := s.requestLogin(d); err != nil {
 		return 0, err
 	}
 	start := time.Now()
@@ -75,6 +67,20 @@ func (s *Session) login(d Dialer) (time.Duration, error) {
 		return 0, err
 	}
 	return time.Since(start), nil
+}
+
+// requestLogin sends the handshake and Login Start, logs in online when d is an Online dialer
+// (from then on the stream is encrypted) and checks the backend's login answer.
+func (s *Session) requestLogin(d Dialer) error {
+	if _, err := s.stream.Write(login.AppendRequest(nil, handshakeHost, handshakePort, s.name)); err != nil {
+		return err
+	}
+	if online, ok := d.(Online); ok {
+		if err := s.encrypt(online.Sessions); err != nil {
+			return err
+		}
+	}
+	return s.expect("login", 0, login.AppendAnswer(nil, s.name))
 }
 
 // expect reads len(want) bytes and checks them byte for byte.

@@ -6,7 +6,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/stats"
 )
 
-// Metric names, in the order reports show them: the metrics of docs/design.md, "How we measure".
+// Metric names (suite.MetricOrder is the order reports show them in): the metrics of docs/design.md, "How we measure".
 const (
 	FramesPerSec   = "frames_per_s"
 	P50ms          = "p50_ms"
@@ -18,9 +18,6 @@ const (
 	RSSKiB         = "rss_kib"
 	ProxyPerDirect = "proxy_direct" // set by the suite: this proxy phase's frames/s over its paired direct phase's
 )
-
-// MetricOrder lists every metric in report order.
-var MetricOrder = []string{FramesPerSec, ProxyPerDirect, P50ms, P95ms, P99ms, CPUNsPerFrame, SegsPerFrame, LoginBurstMs, RSSKiB}
 
 // Metrics names what the phase measured; metrics it could not measure (CPU and RSS without a
 // process, login burst without one in the profile) are absent rather than zero.

@@ -21,7 +21,7 @@ const (
 
 // Config is one benchmark run.
 type Config struct {
-	Phase   phase.Config
+	Measure Measure // one phase: Frames or Upgrades
 	Repeats int
 	Direct  bool // pair every proxy phase with a direct phase
 }
@@ -38,36 +38,28 @@ type PhaseReport struct {
 func Run(ctx context.Context, cfg Config, direct, proxy client.Dialer, pid int, raw io.Writer) ([]PhaseReport, error) {
 	var phases []PhaseReport
 	for rep := 1; rep <= cfg.Repeats; rep++ {
-		var directFPS float64
+		var directRate float64
 		if cfg.Direct {
-			m, err := runPhase(ctx, cfg.Phase, direct, 0)
+			m, err := cfg.Measure.Phase(ctx, direct, 0)
 			if err != nil {
 				return phases, fmt.Errorf("repeat %d direct: %w", rep, err)
 			}
-			directFPS = m[phase.FramesPerSec]
+			directRate = m[cfg.Measure.Rate]
 			phases = append(phases, logged(raw, PhaseReport{rep, PathDirect, m}))
 		}
-		m, err := runPhase(ctx, cfg.Phase, proxy, pid)
+		m, err := cfg.Measure.Phase(ctx, proxy, pid)
 		if err != nil {
 			return phases, fmt.Errorf("repeat %d proxy: %w", rep, err)
 		}
-		if directFPS > 0 {
-			m[phase.ProxyPerDirect] = m[phase.FramesPerSec] / directFPS
+		if directRate > 0 {
+			m[phase.ProxyPerDirect] = m[cfg.Measure.Rate] / directRate
 		}
 		phases = append(phases, logged(raw, PhaseReport{rep, PathProxy, m}))
 	}
 	return phases, nil
 }
 
-func runPhase(ctx context.Context, cfg phase.Config, d client.Dialer, pid int) (map[string]float64, error) {
-	res, err := phase.Run(ctx, d, cfg, pid)
-	if err != nil {
-		return nil, err
-	}
-	return res.Metrics(), nil
-}
-
 func logged(raw io.Writer, p PhaseReport) PhaseReport {
-	report.PhaseLine(raw, fmt.Sprintf("repeat %d %s", p.Repeat, p.Path), phase.MetricOrder, p.Metrics)
+	report.PhaseLine(raw, fmt.Sprintf("repeat %d %s", p.Repeat, p.Path), MetricOrder, p.Metrics)
 	return p
 }

@@ -2,8 +2,8 @@ package suite
 
 import (
 	"io"
+	"slices"
 
-	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/bench/report"
 	"github.com/moonbridge/moonbridge/bench/stats"
 )
@@ -32,21 +32,39 @@ func Summarize(phases []PhaseReport) Summary {
 	return s
 }
 
-// Markdown writes one row per path with every metric as median [min-max].
+// Markdown writes one row per path with every metric measured as median [min-max].
 func (s Summary) Markdown(w io.Writer) {
-	var rows [][]string
+	var paths []string
+	var metrics []map[string]stats.Range
 	for _, path := range []string{PathDirect, PathProxy} {
-		if metrics, ok := s[path]; ok {
-			rows = append(rows, MetricCells(path, metrics))
+		if m, ok := s[path]; ok {
+			paths, metrics = append(paths, path), append(metrics, m)
 		}
 	}
-	report.Table(w, append([]string{"path"}, phase.MetricOrder...), rows)
+	columns := Columns(metrics...)
+	rows := make([][]string, len(paths))
+	for i, path := range paths {
+		rows[i] = MetricCells(path, columns, metrics[i])
+	}
+	report.Table(w, append([]string{"path"}, columns...), rows)
 }
 
-// MetricCells is a table row: a label, then each metric's range in report order.
-func MetricCells(label string, metrics map[string]stats.Range) []string {
+// Columns are the metrics of MetricOrder that at least one of the rows measured: a frames run
+// and an upgrades run each show their own.
+func Columns(rows ...map[string]stats.Range) []string {
+	var columns []string
+	for _, name := range MetricOrder {
+		if slices.ContainsFunc(rows, func(r map[string]stats.Range) bool { return r[name].N > 0 }) {
+			columns = append(columns, name)
+		}
+	}
+	return columns
+}
+
+// MetricCells is a table row: a label, then each column's range.
+func MetricCells(label string, columns []string, metrics map[string]stats.Range) []string {
 	row := []string{label}
-	for _, name := range phase.MetricOrder {
+	for _, name := range columns {
 		row = append(row, report.Range(metrics[name]))
 	}
 	return row

@@ -22,11 +22,10 @@ const (
 
 // ServeConfig says how to start moonbridge.
 type ServeConfig struct {
-	Binary      string       // bin/moonbridge
-	Backend     string       // host:port of the fake backend
-	TLSProvider string       // boringssl or go; "" leaves the proxy's default
-	ExtraArgs   []string     // more serve flags, e.g. from an A/B variant
-	Online      *OnlineLogin // nil: the route passes logins through (moonbridge's default)
+	Binary      string   // bin/moonbridge
+	Backend     string   // host:port of the fake backend; "" when ExtraArgs' config has the routes
+	TLSProvider string   // boringssl or go; "" leaves the proxy's default
+	ExtraArgs   []string // more serve flags, e.g. from an A/B variant
 	Log         io.Writer
 }
 
@@ -46,15 +45,8 @@ func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
 		return nil, err
 	}
 	args := []string{"serve", "--listen", addr, "--log-format", "json"}
-	if cfg.Online == nil {
+	if cfg.Backend != "" {
 		args = append(args, "--backend", cfg.Backend)
-	} else {
-		file, err := onlineConfig(cfg.Backend, *cfg.Online)
-		if err != nil {
-			return nil, fmt.Errorf("moonbridge config: %w", err)
-		}
-		defer os.Remove(file) // read at start; moonbridge is listening (or gone) when Start returns
-		args = append(args, "--config", file)
 	}
 	if cfg.TLSProvider != "" {
 		args = append(args, "--tls-provider", cfg.TLSProvider)

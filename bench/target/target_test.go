@@ -26,8 +26,17 @@ func fakeServe(args []string) {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	listen := fs.String("listen", "", "")
 	fs.String("backend", "", "")
+	fs.String("config", "", "")
 	fs.String("log-format", "", "")
 	fs.Parse(args)
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["backend"] && given["config"] {
+		// moonbridge's --backend replaces the config's routes: a config with routes of its own
+		// must come without it.
+		fmt.Fprintln(os.Stderr, "--backend would replace the routes of --config")
+		os.Exit(1)
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -73,6 +82,20 @@ func TestStartReportsAnEarlyExit(t *testing.T) {
 	_, err := Start(context.Background(), ServeConfig{Binary: exe, Backend: "x", ExtraArgs: []string{"--nonsense"}, Log: io.Discard})
 	if err == nil {
 		t.Fatal("started although the process exited")
+	}
+}
+
+// Without a backend, moonbridge is started without --backend, so that the routes of the config
+// in ExtraArgs stay.
+func TestStartWithoutBackendKeepsTheConfigRoutes(t *testing.T) {
+	t.Setenv("FAKE_MOONBRIDGE", "1")
+	exe, _ := os.Executable()
+	m, err := Start(context.Background(), ServeConfig{Binary: exe, ExtraArgs: []string{"--config", "routes.yml"}, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Stop(); err != nil {
+		t.Errorf("stop: %v", err)
 	}
 }
 

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/moonbridge/moonbridge/bench/backend"
 	"github.com/moonbridge/moonbridge/bench/client"
@@ -92,18 +89,17 @@ func climb(ctx context.Context, f *ladderFlags, scenario string, counts []int, f
 // new connections per second per address (bursts of 10).
 // A --serve-arg --config of the caller's wins.
 func (f *ladderFlags) serveConfig(players int) (cleanup func(), err error) {
-	if slices.ContainsFunc(f.serveArgs, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "config") }) {
+	if f.callerConfig() {
 		return func() {}, nil
 	}
-	dir, err := os.MkdirTemp("", "mbbench-ladder-")
+	dir, err := tempConfigDir()
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "moonbridge.yml")
 	n := 2 * players
-	text := fmt.Sprintf("# written by mbbench ladder: room for every player from one address\nlimits:\n"+
-		"  max_connections: %d\n  max_connections_per_ip: %d\n  connection_rate_per_ip: %d\n  connection_burst_per_ip: %d\n", n, n, n, n)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+	path, err := writeConfig(dir, fmt.Sprintf("# written by mbbench ladder: room for every player from one address\nlimits:\n"+
+		"  max_connections: %d\n  max_connections_per_ip: %d\n  connection_rate_per_ip: %d\n  connection_burst_per_ip: %d\n", n, n, n, n))
+	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}

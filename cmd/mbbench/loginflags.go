@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/moonbridge/moonbridge/bench/client"
-	"github.com/moonbridge/moonbridge/bench/target"
 	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 )
 
@@ -38,17 +37,16 @@ func (f *loginFlags) check(t *targetFlags) error {
 		return usageError("--forwarding %q: want none or bungeecord", f.forwarding)
 	case f.auth != authOnline && (f.forwarding != "none" || f.sessionListen != ""):
 		return usageError("--forwarding and --session-listen go with --auth online")
-	case f.auth == authOnline && t.target != "" && f.sessionListen == "":
-		return usageError("--auth online with --target needs --session-listen: the relay must be configured with the fake session server's address before the run")
-	case f.auth == authOnline && t.target != "" && f.forwarding != "none":
-		return usageError("--forwarding is moonbridge's setting with --serve; configure a relay started elsewhere yourself")
+	case f.auth == authOnline && (t.target != "" || t.callerConfig()) && f.sessionListen == "":
+		return usageError("--auth online with --target or a --serve-arg --config of yours needs --session-listen: that relay's login.session_server must name the fake session server before the run")
+	case f.auth == authOnline && (t.target != "" || t.callerConfig()) && f.forwarding != "none":
+		return usageError("--forwarding goes into the config mbbench writes for --serve; set it in your relay's own config")
 	}
 	return nil
 }
 
-// start starts the fake session server for --auth online (nil otherwise) and tells t to start
-// moonbridge with an online route pointed at it.
-func (f *loginFlags) start(t *targetFlags, stderr io.Writer) (*authfake.SessionServer, error) {
+// start starts the fake session server for --auth online (nil otherwise).
+func (f *loginFlags) start(stderr io.Writer) (*authfake.SessionServer, error) {
 	if f.auth != authOnline {
 		return nil, nil
 	}
@@ -61,8 +59,15 @@ func (f *loginFlags) start(t *targetFlags, stderr io.Writer) (*authfake.SessionS
 		return nil, fmt.Errorf("fake session server: %w", err)
 	}
 	fmt.Fprintf(stderr, "# online login: fake session server at %s (the relay's login.session_server)\n", sessions.URL)
-	t.online = &target.OnlineLogin{SessionServer: sessions.URL, Forwarding: f.forwarding}
 	return sessions, nil
+}
+
+// served makes the route of the config --serve's moonbridge gets log players in online at
+// sessions (when set).
+func (f *loginFlags) served(c *servedConfig, sessions *authfake.SessionServer) {
+	if sessions != nil {
+		c.online = &onlineRoute{sessionServer: sessions.URL, forwarding: f.forwarding}
+	}
 }
 
 // proxyDialer is how the proxy phase's players reach the relay: through the online login when

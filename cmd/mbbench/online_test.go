@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/bench/upgrade"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 )
@@ -63,14 +65,19 @@ func TestMain(m *testing.M) {
 }
 
 // onlineRun is a short modded run whose proxy phase logs in online through a real moonbridge.
-// Its stderr is a SyncBuffer: moonbridge's output is copied into it while mbbench writes too.
 func onlineRun(t *testing.T, extra ...string) (code int, stdout, stderr string) {
 	args := []string{"run", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0", "--auth", "online",
 		"--profile", "modded", "--connections", "2", "--window", "4", "--warmup", "5", "--messages", "40",
 		"--repeats", "1", "--json"}
+	return serveRun(append(args, extra...)...)
+}
+
+// serveRun is mbbench with args that start moonbridge: its stderr is a SyncBuffer, since
+// moonbridge's output is copied into it while mbbench writes too.
+func serveRun(args ...string) (code int, stdout, stderr string) {
 	var out bytes.Buffer
 	var errOut testutil.SyncBuffer
-	code = dispatch(append(args, extra...), &out, &errOut)
+	code = dispatch(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -136,12 +143,39 @@ func TestOnlineRunRefusesAPassthroughRelay(t *testing.T) {
 	}
 }
 
+// TestOnlineUpgradesThroughMoonbridge: with --mode upgrades, --auth online and --token-key the
+// one config mbbench writes has the route log players in online and require tokens: every
+// upgrade carries the token and answers the Encryption Request (a passthrough route would fail
+// the run), and the proxy phase reports its rate.
+func TestOnlineUpgradesThroughMoonbridge(t *testing.T) {
+	key := newKey(t, "k1")
+	base := filepath.Join(t.TempDir(), "k1")
+	if err := access.WriteKeyPair(base, key); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := serveRun("run", "--mode", "upgrades", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0",
+		"--auth", "online", "--transport", "ws", "--token-key", base+".pub", "--token-file", tokenFile(t, key),
+		"--connections", "2", "--warmup-duration", "100ms", "--duration", "400ms", "--repeats", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep runReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdout)
+	}
+	if r := rep.Summary["proxy"][upgrade.UpgradesPerSec]; r.N != 1 || r.Median <= 0 {
+		t.Errorf("proxy upgrades/s = %+v", r)
+	}
+}
+
 func TestOnlineFlagMistakes(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--serve", "x", "--auth", "offline"},
 		{"run", "--serve", "x", "--auth", "online", "--forwarding", "velocity"},
 		{"run", "--serve", "x", "--forwarding", "bungeecord"},
 		{"run", "--target", "127.0.0.1:1", "--target-pid", "1", "--auth", "online"},
+		{"run", "--serve", "x", "--serve-arg=--config=my.yml", "--auth", "online"},
+		{"run", "--serve", "x", "--serve-arg=--config=my.yml", "--auth", "online", "--session-listen", "127.0.0.1:1", "--forwarding", "bungeecord"},
 	} {
 		code, stdout, stderr := mbbench(args...)
 		if code != 2 || stdout != "" || stderr == "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/moonbridge/moonbridge/bench/backend"
 	"github.com/moonbridge/moonbridge/bench/client"
@@ -55,10 +56,17 @@ func openTarget(ctx context.Context, f *targetFlags, backendAddr string, stderr 
 	if f.target != "" {
 		return target.External{Address: f.target, Pid: f.targetPID}, nil
 	}
-	m, err := target.Start(ctx, target.ServeConfig{
+	cfg := target.ServeConfig{
 		Binary: f.serve, Backend: backendAddr, TLSProvider: f.tlsProvider, ExtraArgs: f.serveArgs, Log: stderr,
-		Online: f.online,
-	})
+	}
+	if f.routesConfig != nil {
+		path, err := f.routesConfig(backendAddr)
+		if err != nil {
+			return nil, fmt.Errorf("--serve: writing moonbridge's config: %w", err)
+		}
+		cfg.Backend, cfg.ExtraArgs = "", append(slices.Clone(f.serveArgs), "--config", path)
+	}
+	m, err := target.Start(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("--serve: %w", err)
 	}

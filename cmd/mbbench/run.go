@@ -25,7 +25,7 @@ type runReport struct {
 }
 
 func runCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases); the report compares them.", stdout, stderr)
+	fs := newFlagSet("run", "[flags]", "One benchmark run: clients log in and play through the relay (proxy phases) and straight to the backend (direct phases), or with --mode upgrades open and close sessions in a loop; the report compares them.", stdout, stderr)
 	var f runFlags
 	f.register(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
@@ -37,6 +37,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	profile, err := traffic.ByName(f.profile, f.payload, f.burst)
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if err := f.readToken(); err != nil {
+		return err
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -52,20 +55,34 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 // run starts the backend and the relay, then measures; the relay and the backend are stopped
 // whatever happens.
 func run(ctx context.Context, f *runFlags, profile traffic.Profile, stderr io.Writer) (rep runReport, err error) {
-	sessions, err := f.loginFlags.start(&f.targetFlags, stderr)
+	sessions, err := f.loginFlags.start(stderr)
 	if err != nil {
 		return rep, err
 	}
 	if sessions != nil {
 		defer func() { err = errors.Join(err, sessions.Close()) }()
 	}
+	cleanup, err := f.prepareServe(sessions)
+	if err != nil {
+		return rep, err
+	}
+	defer cleanup()
 	r, err := openRelay(ctx, &f.targetFlags, profile, backend.Options{}, stderr)
 	if err != nil {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, r.close()) }()
-	rep.Meta = newMeta(&f.targetFlags, profile.Name(), profileShape(profile), r.endpoint, r.tgt.PID(), r.be.Addr())
+	workload, shape := profile.Name(), profileShape(profile)
+	if f.mode == modeUpgrades { // the backend only answers logins
+		workload, shape = modeUpgrades, ""
+	}
+	rep.Meta = newMeta(&f.targetFlags, workload, shape, r.endpoint, r.tgt.PID(), r.be.Addr())
 	rep.Meta.write(stderr)
+	if f.token != "" {
+		if r.proxy, err = client.WithToken(r.proxy, f.token); err != nil {
+			return rep, err
+		}
+	}
 	err = measure(ctx, f, profile, proxyDialer(r.proxy, sessions), client.TCPDialer{Addr: r.be.Addr()}, r.tgt.PID(), &rep, stderr)
 	return rep, err
 }

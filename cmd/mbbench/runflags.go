@@ -7,7 +7,6 @@ import (
 	"github.com/moonbridge/moonbridge/bench/client"
 	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/bench/suite"
-	"github.com/moonbridge/moonbridge/bench/target"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -16,6 +15,7 @@ import (
 type runFlags struct {
 	targetFlags
 	loginFlags
+	upgradeFlags
 	connections, window, burst, payload, repeats int
 	messages, warmup                             uint64
 	profile                                      string
@@ -36,7 +36,9 @@ type targetFlags struct {
 	serveArgs              stringList
 	backend                string
 	logLevel               string
-	online                 *target.OnlineLogin // set by run's --auth online; nil: passthrough
+	// routesConfig, when set, writes a moonbridge config with its own routes to the backend
+	// at backendAddr, given to --serve's moonbridge instead of --backend.
+	routesConfig func(backendAddr string) (path string, err error)
 }
 
 func (f *targetFlags) register(fs *flag.FlagSet) {
@@ -66,7 +68,8 @@ func (f *targetFlags) check() error {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	f.targetFlags.register(fs)
 	f.loginFlags.register(fs)
-	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions")
+	f.upgradeFlags.register(fs)
+	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions (upgrades: workers)")
 	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
 	fs.Uint64Var(&f.warmup, "warmup", 500, "round trips per session before measuring")
 	fs.IntVar(&f.payload, "payload", 1024, "echo: frame body bytes (packet id, 8-byte sequence, filler)")
@@ -87,6 +90,11 @@ func (f *runFlags) check() error {
 	switch {
 	case f.connections < 1 || f.window < 1 || f.repeats < 1 || f.messages < 1:
 		return usageError("--connections, --window, --repeats and --messages must be at least 1")
+	case f.idle > 0 && f.mode == modeUpgrades:
+		return usageError("--idle and --mode upgrades are two different measurements: give one")
+	}
+	if err := f.upgradeFlags.check(&f.targetFlags); err != nil {
+		return err
 	}
 	if err := f.loginFlags.check(&f.targetFlags); err != nil {
 		return err
@@ -95,14 +103,14 @@ func (f *runFlags) check() error {
 }
 
 func (f *runFlags) suiteConfig(p traffic.Profile) suite.Config {
-	return suite.Config{
-		Phase: phase.Config{
-			Profile: p, Connections: f.connections, Warmup: f.warmup, Messages: f.messages,
-			Window: f.window, Coalesce: f.coalesce,
-		},
-		Repeats: f.repeats,
-		Direct:  f.direct,
+	m := suite.Frames(phase.Config{
+		Profile: p, Connections: f.connections, Warmup: f.warmup, Messages: f.messages,
+		Window: f.window, Coalesce: f.coalesce,
+	})
+	if f.mode == modeUpgrades {
+		m = suite.Upgrades(f.upgradeConfig(f.connections))
 	}
+	return suite.Config{Measure: m, Repeats: f.repeats, Direct: f.direct}
 }
 
 // stringList is a repeatable string flag.

@@ -18,7 +18,7 @@ func tokenVerifier(a config.Access) (*access.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("access.keys: %w", err)
 	}
-	v, err := access.NewVerifier(access.VerifierConfig{Keys: keys, Audience: a.Audience, Leeway: a.Leeway})
+	v, err := access.NewVerifier(access.VerifierConfig{Keys: keys, Audience: a.Audience, Leeway: a.Leeway, CacheSize: a.TokenCache})
 	if err != nil {
 		return nil, fmt.Errorf("access.keys: %w", err)
 	}

@@ -1,18 +1,26 @@
 package main
 
 import (
+	"crypto/cipher"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay/auth"
 )
 
 // routeLogins makes each route's login settings (nil for auth passthrough). The RSA key of the
 // Encryption Requests is read from login.key_file or made once per load, and only when a route
-// runs online logins.
-func routeLogins(routes []config.Route, login config.Login) ([]*auth.Config, error) {
+// runs online logins; then the cipher login.cipher chose is logged.
+func routeLogins(routes []config.Route, login config.Login, log zerolog.Logger) ([]*auth.Config, error) {
+	choice, err := loginCipher(login.Cipher)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*auth.Config, len(routes))
 	var keys *auth.Keys
 	for i, r := range routes {
@@ -31,9 +39,47 @@ func routeLogins(routes []config.Route, login config.Login) ([]*auth.Config, err
 			}
 			c.Keys = keys
 		}
+		c.NewCipher = choice.newPair
 		out[i] = c
 	}
+	if keys != nil {
+		log.Info().Str("login_cipher", choice.name).Str("reason", choice.reason).
+			Msg("Online logins encrypt with " + choice.name + "'s AES/CFB8")
+	}
 	return out, nil
+}
+
+// cipherChoice is login.cipher resolved: the player side's AES/CFB8 pair constructor (nil:
+// auth's default, Go's), its name and why.
+type cipherChoice struct {
+	newPair      func(key []byte) (enc, dec cipher.Stream, err error)
+	name, reason string
+}
+
+// cipherRecord is the benchmark record behind auto's choice.
+const cipherRecord = "bench/results/2026-11-30-cfb8-cipher.md"
+
+// loginCipher resolves login.cipher; boringssl fails in a build without BoringSSL.
+func loginCipher(name string) (cipherChoice, error) {
+	boring := cipherChoice{newPair: gossl.NewCFB8Pair, name: config.CipherBoringSSL}
+	goCipher := cipherChoice{name: config.CipherGo}
+	switch {
+	case name == config.CipherGo:
+		goCipher.reason = "login.cipher is go"
+		return goCipher, nil
+	case name == config.CipherBoringSSL && !gossl.BoringEnabled:
+		return cipherChoice{}, fmt.Errorf("login.cipher: %w", gossl.ErrCFB8NotCompiled)
+	case name == config.CipherBoringSSL:
+		boring.reason = "login.cipher is boringssl"
+		return boring, nil
+	}
+	// auto's choice is set by bench/results/2026-11-30-cfb8-cipher.md
+	if gossl.BoringEnabled {
+		boring.reason = "auto prefers BoringSSL's when it is compiled in (" + cipherRecord + ")"
+		return boring, nil
+	}
+	goCipher.reason = "auto: this build has no BoringSSL (pure Go), so Go's"
+	return goCipher, nil
 }
 
 func routeLogin(r config.Route, login config.Login) (*auth.Config, error) {

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay/auth"
 )
 
@@ -21,12 +28,13 @@ func TestRouteLogins(t *testing.T) {
 		return r
 	}
 	login := config.Default().Login
+	var log bytes.Buffer
 	logins, err := routeLogins([]config.Route{
 		route(config.AuthPassthrough, config.ForwardNone, ""),
 		route(config.AuthOnline, config.ForwardVelocity, secret),
 		route(config.AuthOnline, config.ForwardBungeeCord, ""),
 		route(config.AuthOffline, config.ForwardBungeeCord, ""),
-	}, login)
+	}, login, zerolog.New(&log))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +53,34 @@ func TestRouteLogins(t *testing.T) {
 	if o := logins[1]; o.Sessions.BaseURL != "https://sessionserver.mojang.com" || o.Sessions.Timeout != login.SessionTimeout {
 		t.Errorf("session server %+v", o.Sessions)
 	}
-	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login); err == nil {
+	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login, zerolog.Nop()); err == nil {
 		t.Error("an empty velocity secret was taken")
+	}
+	if want := map[bool]string{true: "boringssl", false: "go"}[gossl.BoringEnabled]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {
+		t.Errorf("the startup log %q does not name auto's cipher %s", log.String(), want)
+	}
+}
+
+// TestLoginCipher: go is auth's default (nil), boringssl is gossl's streams or, in a pure-Go
+// build, a load error that says what to do; auto follows the build.
+func TestLoginCipher(t *testing.T) {
+	if c, err := loginCipher(config.CipherGo); err != nil || c.newPair != nil || c.name != "go" {
+		t.Errorf("go: %+v %v, want auth's default", c, err)
+	}
+	c, err := loginCipher(config.CipherBoringSSL)
+	switch {
+	case !gossl.BoringEnabled && (!errors.Is(err, gossl.ErrCFB8NotCompiled) || !strings.Contains(err.Error(), "make build")):
+		t.Errorf("boringssl in a pure-Go build: %v, want ErrCFB8NotCompiled naming `make build`", err)
+	case gossl.BoringEnabled && (err != nil || c.newPair == nil):
+		t.Errorf("boringssl: %+v %v", c, err)
+	case gossl.BoringEnabled:
+		enc, _, err := c.newPair(make([]byte, 16))
+		if _, closes := enc.(io.Closer); err != nil || !closes {
+			t.Errorf("boringssl's pair: %T %v, want gossl's closable streams", enc, err)
+		}
+	}
+	auto, err := loginCipher(config.CipherAuto)
+	if want := map[bool]string{true: "boringssl", false: "go"}[gossl.BoringEnabled]; err != nil || auto.name != want || (auto.newPair != nil) != gossl.BoringEnabled {
+		t.Errorf("auto: %+v %v, want %s", auto, err, want)
 	}
 }

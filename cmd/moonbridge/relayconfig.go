@@ -46,7 +46,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
-	logins, err := routeLogins(cfg.Routes, cfg.Login)
+	logins, err := routeLogins(cfg.Routes, cfg.Login, log)
 	if err != nil {
 		return relay.Config{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/internal/bridge"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/mc"
@@ -81,15 +82,7 @@ func startTokenRelay(t *testing.T, protocol relay.Protocol, keys, backend string
 			t.Fatal(err)
 		}
 	}
-	srv, err := relay.New(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv.Addrs()[0].String()
+	return relaytest.Start(t, rc)
 }
 
 // dialThroughBridge starts `moonbridge client` with args (parsed as the command line is) and

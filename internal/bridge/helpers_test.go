@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
@@ -83,15 +84,7 @@ func startServe(t *testing.T, protocol relay.Protocol, provider string, cert gos
 	if protocol == relay.WSS {
 		cfg.TLS = tlsServer(t, provider, cert)
 	}
-	srv, err := relay.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv.Addrs()[0].String()
+	return relaytest.Start(t, cfg)
 }
 
 func tlsServer(t *testing.T, provider string, cert gossl.PEMPair) *gossl.Server {

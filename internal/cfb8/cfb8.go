@@ -27,17 +27,7 @@ type Stream struct {
 	out     [aes.BlockSize]byte
 }
 
-// NewEncrypter returns a CFB8 encrypter over block (whose block size must be 16) starting with
-// iv (16 bytes).
-func NewEncrypter(block cipher.Block, iv []byte) *Stream { return newStream(block, iv, false) }
-
-// NewDecrypter returns a CFB8 decrypter over block starting with iv.
-func NewDecrypter(block cipher.Block, iv []byte) *Stream { return newStream(block, iv, true) }
-
 func newStream(block cipher.Block, iv []byte, decrypt bool) *Stream {
-	if block.BlockSize() != aes.BlockSize || len(iv) != aes.BlockSize {
-		panic(fmt.Sprintf("cfb8: block size %d and IV length %d, want %d", block.BlockSize(), len(iv), aes.BlockSize))
-	}
 	s := &Stream{block: block, decrypt: decrypt}
 	copy(s.reg[:], iv)
 	return s
@@ -45,16 +35,25 @@ func newStream(block cipher.Block, iv []byte, decrypt bool) *Stream {
 
 // NewAESPair returns the two directions of a Minecraft connection's cipher: AES-128 with key as
 // key and IV (the shared secret, 16 bytes). Both start from the same state; the client uses the
-// same pair the other way round.
-func NewAESPair(key []byte) (enc, dec *Stream, err error) {
-	if len(key) != 16 {
-		return nil, nil, fmt.Errorf("cfb8: key of %d bytes, want 16 (AES-128)", len(key))
+// same pair the other way round. Its signature is relay/auth's Config.NewCipher.
+func NewAESPair(key []byte) (enc, dec cipher.Stream, err error) {
+	if enc, err = New(key, key, false); err != nil {
+		return nil, nil, err
+	}
+	dec, _ = New(key, key, true) // the same key and IV were just taken
+	return enc, dec, nil
+}
+
+// New returns one direction of AES-128/CFB8 with key and a 16-byte IV.
+func New(key, iv []byte, decrypt bool) (cipher.Stream, error) {
+	if len(key) != 16 || len(iv) != aes.BlockSize {
+		return nil, fmt.Errorf("cfb8: key of %d bytes and IV of %d, want 16 and 16 (AES-128)", len(key), len(iv))
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return NewEncrypter(block, key), NewDecrypter(block, key), nil
+	return newStream(block, iv, decrypt), nil
 }
 
 // XORKeyStream encrypts (or decrypts) src into dst, which may be the same slice; len(dst) must

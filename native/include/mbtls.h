@@ -157,6 +157,43 @@ typedef struct {
 
 void mb_conn_state(const mb_conn *conn, mb_state *st);
 
+/* ---- AES-128/CFB8 ------------------------------------------------------------------------------
+ *
+ * Minecraft encrypts a connection after login with AES-128 in CFB8 (the shared secret is both key
+ * and IV). This BoringSSL has no EVP_aes_128_cfb8 (not even in decrepit), so the mode is written
+ * here over BoringSSL's AES_encrypt (AES-NI when the CPU has it): one block per byte, as the mode
+ * is. One mb_cfb8 is one direction of a connection; calls continue its stream. Not thread-safe. */
+
+typedef struct mb_cfb8 mb_cfb8;
+
+#define MB_CFB8_KEY_LEN 16
+#define MB_CFB8_IV_LEN 16
+
+/* Results of the mb_cfb8_ calls. */
+enum {
+  MB_CFB8_OK = 0,
+  MB_CFB8_BAD_KEY = 1,  /* the key is not MB_CFB8_KEY_LEN bytes, or AES refused it */
+  MB_CFB8_NO_MEMORY = 2,
+  MB_CFB8_BAD_ARG = 3   /* a NULL context or IV, or a NULL buffer with a length */
+};
+
+/* Directions for mb_cfb8_new. */
+#define MB_CFB8_ENCRYPT 1
+#define MB_CFB8_DECRYPT 0
+
+/* mb_cfb8_new makes a stream with an AES-128 key and a 16-byte IV (Minecraft passes the key
+ * again), encrypting or decrypting. It stores it in *out and returns MB_CFB8_OK, or an error
+ * code with *out NULL. */
+int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direction,
+                mb_cfb8 **out);
+
+/* mb_cfb8_xor transforms len bytes of src into dst, continuing the stream. dst and src are the
+ * same buffer or do not overlap. len may be 0 (with NULL buffers). */
+int mb_cfb8_xor(mb_cfb8 *c, uint8_t *dst, const uint8_t *src, size_t len);
+
+/* mb_cfb8_free wipes and frees c; NULL is fine. */
+void mb_cfb8_free(mb_cfb8 *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,7 @@ int main(void) {
   test_info();
   test_sha256();
   test_engine();
+  test_cfb8();
   if (mb_test_failures) {
     fprintf(stderr, "mb_native_test: %d failed\n", mb_test_failures);
     return 1;

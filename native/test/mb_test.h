@@ -16,5 +16,6 @@ extern int mb_test_failures;
   } while (0)
 
 void test_engine(void);
+void test_cfb8(void);
 
 #endif

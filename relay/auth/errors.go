@@ -24,11 +24,12 @@ const (
 	OutcomeSessionServer  = "session_server_unreachable"
 	OutcomeNameMismatch   = "name_mismatch"
 	OutcomeForwarding     = "forwarding_failed"
+	OutcomeExpiredKey     = "expired_chat_key"
 )
 
 // Outcomes lists every login outcome.
 var Outcomes = []string{OutcomeOK, OutcomeBadPacket, OutcomeUnknownVersion, OutcomeBadVerifyToken, OutcomeBadSecret,
-	OutcomeNotAuthed, OutcomeSessionServer, OutcomeNameMismatch, OutcomeForwarding}
+	OutcomeNotAuthed, OutcomeSessionServer, OutcomeNameMismatch, OutcomeForwarding, OutcomeExpiredKey}
 
 // Reasons a LoginError carries.
 var (
@@ -36,6 +37,7 @@ var (
 	ErrSecretSize    = errors.New("the shared secret is not 16 bytes")
 	ErrNameMismatch  = errors.New("the session server's name is not the one in Login Start")
 	ErrNoPlayerKey   = errors.New("a signed verify token without a key in Login Start")
+	ErrExpiredKey    = errors.New("the chat key in Login Start has expired")
 	ErrNoVelocityAsk = errors.New("the backend logged the player in without asking for Velocity forwarding (is velocity forwarding on there?)")
 	ErrVelocityOld   = errors.New("Velocity forwarding needs 1.13 or newer")
 )

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"crypto/cipher"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
@@ -12,7 +13,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/mc"
@@ -30,6 +33,9 @@ type Config struct {
 	Sessions       SessionServer
 	// SendIP gives hasJoined the player's address (the prevent-proxy-connections check).
 	SendIP bool
+	// NewCipher makes the player side's AES-128/CFB8 pair from the shared secret (key and IV);
+	// nil is internal/cfb8's Go implementation (cmd/ picks gossl.NewCFB8Pair for BoringSSL's).
+	NewCipher func(key []byte) (enc, dec cipher.Stream, err error)
 }
 
 // Player is a login the proxy ran: who the player is and the cipher of the player's side.
@@ -39,8 +45,22 @@ type Player struct {
 	Start      mc.LoginStart
 	StartFrame []byte // Login Start as the player sent it, for the backend
 	Profile    Profile
-	Address    string       // the player's IP address, for forwarding
-	Enc, Dec   *cfb8.Stream // the player side's cipher (Online); nil offline
+	Address    string        // the player's IP address, for forwarding
+	Enc, Dec   cipher.Stream // the player side's cipher (Online); nil offline
+}
+
+// CloseCipher frees the cipher's streams now when they hold memory outside Go (gossl's), rather
+// than when the garbage collector finds them. The session calls it once nothing uses them; a
+// nil Player is fine.
+func (p *Player) CloseCipher() {
+	if p == nil {
+		return
+	}
+	for _, s := range [...]cipher.Stream{p.Enc, p.Dec} {
+		if c, ok := s.(io.Closer); ok {
+			c.Close()
+		}
+	}
 }
 
 // PlayerConn is the player's side during the login: a reader over what the player sent after
@@ -95,6 +115,12 @@ func (p *Player) readLoginStart(pc PlayerConn) error {
 // authenticate sends the Encryption Request, checks the response, turns the cipher on and asks
 // the session server.
 func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) error {
+	if k := p.Start.Key; k != nil && !time.Now().Before(time.UnixMilli(k.Expiry)) {
+		// What a vanilla 1.19-1.19.2 server refuses at Login Start, in its words. (It also
+		// checks Mojang's signature over the key, which needs Mojang's public key: not done.)
+		return p.refuse(pc, OutcomeExpiredKey, "Expired profile public key. Check that your system time is synchronized, and try restarting your game.",
+			fmt.Errorf("%w: at %s", ErrExpiredKey, time.UnixMilli(k.Expiry).UTC().Format(time.RFC3339)))
+	}
 	token := make([]byte, 4)
 	rand.Read(token)
 	if err := pc.Send(mc.AppendEncryptionRequest(nil, p.Shape, "", c.Keys.PublicDER(), token)); err != nil {
@@ -118,7 +144,13 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 		return p.refuse(pc, OutcomeBadSecret, badAnswer, fmt.Errorf("%w: %v", ErrSecretSize, err))
 	}
 	// The client encrypts from its Encryption Response on: so does every answer from here.
-	p.Enc, p.Dec, _ = cfb8.NewAESPair(secret) // 16 bytes: cannot fail
+	newCipher := c.NewCipher
+	if newCipher == nil {
+		newCipher = cfb8.NewAESPair
+	}
+	if p.Enc, p.Dec, err = newCipher(secret); err != nil { // out of memory: the key was checked
+		return fmt.Errorf("starting the cipher: %w", err)
+	}
 	if err := c.checkToken(p, resp, token); err != nil {
 		return p.refuse(pc, OutcomeBadVerifyToken, badAnswer, err)
 	}

@@ -141,6 +141,7 @@ func TestOnlineLoginRefused(t *testing.T) {
 			auth.OutcomeNameMismatch, "not the one you logged in with"},
 		{"second login start", authtest.Player{SecondLoginStart: true}, nil, auth.OutcomeBadPacket, "out of order"},
 		{"unknown version", authtest.Player{Protocol: 775}, nil, auth.OutcomeUnknownVersion, "1.21.11"},
+		{"expired chat key", authtest.Player{Protocol: 760, ExpiredChatKey: true}, nil, auth.OutcomeExpiredKey, "Expired profile public key"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

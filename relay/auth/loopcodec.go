@@ -1,9 +1,9 @@
 package auth
 
 import (
+	"crypto/cipher"
 	"time"
 
-	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/loop"
 )
 
@@ -14,13 +14,13 @@ import (
 // part of the stream and pass as they are.
 type LoopCodec struct {
 	inner    loop.Codec
-	enc, dec *cfb8.Stream
+	enc, dec cipher.Stream
 }
 
 // NewLoopCodec wraps inner (nil: plain TCP) with the player's cipher. The result implements the
 // loop's optional interfaces exactly when inner does (NoHalfClose is a marker, so a wrapper of a
 // codec with it is a type of its own).
-func NewLoopCodec(inner loop.Codec, enc, dec *cfb8.Stream) loop.Codec {
+func NewLoopCodec(inner loop.Codec, enc, dec cipher.Stream) loop.Codec {
 	if inner == nil {
 		inner = loop.Identity{}
 	}

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 var secret = []byte("0123456789abcdef")
 
 // pairs returns the proxy's and the player's ciphers of one secret.
-func pairs(t *testing.T) (proxyEnc, proxyDec, playerEnc, playerDec *cfb8.Stream) {
+func pairs(t *testing.T) (proxyEnc, proxyDec, playerEnc, playerDec cipher.Stream) {
 	proxyEnc, proxyDec, err := cfb8.NewAESPair(secret)
 	if err != nil {
 		t.Fatal(err)

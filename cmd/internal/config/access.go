@@ -2,6 +2,9 @@ package config
 
 import "fmt"
 
+// maxTokenCache bounds access.token_cache: an entry is about 200 bytes.
+const maxTokenCache = 1 << 20
+
 // validate checks the key files and that routes wanting tokens have keys to check them with.
 func (a Access) validate(routes []Route) []error {
 	var errs []error
@@ -10,6 +13,9 @@ func (a Access) validate(routes []Route) []error {
 	}
 	if a.Leeway < 0 {
 		errs = append(errs, invalid("access.leeway", "must be 0 or a positive duration such as 1m"))
+	}
+	if a.TokenCache < 0 || a.TokenCache > maxTokenCache {
+		errs = append(errs, invalid("access.token_cache", "must be 0 (off) to %d tokens", maxTokenCache))
 	}
 	if len(a.Keys) > 0 {
 		return errs

@@ -17,6 +17,8 @@ func TestAccessErrorsNameKeyAndLine(t *testing.T) {
 		"bad deny":            {route + "      deny: [nowhere]\n", `line 5: routes[0].access.deny[0]: "nowhere" is not a CIDR`},
 		"missing key file":    {"access:\n  keys: [/nonexistent/k.pub]\n", "line 2: access.keys[0]: cannot read /nonexistent/k.pub"},
 		"negative leeway":     {"access:\n  leeway: -1s\n", "line 2: access.leeway: must be 0 or a positive duration"},
+		"negative cache":      {"access:\n  token_cache: -1\n", "line 2: access.token_cache: must be 0 (off) to 1048576 tokens"},
+		"huge cache":          {"access:\n  token_cache: 2000000\n", "line 2: access.token_cache: must be 0 (off) to 1048576 tokens"},
 		"token and file":      {"client:\n  token: abc\n  token_file: /nonexistent/t\n", "client.token_file: set client.token or client.token_file, not both"},
 		"missing token file":  {"client:\n  token_file: /nonexistent/t\n", "line 2: client.token_file: cannot read /nonexistent/t: no such file or directory"},
 	}

@@ -30,6 +30,7 @@ func TestRouteAuthErrorsNameTheKey(t *testing.T) {
 		"missing secret": {route + "    auth: online\n    forwarding: velocity\n    velocity_secret_file: /nonexistent/s\n", "routes[0].velocity_secret_file"},
 		"session server": {route + "login:\n  session_server: ftp://x\n", `login.session_server: "ftp://x" is not an http(s) URL`},
 		"timeout":        {route + "login:\n  session_timeout: 0s\n", "login.session_timeout: must be a positive duration"},
+		"cipher":         {route + "login:\n  cipher: openssl\n", `login.cipher: "openssl" is not one of auto, boringssl, go`},
 	}
 	for name, c := range cases {
 		_, err := Parse([]byte(c.yaml), noEnv)

@@ -47,6 +47,9 @@ type Access struct {
 	// QueryToken reads a token from the access_token query parameter too; off by default,
 	// since URLs end up in logs (a CDN's, a browser's history).
 	QueryToken bool `yaml:"query_token"`
+	// TokenCache is how many verified tokens are remembered so that one seen again costs a hash
+	// instead of a signature check; 0 remembers none.
+	TokenCache int `yaml:"token_cache"`
 }
 
 // RouteAccess says who may use a route.
@@ -75,7 +78,17 @@ type Login struct {
 	// PreventProxyConnections gives the session server the player's address, which then has to be
 	// the one the client joined from.
 	PreventProxyConnections bool `yaml:"prevent_proxy_connections"`
+	// Cipher is the implementation of the player side's AES-128/CFB8: CipherAuto, CipherBoringSSL
+	// or CipherGo.
+	Cipher string `yaml:"cipher"`
 }
+
+// login.cipher values.
+const (
+	CipherAuto      = "auto"
+	CipherBoringSSL = "boringssl"
+	CipherGo        = "go"
+)
 
 // Route auth modes.
 const (
@@ -345,7 +358,7 @@ func Default() Config {
 			FullMessage: "The server is full right now. Please try again in a few minutes.",
 		},
 		Relay: Relay{DataPath: DataPathAuto, Loops: DefaultLoops},
-		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second},
+		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
 		Fallback: Fallback{
 			MOTD:        "§cThe server is not reachable right now",
 			VersionName: "moonbridge",

@@ -253,7 +253,7 @@ func (r Route) validateAuth(key string) []error {
 
 // validate checks the login settings online routes share.
 func (l Login) validate() []error {
-	var errs []error
+	errs := []error{oneOf("login.cipher", l.Cipher, CipherAuto, CipherBoringSSL, CipherGo)}
 	if u, err := url.Parse(l.SessionServer); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		errs = append(errs, invalid("login.session_server", "%q is not an http(s) URL", l.SessionServer))
 	}

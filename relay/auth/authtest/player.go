@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"crypto"
+	"crypto/cipher"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"io"
+	"time"
 
 	"github.com/moonbridge/moonbridge/internal/cfb8"
 	"github.com/moonbridge/moonbridge/relay/auth"
@@ -26,6 +28,8 @@ type Player struct {
 	// ChatKey: a 1.19-1.19.2 player sends a chat key in Login Start and signs the verify token
 	// with it instead of encrypting it.
 	ChatKey bool
+	// ExpiredChatKey sends a chat key that expired a minute ago (1.19-1.19.2).
+	ExpiredChatKey bool
 
 	WrongToken       bool // encrypts a verify token that is not the one asked
 	SecretSize       int  // a shared secret of this many bytes instead of 16
@@ -42,7 +46,7 @@ type Conn struct {
 	R *bufio.Reader // decrypted
 	w io.Writer
 	// enc encrypts what the player writes; nil offline.
-	enc *cfb8.Stream
+	enc cipher.Stream
 }
 
 // Write sends b (encrypted once the cipher is on).
@@ -104,12 +108,16 @@ func (c *Conn) rewind(body []byte) *Conn {
 
 func (p Player) loginStart(shape mc.LoginShape) (mc.LoginStart, *rsa.PrivateKey) {
 	start := mc.LoginStart{Name: p.Name, HasUUID: shape.LoginStartUUID != mc.UUIDAbsent, UUID: authfake.Profile(p.Name).ID}
-	if !p.ChatKey || !shape.LoginStartKey {
+	if !(p.ChatKey || p.ExpiredChatKey) || !shape.LoginStartKey {
 		return start, nil
 	}
 	key, _ := rsa.GenerateKey(rand.Reader, 1024)
 	der, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	start.Key = &mc.PlayerKey{Expiry: 1 << 42, PublicKey: der, Signature: []byte("mojang's signature")}
+	expiry := int64(1 << 42) // in 2109
+	if p.ExpiredChatKey {
+		expiry = time.Now().Add(-time.Minute).UnixMilli()
+	}
+	start.Key = &mc.PlayerKey{Expiry: expiry, PublicKey: der, Signature: []byte("mojang's signature")}
 	return start, key
 }
 
@@ -133,7 +141,7 @@ func (p Player) answer(c *Conn, rw io.ReadWriter, shape mc.LoginShape, req mc.En
 		return nil, err
 	}
 	frame := mc.AppendEncryptionResponse(nil, shape, resp)
-	var enc, dec *cfb8.Stream
+	var enc, dec cipher.Stream
 	if len(secret) == 16 { // otherwise the proxy refuses it in the clear: no cipher
 		enc, dec, _ = cfb8.NewAESPair(secret)
 		more := bytes.Clone(p.Pipelined)
@@ -166,7 +174,7 @@ func (p Player) response(serverKey, secret, token []byte, chatKey *rsa.PrivateKe
 // decrypter decrypts what it reads.
 type decrypter struct {
 	r   io.Reader
-	dec *cfb8.Stream
+	dec cipher.Stream
 }
 
 func (d *decrypter) Read(b []byte) (int, error) {

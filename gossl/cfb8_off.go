@@ -1,0 +1,7 @@
+//go:build !(boringssl && cgo)
+
+package gossl
+
+import "crypto/cipher"
+
+func newBoringCFB8([]byte, []byte, bool) (cipher.Stream, error) { return nil, ErrCFB8NotCompiled }

@@ -1,0 +1,120 @@
+package gossl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/cfb8"
+	"github.com/moonbridge/moonbridge/internal/cfb8/cfb8test"
+)
+
+// forEachCFB8 runs a test under both CFB8 implementations; in a pure-Go build the boringssl
+// row skips with its reason.
+func forEachCFB8(t *testing.T, test func(t *testing.T, newStream cfb8test.New)) {
+	t.Helper()
+	t.Run("go", func(t *testing.T) { test(t, cfb8.New) })
+	t.Run("boringssl", func(t *testing.T) {
+		if !BoringEnabled {
+			t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
+		}
+		test(t, NewCFB8)
+	})
+}
+
+func TestCFB8NIST(t *testing.T) { forEachCFB8(t, cfb8test.CheckNIST) }
+
+// TestCFB8Splits: each implementation in calls of random lengths against internal/cfb8 in one
+// call, so the boringssl row is the differential test of BoringSSL against Go.
+func TestCFB8Splits(t *testing.T) {
+	forEachCFB8(t, func(t *testing.T, newStream cfb8test.New) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for range 10 {
+			cfb8test.CheckSplits(t, cfb8.New, newStream, []int{0, 1, 17, 511, 512, 513, 4096, 4096 + rng.IntN(4096)}, rng)
+		}
+	})
+}
+
+// TestCFB8ZeroAllocs: an XORKeyStream call allocates nothing (for BoringSSL: the cgo call keeps
+// the slices where they are).
+func TestCFB8ZeroAllocs(t *testing.T) {
+	forEachCFB8(t, func(t *testing.T, newStream cfb8test.New) {
+		s := cfb8test.Stream(t, newStream, cfb8test.NISTKey, cfb8test.NISTIV, false)
+		buf := make([]byte, 1024)
+		if n := testing.AllocsPerRun(100, func() { s.XORKeyStream(buf, buf) }); n != 0 {
+			t.Fatalf("%v allocations per call, want 0", n)
+		}
+	})
+}
+
+func TestCFB8PairBadKey(t *testing.T) {
+	_, _, err := NewCFB8Pair(make([]byte, 15))
+	var cfbErr *CFB8Error
+	switch {
+	case BoringEnabled && !errors.As(err, &cfbErr):
+		t.Fatalf("a 15-byte key: %v, want a CFB8Error", err)
+	case !BoringEnabled && (!errors.Is(err, ErrCFB8NotCompiled) || !strings.Contains(err.Error(), "make build")):
+		t.Fatalf("pure-Go build: %v, want ErrCFB8NotCompiled naming `make build`", err)
+	}
+}
+
+// TestCFB8PairCloses: the pair round-trips and closes (twice is harmless); a use after Close is
+// the caller's bug and panics instead of touching freed memory.
+func TestCFB8PairCloses(t *testing.T) {
+	if !BoringEnabled {
+		t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
+	}
+	enc, dec, err := NewCFB8Pair(cfb8test.NISTKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("a Minecraft packet")
+	wire := append([]byte(nil), msg...)
+	enc.XORKeyStream(wire, wire)
+	dec.XORKeyStream(wire, wire)
+	if string(wire) != string(msg) {
+		t.Fatalf("round trip: %q", wire)
+	}
+	for _, s := range []any{enc, dec, enc} {
+		if err := s.(io.Closer).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("XORKeyStream after Close did not panic")
+		}
+	}()
+	enc.XORKeyStream(wire, wire)
+}
+
+// BenchmarkCFB8 is the throughput of each implementation, in place on one stream
+// (bench/results/2026-11-30-cfb8-cipher.md).
+func BenchmarkCFB8(b *testing.B) {
+	impls := []struct {
+		name      string
+		newStream cfb8test.New
+	}{{"go", cfb8.New}, {"boringssl", NewCFB8}}
+	for _, impl := range impls {
+		for _, size := range []int{64, 1024, 65536} {
+			b.Run(fmt.Sprintf("impl=%s/size=%d", impl.name, size), func(b *testing.B) {
+				s, err := impl.newStream(cfb8test.NISTKey, cfb8test.NISTIV, false)
+				if errors.Is(err, ErrCFB8NotCompiled) {
+					b.Skip(err) // the pure-Go build has no boringssl row
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf := make([]byte, size)
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					s.XORKeyStream(buf, buf)
+				}
+			})
+		}
+	}
+}
