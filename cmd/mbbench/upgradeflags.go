@@ -25,6 +25,7 @@ type upgradeFlags struct {
 	duration, warmup time.Duration
 	tokenFile        string
 	tokenKeys        stringList
+	tokenCache       int
 	token            string // read from tokenFile by prepare
 }
 
@@ -34,6 +35,7 @@ func (f *upgradeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.warmup, "warmup-duration", 2*time.Second, "upgrades: upgrades before each window, not counted")
 	fs.StringVar(&f.tokenFile, "token-file", "", "ws, wss: send the access token in this `file` as Authorization: Bearer")
 	fs.Var(&f.tokenKeys, "token-key", "upgrades with --serve: moonbridge requires tokens, checked with this public key `file` (repeatable)")
+	fs.IntVar(&f.tokenCache, "token-cache", 0, "upgrades with --token-key: moonbridge's access.token_cache (`entries`; 0 verifies every token)")
 }
 
 func (f *upgradeFlags) check(tf *targetFlags) error {
@@ -46,6 +48,8 @@ func (f *upgradeFlags) check(tf *targetFlags) error {
 		return usageError("--token-file: %v", client.ErrTokenOverTCP)
 	case len(f.tokenKeys) > 0 && (f.mode != modeUpgrades || tf.serve == "" || tf.callerConfig()):
 		return usageError("--token-key needs --mode upgrades and --serve without a --serve-arg --config")
+	case f.tokenCache != 0 && len(f.tokenKeys) == 0:
+		return usageError("--token-cache needs --token-key")
 	}
 	return nil
 }
@@ -78,7 +82,7 @@ func (f *upgradeFlags) prepare(tf *targetFlags) (cleanup func(), err error) {
 		return nil, err
 	}
 	tf.routesConfig = func(backendAddr string) (string, error) {
-		return writeConfig(dir, upgradesConfig(backendAddr, keys))
+		return writeConfig(dir, upgradesConfig(backendAddr, keys, f.tokenCache))
 	}
 	return func() { os.RemoveAll(dir) }, nil
 }
@@ -86,9 +90,9 @@ func (f *upgradeFlags) prepare(tf *targetFlags) (cleanup func(), err error) {
 // upgradesConfig is moonbridge's config for the upgrades mode: every session comes from
 // 127.0.0.1 at thousands a second, which the default per-address limits (5 new connections a
 // second in bursts of 10) would refuse; one route to the backend that requires tokens checked
-// with keys, or none when there are no keys; and no log line per session (log level warn),
+// with keys (remembering tokenCache of them), or none when there are no keys; and no log line per session (log level warn),
 // which at this rate would be most of what is measured and flood the raw output.
-func upgradesConfig(backendAddr string, keys []string) string {
+func upgradesConfig(backendAddr string, keys []string, tokenCache int) string {
 	tokens := "off"
 	if len(keys) > 0 {
 		tokens = "required"
@@ -105,6 +109,6 @@ func upgradesConfig(backendAddr string, keys []string) string {
 		}
 		fmt.Fprintf(&b, "%q", k)
 	}
-	b.WriteString("]\n")
+	fmt.Fprintf(&b, "]\n  token_cache: %d\n", tokenCache)
 	return b.String()
 }

@@ -156,7 +156,7 @@ func TestUpgradesConfigRequiresTokens(t *testing.T) {
 		files = append(files, base+".pub")
 	}
 	for _, keys := range [][]string{files, nil} {
-		cfg, err := config.Parse([]byte(upgradesConfig("127.0.0.1:25566", keys)), func(string) (string, bool) { return "", false })
+		cfg, err := config.Parse([]byte(upgradesConfig("127.0.0.1:25566", keys, 4096)), func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,8 +170,8 @@ func TestUpgradesConfigRequiresTokens(t *testing.T) {
 		if len(cfg.Routes) != 1 || cfg.Routes[0].Access.Tokens != want || !slices.Equal(cfg.Routes[0].Backends, []string{"127.0.0.1:25566"}) {
 			t.Errorf("keys %v: routes %+v", keys, cfg.Routes)
 		}
-		if !slices.Equal(cfg.Access.Keys, keys) {
-			t.Errorf("access.keys %v, want %v", cfg.Access.Keys, keys)
+		if !slices.Equal(cfg.Access.Keys, keys) || cfg.Access.TokenCache != 4096 {
+			t.Errorf("access.keys %v, token_cache %d, want %v and 4096", cfg.Access.Keys, cfg.Access.TokenCache, keys)
 		}
 		if l := cfg.Limits; l.ConnectionRatePerIP < 100000 || l.ConnectionBurstPerIP < 100000 || l.MaxConnectionsPerIP < 10000 {
 			t.Errorf("limits %+v refuse a loop of upgrades from one address", l)
@@ -187,6 +187,7 @@ func TestUpgradesFlagMistakesExit2(t *testing.T) {
 		{"run", "--mode", "upgrades", "--transport", "tcp", "--token-file", "t", "--serve", "x"},
 		{"run", "--mode", "upgrades", "--token-key", "k.pub", "--target", "127.0.0.1:1", "--target-pid", "1"},
 		{"run", "--mode", "upgrades", "--idle", "10", "--serve", "x"},
+		{"run", "--mode", "upgrades", "--token-cache", "64", "--serve", "x"},
 	} {
 		if code, _, stderr := mbbench(args...); code != 2 {
 			t.Errorf("mbbench %s: exit %d, stderr %q; want 2", strings.Join(args, " "), code, stderr)
