@@ -15,9 +15,10 @@ import (
 // the fake backend, and per-address limits raised because every player comes from 127.0.0.1
 // (the defaults, 5 new connections a second in bursts of 10, would refuse most of a run).
 type servedConfig struct {
-	quiet     bool         // log level warn: no line per session (the upgrades mode's rate would flood the output)
-	tokenKeys []string     // absolute paths of the public keys the route requires tokens checked with; none: tokens off
-	online    *onlineRoute // the route's online login; nil: logins pass through
+	quiet      bool         // log level warn: no line per session (the upgrades mode's rate would flood the output)
+	tokenKeys  []string     // absolute paths of the public keys the route requires tokens checked with; none: tokens off
+	tokenCache int          // access.token_cache: verified tokens remembered (0: every token verified)
+	online     *onlineRoute // the route's online login; nil: logins pass through
 }
 
 // onlineRoute is the route's auth: online against mbbench's fake session server.
@@ -85,7 +86,7 @@ func (c servedConfig) text(backendAddr string) string {
 		}
 		fmt.Fprintf(&b, "%q", k)
 	}
-	b.WriteString("]\n")
+	fmt.Fprintf(&b, "]\n  token_cache: %d\n", c.tokenCache)
 	if c.online != nil {
 		fmt.Fprintf(&b, "login:\n  session_server: %q\n", c.online.sessionServer)
 	}

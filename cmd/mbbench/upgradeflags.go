@@ -25,6 +25,7 @@ type upgradeFlags struct {
 	duration, warmup time.Duration
 	tokenFile        string
 	tokenKeys        stringList
+	tokenCache       int
 	token            string // read from tokenFile by readToken
 }
 
@@ -34,6 +35,7 @@ func (f *upgradeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.warmup, "warmup-duration", 2*time.Second, "upgrades: upgrades before each window, not counted")
 	fs.StringVar(&f.tokenFile, "token-file", "", "ws, wss: send the access token in this `file` as Authorization: Bearer")
 	fs.Var(&f.tokenKeys, "token-key", "upgrades with --serve: moonbridge requires tokens, checked with this public key `file` (repeatable)")
+	fs.IntVar(&f.tokenCache, "token-cache", 0, "upgrades with --token-key: moonbridge's access.token_cache (`entries`; 0 verifies every token)")
 }
 
 func (f *upgradeFlags) check(tf *targetFlags) error {
@@ -46,6 +48,8 @@ func (f *upgradeFlags) check(tf *targetFlags) error {
 		return usageError("--token-file: %v", client.ErrTokenOverTCP)
 	case len(f.tokenKeys) > 0 && (f.mode != modeUpgrades || tf.serve == "" || tf.callerConfig()):
 		return usageError("--token-key needs --mode upgrades and --serve without a --serve-arg --config")
+	case f.tokenCache != 0 && len(f.tokenKeys) == 0:
+		return usageError("--token-cache needs --token-key")
 	}
 	return nil
 }
@@ -68,13 +72,14 @@ func (f *upgradeFlags) readToken() error {
 }
 
 // served puts the upgrades mode's settings into the config --serve's moonbridge gets: tokens
-// required with --token-key's keys (off without), and no log line per session, which at
-// thousands of sessions a second would be most of what is measured and flood the raw output.
+// required with --token-key's keys (off without), --token-cache of them remembered, and no log
+// line per session, which at thousands of sessions a second would be most of what is measured
+// and flood the raw output.
 func (f *upgradeFlags) served(c *servedConfig) error {
 	if f.mode != modeUpgrades {
 		return nil
 	}
-	c.quiet = true
+	c.quiet, c.tokenCache = true, f.tokenCache
 	for _, k := range f.tokenKeys {
 		abs, err := filepath.Abs(k)
 		if err != nil {

@@ -159,7 +159,7 @@ func TestServedConfig(t *testing.T) {
 	}
 	online := &onlineRoute{sessionServer: "http://127.0.0.1:1234", forwarding: config.ForwardBungeeCord}
 	for _, c := range []servedConfig{
-		{quiet: true, tokenKeys: files}, {quiet: true}, {online: online}, {quiet: true, tokenKeys: files, online: online},
+		{quiet: true, tokenKeys: files, tokenCache: 4096}, {quiet: true}, {online: online}, {quiet: true, tokenKeys: files, online: online},
 	} {
 		cfg, err := config.Parse([]byte(c.text("127.0.0.1:25566")), func(string) (string, bool) { return "", false })
 		if err != nil {
@@ -191,8 +191,8 @@ func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 	if r.Access.Tokens != tokens || r.Auth != auth || r.Forwarding != forwarding || cfg.Login.SessionServer != sessions || cfg.Log.Level != level {
 		t.Errorf("%+v: tokens %q auth %q forwarding %q session server %q log level %q", c, r.Access.Tokens, r.Auth, r.Forwarding, cfg.Login.SessionServer, cfg.Log.Level)
 	}
-	if !slices.Equal(cfg.Access.Keys, c.tokenKeys) {
-		t.Errorf("access.keys %v, want %v", cfg.Access.Keys, c.tokenKeys)
+	if !slices.Equal(cfg.Access.Keys, c.tokenKeys) || cfg.Access.TokenCache != c.tokenCache {
+		t.Errorf("access.keys %v, token_cache %d, want %v and %d", cfg.Access.Keys, cfg.Access.TokenCache, c.tokenKeys, c.tokenCache)
 	}
 	if l := cfg.Limits; l.ConnectionRatePerIP < 100000 || l.ConnectionBurstPerIP < 100000 || l.MaxConnectionsPerIP < 10000 {
 		t.Errorf("limits %+v refuse a loop of sessions from one address", l)
@@ -207,6 +207,7 @@ func TestUpgradesFlagMistakesExit2(t *testing.T) {
 		{"run", "--mode", "upgrades", "--transport", "tcp", "--token-file", "t", "--serve", "x"},
 		{"run", "--mode", "upgrades", "--token-key", "k.pub", "--target", "127.0.0.1:1", "--target-pid", "1"},
 		{"run", "--mode", "upgrades", "--idle", "10", "--serve", "x"},
+		{"run", "--mode", "upgrades", "--token-cache", "64", "--serve", "x"},
 	} {
 		if code, _, stderr := mbbench(args...); code != 2 {
 			t.Errorf("mbbench %s: exit %d, stderr %q; want 2", strings.Join(args, " "), code, stderr)
