@@ -63,42 +63,18 @@ func (s *Stream) XORKeyStream(dst, src []byte) {
 		panic("cfb8: output smaller than input")
 	}
 	dst = dst[:len(src)]
-	if s.decrypt {
-		s.decryptAhead(dst, src)
-		return
-	}
 	for i, in := range src {
 		s.block.Encrypt(s.out[:], s.reg[s.pos:s.pos+aes.BlockSize])
 		c := in ^ s.out[0]
 		dst[i] = c
-		s.reg[s.pos+aes.BlockSize] = c // each block waits for the byte the last one made
-		s.advance(1)
-	}
-}
-
-// decryptAhead decrypts. A decrypting register holds ciphertext, which is the input: all of it
-// is known before any block is encrypted. The window is filled with the input first; then the
-// blocks depend neither on each other's results nor on a byte stored just before, and the CPU
-// runs several at once (the encrypting loop above cannot: its register takes each output).
-func (s *Stream) decryptAhead(dst, src []byte) {
-	for len(src) > 0 {
-		n := min(len(src), regBytes-aes.BlockSize-s.pos)
-		window := s.reg[s.pos : s.pos+aes.BlockSize+n]
-		copy(window[aes.BlockSize:], src[:n]) // before dst, which may be src, is written
-		for i := range n {
-			s.block.Encrypt(s.out[:], window[i:i+aes.BlockSize])
-			dst[i] = window[aes.BlockSize+i] ^ s.out[0]
+		if s.decrypt {
+			c = in // the register takes the ciphertext: here the input
 		}
-		s.advance(n)
-		dst, src = dst[n:], src[n:]
-	}
-}
-
-// advance moves the register n bytes on, and back to the start of reg at its end.
-func (s *Stream) advance(n int) {
-	s.pos += n
-	if s.pos+aes.BlockSize == regBytes {
-		copy(s.reg[:aes.BlockSize], s.reg[s.pos:])
-		s.pos = 0
+		s.reg[s.pos+aes.BlockSize] = c
+		s.pos++
+		if s.pos+aes.BlockSize == regBytes {
+			copy(s.reg[:aes.BlockSize], s.reg[s.pos:])
+			s.pos = 0
+		}
 	}
 }
