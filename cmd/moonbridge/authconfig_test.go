@@ -56,7 +56,7 @@ func TestRouteLogins(t *testing.T) {
 	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login, zerolog.Nop()); err == nil {
 		t.Error("an empty velocity secret was taken")
 	}
-	if want := map[bool]string{true: "boringssl", false: "go"}[gossl.BoringEnabled]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {
+	if want := "go"; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) { // auto's choice in both builds
 		t.Errorf("the startup log %q does not name auto's cipher %s", log.String(), want)
 	}
 }
