@@ -13,6 +13,10 @@ import (
 type Limits struct {
 	MaxConnections      int // open client connections in total, counted from accept
 	MaxConnectionsPerIP int // per client address, counted from accept (see addrSlot)
+	// IPv6Prefix is how many leading bits of an IPv6 address make one "address" for the
+	// per-address limits: an ISP gives a customer a whole /64 (or more), so counting per /128
+	// would let one host spread over 2^64 addresses. 128 counts each address on its own.
+	IPv6Prefix int
 	// ConnectionRate is how many new connections per second one address may open on average,
 	// ConnectionBurst how many at once (a token bucket per address).
 	ConnectionRate    float64
@@ -30,6 +34,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		MaxConnections:      10000,
 		MaxConnectionsPerIP: 50,
+		IPv6Prefix:          64,
 		ConnectionRate:      5,
 		ConnectionBurst:     10,
 		SniffTimeout:        5 * time.Second,
@@ -45,6 +50,7 @@ func (l Limits) withDefaults() Limits {
 	return Limits{
 		MaxConnections:      positiveOr(l.MaxConnections, d.MaxConnections),
 		MaxConnectionsPerIP: positiveOr(l.MaxConnectionsPerIP, d.MaxConnectionsPerIP),
+		IPv6Prefix:          positiveOr(min(l.IPv6Prefix, 128), d.IPv6Prefix),
 		ConnectionRate:      positiveOr(l.ConnectionRate, d.ConnectionRate),
 		ConnectionBurst:     positiveOr(l.ConnectionBurst, d.ConnectionBurst),
 		SniffTimeout:        positiveOr(l.SniffTimeout, d.SniffTimeout),
@@ -107,7 +113,7 @@ func (c *counter) acquireTotal() (release func(), err error) {
 // acquireAddr takes a slot for one client address and a token from its rate bucket (only when
 // the slot is free, so a refused connection does not also spend a token).
 func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
-	addr = addr.Unmap()
+	addr = c.limitKey(addr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.perAddr[addr] >= c.limits.MaxConnectionsPerIP {
@@ -117,6 +123,17 @@ func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 		return nil, &LimitError{Reason: refusedRate, Limit: c.rate.String()}
 	}
 	return take(&c.mu, c.perAddr, addr), nil
+}
+
+// limitKey is what addr is counted under: itself (IPv4, or an IPv4-mapped IPv6 address as the
+// IPv4 address it is), or its IPv6 network of IPv6Prefix bits.
+func (c *counter) limitKey(addr netip.Addr) netip.Addr {
+	addr = addr.Unmap()
+	if !addr.Is6() || c.limits.IPv6Prefix >= 128 {
+		return addr
+	}
+	network, _ := addr.WithZone("").Prefix(c.limits.IPv6Prefix) // 1-127 bits: cannot fail
+	return network.Addr()
 }
 
 // acquireRoute takes a slot in route's own limit (none when its MaxConnections is 0).

@@ -222,6 +222,7 @@ func relayLimits(l config.Limits) relay.Limits {
 	return relay.Limits{
 		MaxConnections:      l.MaxConnections,
 		MaxConnectionsPerIP: l.MaxConnectionsPerIP,
+		IPv6Prefix:          l.IPv6Prefix,
 		ConnectionRate:      l.ConnectionRatePerIP,
 		ConnectionBurst:     l.ConnectionBurstPerIP,
 		HandshakeTimeout:    l.HandshakeTimeout,

@@ -116,6 +116,9 @@ type Shutdown struct {
 type Limits struct {
 	MaxConnections      int `yaml:"max_connections"`
 	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"`
+	// IPv6Prefix is the bits of an IPv6 address that count as one address for the per-address
+	// limits (a /64 is one customer's network).
+	IPv6Prefix int `yaml:"ipv6_prefix"`
 	// ConnectionRatePerIP is new connections per second per address on average, with bursts of
 	// up to ConnectionBurstPerIP.
 	ConnectionRatePerIP  float64       `yaml:"connection_rate_per_ip"`
@@ -347,6 +350,7 @@ func Default() Config {
 		Limits: Limits{
 			MaxConnections:       10000,
 			MaxConnectionsPerIP:  50,
+			IPv6Prefix:           64,
 			ConnectionRatePerIP:  5,
 			ConnectionBurstPerIP: 10,
 			HandshakeTimeout:     10 * time.Second,

@@ -11,13 +11,18 @@ func TestLimitKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Limits.IPv6Prefix != 64 {
+		t.Errorf("ipv6_prefix %d by default, want 64", cfg.Limits.IPv6Prefix)
+	}
 	if cfg.Limits.ConnectionRatePerIP != 2.5 || cfg.Limits.ConnectionBurstPerIP != 4 || cfg.Routes[0].MaxConnections != 20 {
 		t.Errorf("got %+v and route %+v", cfg.Limits, cfg.Routes[0])
 	}
 	cases := map[string]struct{ yaml, want string }{
-		"rate":  {"limits:\n  connection_rate_per_ip: 0\n", "limits.connection_rate_per_ip: must be positive"},
-		"burst": {"limits:\n  connection_burst_per_ip: 0\n", "limits.connection_burst_per_ip: must be positive"},
-		"route": {"routes:\n  - hosts: [\"*\"]\n    backends: [127.0.0.1:25565]\n    max_connections: -1\n", "routes[0].max_connections"},
+		"rate":            {"limits:\n  connection_rate_per_ip: 0\n", "limits.connection_rate_per_ip: must be positive"},
+		"burst":           {"limits:\n  connection_burst_per_ip: 0\n", "limits.connection_burst_per_ip: must be positive"},
+		"ipv6 prefix":     {"limits:\n  ipv6_prefix: 16\n", "limits.ipv6_prefix: must be between 32 and 128"},
+		"ipv6 prefix big": {"limits:\n  ipv6_prefix: 129\n", "limits.ipv6_prefix: must be between 32 and 128"},
+		"route":           {"routes:\n  - hosts: [\"*\"]\n    backends: [127.0.0.1:25565]\n    max_connections: -1\n", "routes[0].max_connections"},
 	}
 	for name, tc := range cases {
 		if _, err := Parse([]byte(tc.yaml), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -128,6 +128,9 @@ func (l Limits) validate() []error {
 	if l.ConnectionRatePerIP <= 0 {
 		errs = append(errs, invalid("limits.connection_rate_per_ip", "must be positive (new connections per second)"))
 	}
+	if l.IPv6Prefix < 32 || l.IPv6Prefix > 128 {
+		errs = append(errs, invalid("limits.ipv6_prefix", "must be between 32 and 128 (bits of an IPv6 address counted as one address)"))
+	}
 	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
 	}
