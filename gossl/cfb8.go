@@ -25,6 +25,11 @@ func NewCFB8Pair(key []byte) (enc, dec cipher.Stream, err error) {
 	return enc, dec, nil
 }
 
+// CFB8Accelerated reports whether NewCFB8's streams use AES-NI with the shift register in a
+// vector register (the cgo build on an x86-64 CPU with AES-NI and SSSE3); false in a pure-Go
+// build and where the shim falls back to BoringSSL's AES_encrypt per byte.
+func CFB8Accelerated() bool { return cfb8Accelerated() }
+
 // NewCFB8 returns one direction of AES-128/CFB8 with BoringSSL's AES for any 16-byte IV (the
 // known-answer tests need one apart from the key). The stream implements io.Closer.
 func NewCFB8(key, iv []byte, decrypt bool) (cipher.Stream, error) {

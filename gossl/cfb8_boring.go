@@ -8,6 +8,8 @@ import (
 	"github.com/moonbridge/moonbridge/gossl/internal/boring"
 )
 
+func cfb8Accelerated() bool { return boring.CFB8Accelerated() }
+
 func newBoringCFB8(key, iv []byte, decrypt bool) (cipher.Stream, error) {
 	s, err := boring.NewCFB8(key, iv, decrypt)
 	if err != nil {

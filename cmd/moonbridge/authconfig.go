@@ -57,7 +57,7 @@ type cipherChoice struct {
 }
 
 // cipherRecord is the benchmark record behind auto's choice.
-const cipherRecord = "bench/results/2026-11-30-cfb8-cipher.md"
+const cipherRecord = "bench/results/2026-11-30-cfb8-vector-register.md"
 
 // loginCipher resolves login.cipher; boringssl fails in a build without BoringSSL.
 func loginCipher(name string) (cipherChoice, error) {
@@ -73,10 +73,15 @@ func loginCipher(name string) (cipherChoice, error) {
 		boring.reason = "login.cipher is boringssl"
 		return boring, nil
 	}
-	// auto's choice is set by bench/results/2026-11-30-cfb8-cipher.md: both cost about 20 ns a
-	// byte (AES's latency: CFB8 encrypts one block per byte, each waiting for the last), so Go's,
-	// which keeps no C state per session.
-	goCipher.reason = "auto: Go's and BoringSSL's cost the same (" + cipherRecord + ")"
+	// auto's choice is set by bench/results/2026-11-30-cfb8-vector-register.md: the shim's CFB8
+	// where it runs AES-NI with the register in a vector register; elsewhere Go's, which costs
+	// the same as BoringSSL's AES_encrypt per byte (bench/results/2026-11-30-cfb8-cipher.md)
+	// and keeps no C state per session.
+	if gossl.CFB8Accelerated() {
+		boring.reason = "auto: the shim's AES-NI CFB8 is the fastest here (" + cipherRecord + ")"
+		return boring, nil
+	}
+	goCipher.reason = "auto: this CPU or build has no accelerated CFB8 in the shim, and Go's costs the same as BoringSSL's AES per byte"
 	return goCipher, nil
 }
 

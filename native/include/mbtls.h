@@ -161,8 +161,8 @@ void mb_conn_state(const mb_conn *conn, mb_state *st);
  *
  * Minecraft encrypts a connection after login with AES-128 in CFB8 (the shared secret is both key
  * and IV). This BoringSSL has no EVP_aes_128_cfb8 (not even in decrepit), so the mode is written
- * here over BoringSSL's AES_encrypt (AES-NI when the CPU has it): one block per byte, as the mode
- * is. One mb_cfb8 is one direction of a connection; calls continue its stream. Not thread-safe. */
+ * here: one block per byte, as the mode is, with AES-NI instructions and the register kept in a
+ * vector register on x86-64 CPUs that have them, over BoringSSL's AES_encrypt elsewhere. One mb_cfb8 is one direction of a connection; calls continue its stream. Not thread-safe. */
 
 typedef struct mb_cfb8 mb_cfb8;
 
@@ -177,9 +177,11 @@ enum {
   MB_CFB8_BAD_ARG = 3   /* a NULL context or IV, or a NULL buffer with a length */
 };
 
-/* Directions for mb_cfb8_new. */
+/* Directions for mb_cfb8_new, to which MB_CFB8_PORTABLE may be added: the portable loop over
+ * BoringSSL's AES_encrypt even where the AES-NI one could run (for tests of both). */
 #define MB_CFB8_ENCRYPT 1
 #define MB_CFB8_DECRYPT 0
+#define MB_CFB8_PORTABLE 0x100
 
 /* mb_cfb8_new makes a stream with an AES-128 key and a 16-byte IV (Minecraft passes the key
  * again), encrypting or decrypting. It stores it in *out and returns MB_CFB8_OK, or an error
@@ -193,6 +195,10 @@ int mb_cfb8_xor(mb_cfb8 *c, uint8_t *dst, const uint8_t *src, size_t len);
 
 /* mb_cfb8_free wipes and frees c; NULL is fine. */
 void mb_cfb8_free(mb_cfb8 *c);
+
+/* mb_cfb8_accelerated reports whether new streams use AES-NI with the register in a vector
+ * register (x86-64 with AES-NI and SSSE3) rather than AES_encrypt per byte. */
+int mb_cfb8_accelerated(void);
 
 #ifdef __cplusplus
 }

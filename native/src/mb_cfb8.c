@@ -1,6 +1,7 @@
-/* mb_cfb8.c: AES-128/CFB8 (NIST SP 800-38A, 6.3, s = 8) over BoringSSL's AES block, for the
- * player side of Minecraft's online mode. */
-#include "mbtls.h"
+/* mb_cfb8.c: AES-128/CFB8 (NIST SP 800-38A, 6.3, s = 8) for the player side of Minecraft's
+ * online mode: with AES-NI and the register in a vector register where the CPU has it
+ * (mb_cfb8_x86.c), otherwise over BoringSSL's AES block. */
+#include "mb_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,21 @@
 struct mb_cfb8 {
   AES_KEY key;
   int decrypt;
+  int hw;     /* mb_cfb8_x86.c runs it: the register is reg[0:16], the round keys in hw_key */
   size_t pos; /* the register is reg[pos : pos+16] */
   uint8_t reg[MB_CFB8_REG_BYTES];
+#if MB_CFB8_HW
+  uint8_t hw_key[MB_CFB8_HW_KEY_BYTES];
+#endif
 };
+
+int mb_cfb8_accelerated(void) {
+#if MB_CFB8_HW
+  return mb_cfb8_hw_capable();
+#else
+  return 0;
+#endif
+}
 
 int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direction,
                 mb_cfb8 **out) {
@@ -32,7 +45,11 @@ int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direc
     mb_cfb8_free(c);
     return MB_CFB8_BAD_KEY;
   }
-  c->decrypt = direction == MB_CFB8_DECRYPT;
+  c->decrypt = (direction & MB_CFB8_ENCRYPT) == 0;
+#if MB_CFB8_HW
+  c->hw = (direction & MB_CFB8_PORTABLE) == 0 && mb_cfb8_hw_capable();
+  if (c->hw) mb_cfb8_hw_expand(key, c->hw_key);
+#endif
   memcpy(c->reg, iv, MB_CFB8_IV_LEN);
   *out = c;
   return MB_CFB8_OK;
@@ -40,6 +57,12 @@ int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direc
 
 int mb_cfb8_xor(mb_cfb8 *c, uint8_t *dst, const uint8_t *src, size_t len) {
   if (c == NULL || (len > 0 && (dst == NULL || src == NULL))) return MB_CFB8_BAD_ARG;
+#if MB_CFB8_HW
+  if (c->hw) {
+    mb_cfb8_hw_xor(c->hw_key, c->reg, c->decrypt, dst, src, len);
+    return MB_CFB8_OK;
+  }
+#endif
   uint8_t ks[AES_BLOCK_SIZE];
   for (size_t i = 0; i < len; i++) {
     AES_encrypt(c->reg + c->pos, ks, &c->key);

@@ -93,4 +93,20 @@ size_t mb_rec_plain_pending(const mb_rec *rec);
 /* mb_callbacks.c: handshake-time callbacks, all in C (no Go on the per-record path). */
 void mb_install_callbacks(SSL_CTX *ssl_ctx, mb_ctx *ctx);
 
+/* ---- CFB8 with AES-NI (mb_cfb8_x86.c): x86-64 with GCC or Clang ---------------------------- */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MB_CFB8_HW 1
+#define MB_CFB8_HW_KEY_BYTES (11 * 16) /* the 11 round keys of AES-128 */
+
+/* mb_cfb8_hw_capable reports whether this CPU has AES-NI and SSSE3. */
+int mb_cfb8_hw_capable(void);
+/* mb_cfb8_hw_expand writes key's AES-128 round keys to out. */
+void mb_cfb8_hw_expand(const uint8_t key[16], uint8_t out[MB_CFB8_HW_KEY_BYTES]);
+/* mb_cfb8_hw_xor is mb_cfb8_xor on round keys from mb_cfb8_hw_expand and a 16-byte register. */
+void mb_cfb8_hw_xor(const uint8_t key[MB_CFB8_HW_KEY_BYTES], uint8_t reg[16], int decrypt,
+                    uint8_t *dst, const uint8_t *src, size_t len);
+#else
+#define MB_CFB8_HW 0
+#endif
+
 #endif

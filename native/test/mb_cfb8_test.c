@@ -1,5 +1,6 @@
 /* mb_cfb8_test: the shim's AES-128/CFB8 against NIST SP 800-38A F.3.7 and F.3.8, in pieces and
- * in place, and its error codes. */
+ * in place, on both of its paths (AES-NI where this CPU has it, and the portable one), the two
+ * paths against each other, and its error codes. */
 #include "mb_test.h"
 #include "mbtls.h"
 
@@ -14,7 +15,8 @@ static const uint8_t kPlain[18] = {0x6b, 0xc1, 0xbe, 0xe2, 0x2e, 0x40, 0x9f, 0x9
 static const uint8_t kCipher[18] = {0x3b, 0x79, 0x42, 0x4c, 0x9c, 0x0d, 0xd4, 0x36, 0xba,
                                     0xce, 0x9e, 0x0e, 0xd4, 0x58, 0x6a, 0x4f, 0x32, 0xb9};
 
-/* run transforms in into out with a new stream, in calls of `piece` bytes (0: one call). */
+/* run transforms in into out with a new stream, in calls of `piece` bytes (0: one call);
+ * direction may include MB_CFB8_PORTABLE. */
 static void run(int direction, const uint8_t *in, uint8_t *out, size_t len, size_t piece) {
   mb_cfb8 *c = NULL;
   CHECK(mb_cfb8_new(kKey, sizeof(kKey), kIV, direction, &c) == MB_CFB8_OK && c != NULL);
@@ -28,24 +30,36 @@ static void run(int direction, const uint8_t *in, uint8_t *out, size_t len, size
   mb_cfb8_free(c);
 }
 
-static void test_cfb8_vectors(void) {
+static void test_cfb8_vectors(int path) {
   for (size_t piece = 0; piece <= sizeof(kPlain); piece++) {
     uint8_t buf[sizeof(kPlain)];
-    run(MB_CFB8_ENCRYPT, kPlain, buf, sizeof(buf), piece);
+    run(MB_CFB8_ENCRYPT | path, kPlain, buf, sizeof(buf), piece);
     CHECK(memcmp(buf, kCipher, sizeof(buf)) == 0);
-    run(MB_CFB8_DECRYPT, buf, buf, sizeof(buf), piece); /* in place */
+    run(MB_CFB8_DECRYPT | path, buf, buf, sizeof(buf), piece); /* in place */
     CHECK(memcmp(buf, kPlain, sizeof(buf)) == 0);
   }
 }
 
 /* test_cfb8_long: past the sliding register's wrap, a round trip gives the input back. */
-static void test_cfb8_long(void) {
+static void test_cfb8_long(int path) {
   static uint8_t plain[10000], wire[10000], back[10000];
   for (size_t i = 0; i < sizeof(plain); i++) plain[i] = (uint8_t)(i * 31 + 7);
-  run(MB_CFB8_ENCRYPT, plain, wire, sizeof(plain), 777);
-  run(MB_CFB8_DECRYPT, wire, back, sizeof(plain), 1000);
+  run(MB_CFB8_ENCRYPT | path, plain, wire, sizeof(plain), 777);
+  run(MB_CFB8_DECRYPT | path, wire, back, sizeof(plain), 1000);
   CHECK(memcmp(back, plain, sizeof(plain)) == 0);
   CHECK(memcmp(wire, plain, sizeof(plain)) != 0);
+}
+
+/* test_cfb8_paths: the default path (AES-NI where the CPU has it) and the portable one give the
+ * same bytes both ways, over the portable loop's register wrap. */
+static void test_cfb8_paths(void) {
+  static uint8_t plain[5000], fast[5000], portable[5000];
+  for (size_t i = 0; i < sizeof(plain); i++) plain[i] = (uint8_t)(i * 131 + 17);
+  for (int dir = MB_CFB8_DECRYPT; dir <= MB_CFB8_ENCRYPT; dir++) {
+    run(dir, plain, fast, sizeof(plain), 333);
+    run(dir | MB_CFB8_PORTABLE, plain, portable, sizeof(plain), 1024);
+    CHECK(memcmp(fast, portable, sizeof(plain)) == 0);
+  }
 }
 
 static void test_cfb8_errors(void) {
@@ -64,7 +78,11 @@ static void test_cfb8_errors(void) {
 }
 
 void test_cfb8(void) {
-  test_cfb8_vectors();
-  test_cfb8_long();
+  const int paths[] = {0, MB_CFB8_PORTABLE};
+  for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+    test_cfb8_vectors(paths[i]);
+    test_cfb8_long(paths[i]);
+  }
+  test_cfb8_paths();
   test_cfb8_errors();
 }

@@ -25,6 +25,10 @@ type CFB8 struct {
 	cleanup runtime.Cleanup
 }
 
+// CFB8Accelerated reports whether the shim's streams run AES-NI with the register in a vector
+// register (x86-64 CPUs with AES-NI and SSSE3) rather than BoringSSL's AES_encrypt per byte.
+func CFB8Accelerated() bool { return C.mb_cfb8_accelerated() != 0 }
+
 // NewCFB8 makes a CFB8 stream with an AES-128 key and a 16-byte IV.
 func NewCFB8(key, iv []byte, decrypt bool) (*CFB8, error) {
 	if len(iv) != C.MB_CFB8_IV_LEN {
