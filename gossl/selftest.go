@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"time"
@@ -14,14 +15,28 @@ import (
 
 const selfTestName = "selftest.moonbridge.invalid"
 
-// selfTest runs a handshake between p and crypto/tls over an in-process pipe and sends one
-// record each way, checking the bytes; it proves the provider works before any player needs it.
+// selfTestLayers are BoringSSL's record layers (tls.record_layer): the self-test runs each, as a
+// listener may use either.
+var selfTestLayers = []string{RecordLayerSSL, RecordLayerAEAD}
+
+// selfTest runs, for each record layer, a TLS 1.3 handshake between p and crypto/tls over an
+// in-process pipe and sends one record each way, checking the bytes and that the layer asked
+// for carried them; it proves the provider works before any player needs it.
 func selfTest(p Provider) error {
 	pair, err := SelfSigned([]string{selfTestName}, time.Hour)
 	if err != nil {
 		return err
 	}
-	srv, err := p.NewServer(ServerConfig{Certificates: []CertSource{{PEM: pair}}, WatchInterval: -1, Logger: zerolog.Nop()})
+	for _, layer := range selfTestLayers {
+		if err := selfTestLayer(p, pair, layer); err != nil {
+			return fmt.Errorf("record layer %s: %w", layer, err)
+		}
+	}
+	return nil
+}
+
+func selfTestLayer(p Provider, pair PEMPair, layer string) error {
+	srv, err := p.NewServer(ServerConfig{Certificates: []CertSource{{PEM: pair}}, WatchInterval: -1, Logger: zerolog.Nop(), RecordLayer: layer})
 	if err != nil {
 		return err
 	}
@@ -40,7 +55,13 @@ func selfTest(p Provider) error {
 	defer clientEnd.Close()
 	done := make(chan error, 1)
 	go func() { done <- exchange(client, []byte("ping"), []byte("pong")) }()
-	return errors.Join(exchange(server, []byte("pong"), []byte("ping")), <-done)
+	if err := errors.Join(exchange(server, []byte("pong"), []byte("ping")), <-done); err != nil {
+		return err
+	}
+	if got := server.State().RecordLayer; got != layer {
+		return fmt.Errorf("the records went through %q", got)
+	}
+	return nil
 }
 
 // exchange writes send on one side while reading want (the peer's send) on it too.
