@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -25,13 +24,7 @@ func TestOnlineLoginWakesServer(t *testing.T) {
 	for _, hold := range []bool{true, false} {
 		t.Run(map[bool]string{true: "hold", false: "disconnect"}[hold], func(t *testing.T) {
 			backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
-			// The sleeping server's port is held until the proxy and the test's other servers
-			// listen, so that none of them is given it; closed just before the login.
-			reserved, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			sleeping := reserved.Addr().String()
+			sleeping, release := reserveAddr(t) // until the proxy and the test's servers listen
 			var once sync.Once
 			hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				once.Do(func() {
@@ -47,7 +40,7 @@ func TestOnlineLoginWakesServer(t *testing.T) {
 				rt.Backends = []Backend{{Addr: sleeping}}
 				rt.Wake = &Wake{Webhook: hook.URL, ReadyTimeout: 20 * time.Second, Hold: hold, StartingMessage: "starting up, join again soon"}
 			}, Minecraft)
-			reserved.Close()
+			release()
 
 			player := authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions}
 			pc := loginThrough(t, setup, Minecraft, player)

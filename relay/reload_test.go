@@ -97,12 +97,21 @@ func TestReloadRejectsBrokenConfig(t *testing.T) {
 // freeAddr is a loopback address with a port nothing listens on right now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
+	addr, release := reserveAddr(t)
+	release()
+	return addr
+}
+
+// reserveAddr is a loopback address whose port stays taken until release: a test that starts
+// other listeners on port 0 meanwhile (the proxy, test servers) cannot be given it, as it could
+// be freeAddr's. Release it just before the address is to be served, or dialed as closed.
+func reserveAddr(t *testing.T) (addr string, release func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return ln.Addr().String(), func() { ln.Close() }
 }
 
 // A listener added by a reload serves; once removed it refuses new players, while the session

@@ -75,13 +75,14 @@ func wakeCommands(t *testing.T, addr string) (start, stop []string) {
 // A login for a sleeping server starts it with the command, is held until it answers and is
 // relayed; once the server has had no player for stop_after_idle, the stop command stops it.
 func TestWakeHoldsLoginAndStopsWhenIdle(t *testing.T) {
-	addr := freeAddr(t)
+	addr, release := reserveAddr(t)
 	start, stop := wakeCommands(t, addr)
 	srv, proxy := startProxy(t, func(c *Config) {
 		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, Wake: &Wake{
 			Command: start, ReadyTimeout: 60 * time.Second, StopAfterIdle: 300 * time.Millisecond, StopCommand: stop, Hold: true,
 		}}}
 	}, Minecraft)
+	release()
 	conn := dialClient(t, Minecraft, proxy)
 	defer conn.Close()
 	exchange(t, conn, "h", 1000) // held until the woken server echoes
@@ -103,13 +104,14 @@ func TestWakeHoldsLoginAndStopsWhenIdle(t *testing.T) {
 // Without hold a login is told the server is starting, and pings see the starting MOTD while it
 // starts; a start command that brings nothing up keeps it starting.
 func TestWakeWithoutHoldSaysStarting(t *testing.T) {
-	addr := freeAddr(t)
+	addr, release := reserveAddr(t)
 	srv, proxy := startProxy(t, func(c *Config) {
 		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, Wake: &Wake{
 			Command: []string{"true"}, ReadyTimeout: time.Minute, StartingMOTD: "warming up", StartingMessage: "starting, join again in a minute",
 		}}}
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000
 	}, Minecraft)
+	release()
 	status := pingStatus(t, Minecraft, proxy, "h")
 	if motd := jsonText(t, status["description"]); strings.Contains(motd, "warming up") {
 		t.Errorf("a ping before any login saw the starting MOTD: %s", motd)
@@ -141,10 +143,12 @@ func TestWakeWebhook(t *testing.T) {
 		actions <- body
 	}))
 	defer hook.Close()
+	sleeping, release := reserveAddr(t)
 	_, proxy := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: freeAddr(t)}},
+		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: sleeping}},
 			Wake: &Wake{Webhook: hook.URL, ReadyTimeout: time.Minute}}}
 	}, Minecraft)
+	release()
 	conn := dialClient(t, Minecraft, proxy)
 	defer conn.Close()
 	conn.Write(append(handshakeFrame("h", mc.NextLogin), loginStart()...))
