@@ -56,10 +56,3 @@ func (c *verifiedCache) drop(sum [sha256.Size]byte) {
 	defer c.mu.Unlock()
 	delete(c.entries, sum)
 }
-
-// len is the number of entries, for tests.
-func (c *verifiedCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
-}

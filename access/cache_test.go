@@ -38,13 +38,13 @@ func TestCacheKeepsOnlyVerifiedTokens(t *testing.T) {
 		wantReason(t, v, flip(t, good, 1, 5), ReasonSignature)
 		wantReason(t, v, mustIssue(t, k, testClaims().withAudience("elsewhere")), ReasonAudience)
 	}
-	if n := v.cache.len(); n != 0 {
+	if n := cacheLen(v); n != 0 {
 		t.Fatalf("%d refused tokens cached", n)
 	}
 	if _, err := v.Verify(good); err != nil {
 		t.Fatal(err)
 	}
-	if n := v.cache.len(); n != 1 {
+	if n := cacheLen(v); n != 1 {
 		t.Fatalf("%d entries after one valid token, want 1", n)
 	}
 }
@@ -66,7 +66,7 @@ func TestCachedTokenStillExpires(t *testing.T) {
 	}
 	now = testNow.Add(2 * time.Hour)
 	wantReason(t, v, tok, ReasonExpired)
-	if n := v.cache.len(); n != 0 {
+	if n := cacheLen(v); n != 0 {
 		t.Fatalf("expired token still cached (%d entries)", n)
 	}
 }
@@ -79,7 +79,7 @@ func TestCacheIsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := v.cache.len(); n != 2 {
+	if n := cacheLen(v); n != 2 {
 		t.Fatalf("%d entries in a cache of 2", n)
 	}
 }
@@ -114,4 +114,11 @@ func TestCacheUnderConcurrentUpgrades(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
+}
+
+// cacheLen is the number of tokens v remembers.
+func cacheLen(v *Verifier) int {
+	v.cache.mu.Lock()
+	defer v.cache.mu.Unlock()
+	return len(v.cache.entries)
 }

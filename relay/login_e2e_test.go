@@ -13,6 +13,7 @@ import (
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -92,7 +93,7 @@ func TestOnlineLoginEndToEnd(t *testing.T) {
 				if got.Err != nil {
 					t.Fatalf("the backend refused the login: %v", got.Err)
 				}
-				checkForwarded(t, backend.Forwarding, got.Forwarded, authtest.Profile("Alex"))
+				checkForwarded(t, backend.Forwarding, got.Forwarded, authfake.Profile("Alex"))
 				readLoginSuccess(t, pc, backend.Compression)
 				echoThrough(t, pc, &backend, 300000)
 				waitForMetric(t, setup.srv, "moonbridge_proxy_logins_total", map[string]string{"outcome": "ok"}, 1)
@@ -156,7 +157,7 @@ func TestVelocityWrongSecret(t *testing.T) {
 	// The session's end line (the player still holds its half open: end it) says who the proxy
 	// verified.
 	setup.srv.Close()
-	waitForLines(t, setup.lines, 1, `"player":"Alex"`, `"player_uuid":"`+authtest.Profile("Alex").ID.String()+`"`, `"online":true`, `"backend":"`)
+	waitForLines(t, setup.lines, 1, `"player":"Alex"`, `"player_uuid":"`+authfake.Profile("Alex").ID.String()+`"`, `"online":true`, `"backend":"`)
 }
 
 // TestVelocityBackendNotAsking: a backend that is not in Velocity mode logs the player in
@@ -289,7 +290,7 @@ func TestOnlineLoginEveryShapeEndToEnd(t *testing.T) {
 		if got.Err != nil || got.Start.Name != "Alex" {
 			t.Fatalf("protocol %d: backend saw %+v", p.Protocol, got)
 		}
-		checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, authtest.Profile("Alex"))
+		checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, authfake.Profile("Alex"))
 		readLoginSuccess(t, pc, false)
 		echoThrough(t, pc, &backend, 1000)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -61,7 +62,7 @@ func TestOnlineLoginWakesServer(t *testing.T) {
 			if got.Err != nil {
 				t.Fatalf("the woken backend refused the login: %v", got.Err)
 			}
-			checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, authtest.Profile("Alex"))
+			checkForwarded(t, auth.ForwardBungeeCord, got.Forwarded, authfake.Profile("Alex"))
 			readLoginSuccess(t, pc, false)
 			echoThrough(t, pc, &backend, 300000)
 			waitForMetric(t, setup.srv, "moonbridge_wakes_total", map[string]string{"route": route, "result": "ready"}, 1)

@@ -15,7 +15,7 @@
 #define MB_CFB8_REG_BYTES (32 * AES_BLOCK_SIZE)
 
 struct mb_cfb8 {
-  AES_KEY key;
+  AES_KEY key; /* the portable path's key schedule */
   int decrypt;
   int hw;     /* mb_cfb8_x86.c runs it: the register is reg[0:16], the round keys in hw_key */
   size_t pos; /* the register is reg[pos : pos+16] */
@@ -41,15 +41,16 @@ int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direc
   if (iv == NULL) return MB_CFB8_BAD_ARG;
   mb_cfb8 *c = calloc(1, sizeof(*c));
   if (c == NULL) return MB_CFB8_NO_MEMORY;
-  if (AES_set_encrypt_key(key, 8 * MB_CFB8_KEY_LEN, &c->key) != 0) {
-    mb_cfb8_free(c);
-    return MB_CFB8_BAD_KEY;
-  }
   c->decrypt = (direction & MB_CFB8_ENCRYPT) == 0;
 #if MB_CFB8_HW
   c->hw = (direction & MB_CFB8_PORTABLE) == 0 && mb_cfb8_hw_capable();
   if (c->hw) mb_cfb8_hw_expand(key, c->hw_key);
 #endif
+  /* The key schedule of the path that runs: the vector path has its own round keys. */
+  if (!c->hw && AES_set_encrypt_key(key, 8 * MB_CFB8_KEY_LEN, &c->key) != 0) {
+    mb_cfb8_free(c);
+    return MB_CFB8_BAD_KEY;
+  }
   memcpy(c->reg, iv, MB_CFB8_IV_LEN);
   *out = c;
   return MB_CFB8_OK;

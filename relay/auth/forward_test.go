@@ -10,12 +10,13 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
 
 func TestBungeeHost(t *testing.T) {
-	p := authtest.Profile("Alex")
+	p := authfake.Profile("Alex")
 	f, err := authtest.ParseBungeeHost(auth.BungeeHost("play.example.net", "203.0.113.9", p))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestBungeeHost(t *testing.T) {
 
 func TestVelocityData(t *testing.T) {
 	secret := []byte("s3cret")
-	p := authtest.Profile("Alex")
+	p := authfake.Profile("Alex")
 	data := auth.VelocityData(secret, []byte{4}, "203.0.113.9", p, 767, mc.LoginStart{Name: "Alex"})
 	f, err := authtest.CheckVelocity(secret, data)
 	if err != nil {
@@ -63,12 +64,12 @@ func TestVelocityVersions(t *testing.T) {
 	}
 	for _, c := range cases {
 		start := mc.LoginStart{Name: "Alex", Key: c.key}
-		data := auth.VelocityData([]byte("k"), c.requested, "a", authtest.Profile("Alex"), c.protocol, start)
+		data := auth.VelocityData([]byte("k"), c.requested, "a", authfake.Profile("Alex"), c.protocol, start)
 		f, err := authtest.CheckVelocity([]byte("k"), data)
 		if err != nil || f.Version != c.want {
 			t.Errorf("asked %v, protocol %d, key %v: version %d (%v), want %d", c.requested, c.protocol, c.key != nil, f.Version, err, c.want)
 		}
-		short := auth.VelocityData([]byte("k"), c.requested, "a", authtest.Profile("Alex"), c.protocol, mc.LoginStart{Name: "Alex"})
+		short := auth.VelocityData([]byte("k"), c.requested, "a", authfake.Profile("Alex"), c.protocol, mc.LoginStart{Name: "Alex"})
 		if withKey := c.want == 2 || c.want == 3; withKey != (len(data) > len(short)) {
 			t.Errorf("version %d: key fields present %v", c.want, len(data) > len(short))
 		}
@@ -94,7 +95,7 @@ func TestAnswerVelocity(t *testing.T) {
 		shape, _, _ := mc.LoginShapeOf(767)
 		start := mc.LoginStart{Name: "Alex", HasUUID: true}
 		p := &auth.Player{Protocol: 767, Shape: shape, Start: start, StartFrame: mc.AppendLoginStart(nil, shape, start),
-			Profile: authtest.Profile("Alex"), Address: "203.0.113.9"}
+			Profile: authfake.Profile("Alex"), Address: "203.0.113.9"}
 		hs := mc.Handshake{Protocol: 767, Port: 25565, NextState: mc.NextLogin}
 		conn.Write(p.BackendHello(hs, "play.example.net", auth.ForwardVelocity))
 		toPlayer, err := p.AnswerVelocity(conn, []byte(c.secret))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/relay/auth/authfake"
 	"github.com/moonbridge/moonbridge/relay/auth/authtest"
 	"github.com/moonbridge/moonbridge/relay/mc"
 )
@@ -75,7 +76,7 @@ func TestOnlineLoginEveryShape(t *testing.T) {
 			if err != nil || res.err != nil {
 				t.Fatalf("protocol %d key %v: player %v, proxy %v", protocol, chatKey, err, res.err)
 			}
-			want := authtest.Profile("Alex")
+			want := authfake.Profile("Alex")
 			if res.player.Profile.ID != want.ID || res.player.Profile.Name != "Alex" || len(res.player.Profile.Properties) != 1 {
 				t.Fatalf("protocol %d: profile %+v, want %+v", protocol, res.player.Profile, want)
 			}
@@ -137,7 +138,7 @@ func TestOnlineLoginRefused(t *testing.T) {
 			auth.OutcomeSessionServer, "cannot be reached"},
 		{"session server slow", authtest.Player{}, func(s *authtest.SessionServer) { s.SetDelay(5 * time.Second) },
 			auth.OutcomeSessionServer, "cannot be reached"},
-		{"name mismatch", authtest.Player{}, func(s *authtest.SessionServer) { s.SetProfile("Alex", authtest.Profile("Steve")) },
+		{"name mismatch", authtest.Player{}, func(s *authtest.SessionServer) { s.SetProfile("Alex", authfake.Profile("Steve")) },
 			auth.OutcomeNameMismatch, "not the one you logged in with"},
 		{"second login start", authtest.Player{SecondLoginStart: true}, nil, auth.OutcomeBadPacket, "out of order"},
 		{"unknown version", authtest.Player{Protocol: 775}, nil, auth.OutcomeUnknownVersion, "1.21.11"},

@@ -1,7 +1,6 @@
 package authtest
 
 import (
-	"github.com/moonbridge/moonbridge/relay/auth"
 	"testing"
 
 	"github.com/moonbridge/moonbridge/relay/auth/authfake"
@@ -9,9 +8,6 @@ import (
 
 // SessionServer is authfake's, under the name the tests know.
 type SessionServer = authfake.SessionServer
-
-// Profile is the profile the fake session server gives a name.
-func Profile(name string) auth.Profile { return authfake.Profile(name) }
 
 // NewSessionServer starts a fake session server on 127.0.0.1, closed with the test.
 func NewSessionServer(t testing.TB) *SessionServer {
