@@ -2,7 +2,7 @@
 // ProxySessionBenchmark (docs/design.md, "Where this comes from"). Its parts live in
 // sub-packages, each with one job:
 //
-//	login     the offline 1.7.10 login both ends play (frames: relay/mc, the proxy's codec)
+//	login     the offline 1.7.10 login both ends play (frames: mc, the proxy's codec)
 //	traffic   what flows after login: the echo and modded profiles, byte for byte, and the
 //	          ladder's paced traffic (idle, play)
 //	pace      a paced schedule played in real time, with how late each write began

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/internal/cfb8"
-	"github.com/moonbridge/moonbridge/internal/cfb8/cfb8test"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
+	"github.com/moonbridge/moonbridge/mc/cfb8/cfb8test"
 )
 
 // forEachCFB8 runs a test under both CFB8 implementations; in a pure-Go build the boringssl
@@ -27,7 +27,7 @@ func forEachCFB8(t *testing.T, test func(t *testing.T, newStream cfb8test.New)) 
 
 func TestCFB8NIST(t *testing.T) { forEachCFB8(t, cfb8test.CheckNIST) }
 
-// TestCFB8Splits: each implementation in calls of random lengths against internal/cfb8 in one
+// TestCFB8Splits: each implementation in calls of random lengths against mc/cfb8 in one
 // call, so the boringssl row is the differential test of BoringSSL against Go.
 func TestCFB8Splits(t *testing.T) {
 	forEachCFB8(t, func(t *testing.T, newStream cfb8test.New) {

@@ -26,7 +26,7 @@
 // The crypto/tls provider gets the same one-write-per-Write shape from a coalescing writer
 // under tls.Conn (crypto/tls writes each record separately).
 //
-// On an event loop (relay/loop), DetachBoring takes an established BoringSSL session off its
+// On an event loop (loop), DetachBoring takes an established BoringSSL session off its
 // goroutine after the HTTP upgrade: the loop reads into its own buffer, and the session's
 // LoopCodec opens every record of that read in place with one cgo call (mb_open_inplace) and
 // seals a batch into the loop's out buffer with another. Idle, a session keeps only BoringSSL's

@@ -3,11 +3,11 @@ package gossl
 import (
 	"errors"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // LoopCodec is an established TLS session that left its goroutine for an event loop
-// (relay/loop): Open opens every complete record of a read in place with one cgo call, Seal
+// (loop): Open opens every complete record of a read in place with one cgo call, Seal
 // seals a batch into as many records as it needs with one cgo call, CloseWrite is close_notify.
 // It is a Grower: a record whose start came with an earlier read opens whole, up to one
 // record's plaintext more than the read brought.

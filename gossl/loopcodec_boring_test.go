@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // clientWrites are the sizes a client seals in the tests: records of every length class, and

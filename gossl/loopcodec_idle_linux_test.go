@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/bench/procfs"
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // BenchmarkLoopIdleSessionRSS: the process's resident memory per idle detached session, over

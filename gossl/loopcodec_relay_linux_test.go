@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // echoBackend is the relay's socket to a backend that sends back everything it gets, then its

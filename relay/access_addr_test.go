@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/access"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/access"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // requiredRoute is one route to backend that requires a token.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 var refusedSeries = "moonbridge_connections_refused_total"

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // socketBufferMax reads the largest TCP buffer the kernel grows a socket to (the third field).

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // DataPath says what moves an established session's bytes (docs/design.md, "Established
@@ -18,7 +18,7 @@ type DataPath string
 const (
 	// DataPathAuto is the loop where this system has one (Linux), the goroutines elsewhere.
 	DataPathAuto DataPath = "auto"
-	// DataPathLoop runs established sessions on event loops (relay/loop): no goroutine per
+	// DataPathLoop runs established sessions on event loops (loop): no goroutine per
 	// session. Sessions whose player side the loop cannot take (Server.loopProtocols) keep
 	// their pumps. Starting fails where there are no loops.
 	DataPathLoop DataPath = "loop"

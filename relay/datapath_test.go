@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/loop"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/loop"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // goroutinesPerSession is what each data path keeps per established raw Minecraft, ws or wss

@@ -1,6 +1,6 @@
 // Package relay is moonbridge's server side: how the real client address reaches the proxy
 // (PROXY protocol, forwarded headers), and the Server that runs listeners and sessions. The
-// Minecraft bytes themselves are package mc's (relay/mc); the pumps and the record of why a
+// Minecraft bytes themselves are package mc's (mc); the pumps and the record of why a
 // session ended are package pipe's (internal/pipe), shared with the client bridge.
 //
 // A Server accepts on each listener, reads a PROXY header from trusted peers,
@@ -16,7 +16,7 @@
 //	         (those up by health check)
 //	         -> [PROXY header] + handshake + buffered bytes in one write
 //	         -> on Linux (tcp, ws, wss over BoringSSL): both sockets to an event loop
-//	            (relay/loop; handover.go, wsloop.go)
+//	            (loop; handover.go, wsloop.go)
 //	            else two pumps:  client --read--> one write --> backend
 //	                             backend --read into headroom--> one WriteBatch --> client
 //	         or, with no backend: the fallback status / login disconnect

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"net"
 
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/loop"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/loop"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
 
 	"github.com/moonbridge/moonbridge/ws"
 )

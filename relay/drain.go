@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // DrainResult counts how the sessions open during a drain ended.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

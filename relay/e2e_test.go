@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // exchange sends the handshake (unless host is "": a session already under way) and size random bytes and checks that the echo comes back

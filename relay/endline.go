@@ -3,7 +3,7 @@ package relay
 import (
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // endLine is what a session's one log line says about how the session started: kept as plain

@@ -3,7 +3,7 @@ package relay
 import (
 	"errors"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Reasons a PROXY header is refused, carried by an *mc.ProtocolError; test them with errors.Is.

@@ -1,6 +1,6 @@
 package relay
 
-import "github.com/moonbridge/moonbridge/relay/mc"
+import "github.com/moonbridge/moonbridge/mc"
 
 // DefaultFallback says plainly that the server is not reachable. A Config's Fallback answers
 // legacy pings always (the proxy does not relay them: modern servers answer them with the same

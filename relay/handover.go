@@ -6,8 +6,8 @@ import (
 	"net"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // toLoop hands an established session to the server's event loops, when it has them and the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // statusProbeProtocol is the handshake's protocol version in a status check: -1 is the

@@ -2,7 +2,7 @@ package relay
 
 import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 var unhex = testutil.Unhex

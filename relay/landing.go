@@ -11,7 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // LandingPage is what a browser gets from a ws or wss listener for a request that is not a

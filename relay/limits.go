@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".

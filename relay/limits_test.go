@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

@@ -7,8 +7,8 @@ import (
 	"net"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // loginTimeout bounds a login the proxy runs itself, from the handshake to the Encryption

@@ -12,10 +12,10 @@ import (
 
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
-	"github.com/moonbridge/moonbridge/relay/auth/authtest"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authtest"
 )
 
 // loginSetup is a proxy whose one route runs the logins, in front of a checking backend.
@@ -33,7 +33,7 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 }
 
 // startLoginProxyWith is startLoginProxy with the player side's cipher named as login.cipher
-// names it: "go" (internal/cfb8) or "boringssl" (gossl's, skipped in a pure-Go build), and the
+// names it: "go" (mc/cfb8) or "boringssl" (gossl's, skipped in a pure-Go build), and the
 // route changed by edit (when not nil).
 func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, tlsProvider, cipherImpl string, edit func(*Route), protocols ...Protocol) loginSetup {
 	t.Helper()

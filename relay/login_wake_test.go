@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
-	"github.com/moonbridge/moonbridge/relay/auth/authtest"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authtest"
 )
 
 // TestOnlineLoginWakesServer: a route that runs online logins and wakes its sleeping server.

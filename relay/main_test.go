@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // testDataPath is the data path of the servers startProxy runs. TestMain runs every test of

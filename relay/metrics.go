@@ -8,8 +8,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/internal/pipe"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // The relay's Prometheus series. Server is a prometheus.Collector: everything is read at scrape

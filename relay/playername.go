@@ -1,6 +1,6 @@
 package relay
 
-import "github.com/moonbridge/moonbridge/relay/mc"
+import "github.com/moonbridge/moonbridge/mc"
 
 // playerName finds the player's name and UUID in the bytes a login sends after its handshake
 // (Login Start), for the session's end line and login events. It looks at what was buffered

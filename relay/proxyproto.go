@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"net/netip"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // The PROXY protocol (haproxy's proxy-protocol.txt) puts the real client's

@@ -13,7 +13,7 @@ import (
 	"testing/quick"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 const v2sig = "0d0a0d0a000d0a515549540a"

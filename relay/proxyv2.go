@@ -5,7 +5,7 @@ import (
 	"hash/crc32"
 	"net/netip"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Version 2 is checked as far as it has arrived: signature, then version 2

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Issue 13, defect 10: connections refused before a session (a TLS handshake that fails or

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // A client refused by a limit is told why in its own protocol where that is cheap: a Minecraft

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/access"
-	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the

@@ -12,8 +12,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // session is one player's connection: the Minecraft hello, the route, the backend, then two

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // answersStatus says whether the relay answers this route's server-list pings itself, from

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // liveStatusServer answers server-list pings with a fixed status JSON and counts them.

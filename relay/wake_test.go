@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // The wake tests' server is this test binary run again with these variables: an echo backend

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // The part of the host a wildcard matched names the backend: 1.play.example.net goes to

@@ -8,7 +8,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/pipe"
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

@@ -2,7 +2,7 @@ package ws
 
 import "net"
 
-// Detach takes a server connection off its goroutine, for an event loop (relay/loop): it stops
+// Detach takes a server connection off its goroutine, for an event loop (loop): it stops
 // the keepalive and hands over the socket under the WebSocket (the TCP connection, or for wss
 // the TLS one) and the reading state, for NewLoopCodec. Call it between Reads, from the
 // goroutine that reads, with no Write running: a Read waiting in the socket or a frame being

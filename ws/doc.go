@@ -15,7 +15,7 @@
 //
 // # On an event loop
 //
-// On Linux the relay moves established sessions to event loops (relay/loop). Conn.Detach takes
+// On Linux the relay moves established sessions to event loops (loop). Conn.Detach takes
 // a server Conn off its goroutine between two Reads; NewLoopCodec carries on from its state as
 // the side's loop.Codec: the same parser (parser, shared with Read), the keepalive's rule as a
 // loop.Ticker on the loop's timer wheel (silence, shared with the goroutine keepalive), and the

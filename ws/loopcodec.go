@@ -5,10 +5,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
-// LoopCodec is a server connection's WebSocket codec on an event loop (relay/loop): the same
+// LoopCodec is a server connection's WebSocket codec on an event loop (loop): the same
 // parser as Conn.Read, the keepalive of docs/design.md on the loop's timer wheel, and the close
 // handshake, with no goroutine or timer of its own. It runs on its loop's goroutine only; the
 // Set methods are for before Register.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 // openWire runs wire through a fresh codec's Open in one call, on a copy (Open works in place).

@@ -20,7 +20,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/bench/pace"
 	"github.com/moonbridge/moonbridge/bench/traffic"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Profile is what the backend plays: a round-trip profile (traffic.Profile) or paced traffic.

@@ -7,10 +7,10 @@ import (
 	"fmt"
 
 	"github.com/moonbridge/moonbridge/bench/login"
-	"github.com/moonbridge/moonbridge/internal/cfb8"
-	"github.com/moonbridge/moonbridge/relay/auth"
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
 )
 
 // Online is a dialer whose sessions log in as online-mode players, to a relay that runs the

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/internal/cfb8"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
 )
 
 // bufferStream is a Stream over a buffer, for the cipher alone.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/bench/pace"
 	"github.com/moonbridge/moonbridge/bench/traffic"
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // pacedReadBuffer is the first frame buffer of a paced session; it grows to the largest frame

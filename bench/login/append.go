@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Protocol is Minecraft 1.7.10's protocol number, the version of the modpack whose traffic the

@@ -6,7 +6,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Serverbound packet ids of a client tick (1.7.10 numbering).

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // idKeepAlive is C00 and S00 in the play state (1.7.10): an int32 id, a 6-byte frame. The

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 func paced(t *testing.T, name string) *Paced {

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // Clientbound packet ids of the modded mix (1.7.10 numbering).

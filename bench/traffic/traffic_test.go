@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/relay/mc"
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // answer feeds the request's frames to a backend answerer and returns what it sends back.

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/moonbridge/moonbridge/bench/client"
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 )
 
 // How the proxy phase's players log in (--auth), after the relay's route setting.

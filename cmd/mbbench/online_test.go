@@ -14,7 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/bench/upgrade"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 )
 
 var (

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moonbridge/moonbridge/relay/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 )
 
 // servedConfig is what the moonbridge config mbbench writes for --serve says, for a run that

@@ -10,7 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // routeLogins makes each route's login settings (nil for auth passthrough). The RSA key of the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/relay/auth"
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 func TestRouteLogins(t *testing.T) {

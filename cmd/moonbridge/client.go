@@ -9,9 +9,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/bridge"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/bridge"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

@@ -15,13 +15,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/bridge"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/internal/bridge"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
+	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay"
-	"github.com/moonbridge/moonbridge/relay/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

@@ -11,7 +11,7 @@
 
 /* The 16-byte shift register is a window sliding over reg: each byte moves it one to the right
  * instead of shifting 16 bytes, and it is copied back to the start once per
- * MB_CFB8_REG_BYTES - 16 bytes (internal/cfb8 does the same in Go). */
+ * MB_CFB8_REG_BYTES - 16 bytes (mc/cfb8 does the same in Go). */
 #define MB_CFB8_REG_BYTES (32 * AES_BLOCK_SIZE)
 
 struct mb_cfb8 {

@@ -1,6 +1,6 @@
 //go:build linux
 
-// Command engine is the spike's relay on relay/loop, the engine built from the spike's choice:
+// Command engine is the spike's relay on loop, the engine built from the spike's choice:
 // the same accept and dial as the others, then Engine.Register. For an exploratory comparison
 // with `own` (what the engine adds: close reasons, byte counters, codec calls, the timer
 // wheel), not part of the record's rule.
@@ -11,7 +11,7 @@ import (
 	"net"
 
 	"github.com/moonbridge/moonbridge/bench/spike/loop/internal/spike"
-	"github.com/moonbridge/moonbridge/relay/loop"
+	"github.com/moonbridge/moonbridge/loop"
 )
 
 func main() {

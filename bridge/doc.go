@@ -1,0 +1,29 @@
+// Package bridge is the client bridge: it lets an unmodified Minecraft client play through a
+// moonbridge server reached over WebSocket. It listens on a local TCP port; every game
+// connection gets its own WebSocket session and the two are relayed both ways.
+//
+//	game ──TCP──> bridge (127.0.0.1:25565) ──ws/wss──> CDN ──> moonbridge serve ──TCP──> server
+//
+// Game to server, bytes go through ws.Encoder, the coalescing writer of docs/design.md ("Data
+// paths"): packets the game writes while a WebSocket write is in flight share the next binary
+// message (at most 64 KiB), and a lone packet leaves at once. Server to game, every read from the
+// WebSocket is one write to the game. TCP_NODELAY is on at both ends: the encoder batches, so
+// Nagle would only add delay.
+//
+// A session reads the game's first packet (a handshake, or a pre-1.7 legacy ping) before it
+// dials, so that when the WebSocket cannot be opened the player sees why instead of a timeout:
+//
+//	game sent                 bridge answers
+//	handshake, next status    status response whose MOTD names the cause, then a pong
+//	handshake, next login     login disconnect naming the cause
+//	legacy ping               legacy kick naming the cause
+//
+// The cause is a *DialError: DNS, TCP, timeout, TLS verification (wrong name, unknown
+// authority, expired) or the HTTP status the server refused the upgrade with. When the dial
+// succeeds, the handshake bytes and whatever the game sent behind them go out first.
+//
+// Closing either side closes the other; each session logs one line with the bytes each way,
+// its duration and the close reason. The Minecraft bytes are read and answered with package mc
+// (mc), and the pumps and the end record are package pipe's (internal/pipe): the same
+// code moonbridge serve runs, without the server itself.
+package bridge

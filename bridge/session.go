@@ -1,0 +1,119 @@
+package bridge
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// session is one game connection: its first packet, the WebSocket, then two pumps until
+// either side ends, which ends both.
+type session struct {
+	b       *Bridge
+	game    net.Conn
+	log     zerolog.Logger
+	started time.Time
+	up      pipe.Pump // game -> server; its bytes count the handshake
+	down    pipe.Pump // server -> game
+
+	hello     mc.Hello // what the game sent first, once read
+	answerErr error    // why telling the game about a failed dial failed, if it did
+
+	end pipe.End // why the session ended; closes the game and the WebSocket
+}
+
+func newSession(b *Bridge, game net.Conn) *session {
+	log := b.log.With().Stringer("game", game.RemoteAddr()).Logger()
+	s := &session{b: b, game: game, log: log, started: time.Now()}
+	s.end.Add(func(error) { game.Close() })
+	return s
+}
+
+// run drives the session and writes its one log line.
+func (s *session) run() {
+	defer func() { s.end.Close(); s.logEnd() }() // every path below has called fail
+	pipe.SetNoDelay(s.game)                      // the encoder batches, not Nagle
+	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout))
+	r := bufio.NewReader(s.game)
+	hello, err := mc.ReadHello(r, s.b.cfg.MaxHandshake)
+	if err != nil {
+		s.fail(&mc.HelloError{Err: err})
+		return
+	}
+	s.hello = hello
+	remote, err := s.b.dial(s.b.ctx, s.b.cfg.Remote)
+	if err != nil {
+		s.refuse(r, classify(err))
+		return
+	}
+	if !s.attach(remote) {
+		return
+	}
+	if hello.Legacy != nil {
+		reachable := legacyAnswer("§amoonbridge client: server reachable; join with 1.7 or newer")
+		s.fail(errors.Join(ErrLegacyPing, reachable.Serve(r, hello, writeTo(s.game))))
+		return
+	}
+	s.game.SetDeadline(time.Time{})
+	s.relay(remote, firstBytes(r, hello.Handshake))
+}
+
+// refuse answers the game with why the WebSocket could not be opened; that is the session's
+// close reason.
+func (s *session) refuse(r *bufio.Reader, cause *DialError) {
+	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout)) // the dial used up the first one
+	s.answerErr = answerFailure(s.game, r, s.hello, cause)
+	s.fail(cause)
+}
+
+// firstBytes is what the server gets first: the handshake and whatever the game sent behind
+// it that is already buffered (Login Start, the status request), taken out of r.
+func firstBytes(r *bufio.Reader, hs mc.Handshake) []byte {
+	rest, _ := r.Peek(r.Buffered())
+	first := append(hs.Raw, rest...)
+	r.Discard(len(rest))
+	return first
+}
+
+// attach makes remote the session's WebSocket, closed with the session's reason when it ends,
+// unless the session already ended (Close ran during the dial), in which case it closes remote.
+func (s *session) attach(remote *ws.Conn) bool {
+	return s.end.Add(func(reason error) { remote.CloseWithCode(closeCode(reason), reason.Error()) })
+}
+
+// fail records reason, if it is the first, and closes both sides, which ends both pumps.
+func (s *session) fail(reason error) { s.end.Fail(reason) }
+
+func closeCode(reason error) ws.CloseCode {
+	if errors.Is(reason, ErrShutdown) {
+		return ws.CloseGoingAway
+	}
+	return ws.CloseNormal
+}
+
+// logEnd writes the session's one line: a warning when the WebSocket could not be opened.
+func (s *session) logEnd() {
+	reason := s.end.Reason()
+	var dialErr *DialError
+	refused := errors.As(reason, &dialErr)
+	level := zerolog.InfoLevel
+	if refused {
+		level = zerolog.WarnLevel
+	}
+	end := s.log.WithLevel(level)
+	if refused {
+		end.Str("cause", string(dialErr.Cause)).AnErr("dial_error", dialErr.Err).AnErr("answer_error", s.answerErr)
+	}
+	if hs := s.hello.Handshake; hs.NextState != 0 { // zero before the hello and for a legacy ping
+		end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	}
+	end.Int64("bytes_up", s.up.Bytes.Load()).Int64("bytes_down", s.down.Bytes.Load()).
+		Dur("duration", time.Since(s.started)).Str("close_reason", reason.Error()).Msg("session ended")
+}
