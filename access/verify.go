@@ -92,6 +92,9 @@ func (v *Verifier) verify(token string) (Claims, error) {
 		return Claims{}, deny(ReasonUnknownKey, "key id "+c.KeyID)
 	case key.Algorithm != c.Algorithm:
 		return Claims{}, deny(ReasonKeyAlgorithm, fmt.Sprintf("token says %s, key %q is %s", c.Algorithm, c.KeyID, key.Algorithm))
+	case len(sig) != key.Algorithm.sizes().signature:
+		// A signature of the wrong length is a token cut short (or padded), not a forgery.
+		return Claims{}, deny(ReasonMalformed, fmt.Sprintf("signature: %d bytes, %s signs with %d", len(sig), c.Algorithm, key.Algorithm.sizes().signature))
 	case !key.verify(body, sig):
 		return Claims{}, deny(ReasonSignature, "key id "+c.KeyID)
 	}
