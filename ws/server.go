@@ -98,8 +98,9 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
-// ServeHTTP answers 404 off the path, 426 to a non-upgrade request on it,
-// the Admit hook's status to a refused client, and otherwise upgrades.
+// ServeHTTP answers 404 off the path, 426 to a non-upgrade request on it, 505 to an upgrade
+// over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's status to a refused
+// client, and otherwise upgrades.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path != s.cfg.Path:
@@ -109,6 +110,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Upgrade", "websocket")
 		w.Header().Set("Connection", "Upgrade")
 		http.Error(w, "this endpoint speaks WebSocket only", http.StatusUpgradeRequired)
+		return
+	case !r.ProtoAtLeast(1, 1):
+		http.Error(w, "a WebSocket upgrade needs HTTP/1.1 or later", http.StatusHTTPVersionNotSupported)
 		return
 	}
 	if s.cfg.Admit != nil {

@@ -70,6 +70,7 @@ func TestServerStatuses(t *testing.T) {
 		{"foreign origin", upgradeReq("/mc", "Origin: https://evil.example\r\n"), http.StatusForbidden},
 		{"allowed origin", upgradeReq("/mc", "Origin: https://play.example.net\r\n"), http.StatusSwitchingProtocols},
 		{"header too large", upgradeReq("/mc", "X-Big: "+strings.Repeat("a", 8000)+"\r\n"), http.StatusRequestHeaderFieldsTooLarge},
+		{"HTTP/1.0", strings.Replace(upgradeReq("/mc"), "HTTP/1.1", "HTTP/1.0", 1), http.StatusHTTPVersionNotSupported},
 		{"wrong version", strings.Replace(upgradeReq("/mc"), "Version: 13", "Version: 8", 1), http.StatusBadRequest},
 	}
 	for _, tc := range cases {
