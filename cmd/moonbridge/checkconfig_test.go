@@ -15,6 +15,7 @@ func TestCheckConfigLoadsWhatServeLoads(t *testing.T) {
 	for name, tc := range map[string]struct{ yaml, want string }{
 		"certificate": {"tls:\n  cert: " + junk + "\n  key: " + junk + "\n", "tls: "},
 		"favicon":     {"fallback:\n  favicon: " + junk + "\n", "fallback.favicon"},
+		"empty":       {"", "the file is empty"},
 		"port":        {"listeners:\n  - listen: 127.0.0.1:70000\n    protocols: [ws]\n", "line 2: listeners[0].listen"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -152,3 +152,16 @@ func TestLoadMissingFile(t *testing.T) {
 		t.Errorf("want ErrNotExist, got %v", err)
 	}
 }
+
+// An empty file (a truncated write) is refused, not read as the defaults.
+func TestLoadEmptyFileIsRefused(t *testing.T) {
+	for name, content := range map[string]string{"0 bytes": "", "blank lines": "\n  \n"} {
+		path := filepath.Join(t.TempDir(), "moonbridge.yml")
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path); !errors.Is(err, ErrEmptyFile) {
+			t.Errorf("%s: want ErrEmptyFile, got %v", name, err)
+		}
+	}
+}

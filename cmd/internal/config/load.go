@@ -13,12 +13,21 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
+// ErrEmptyFile is a config file with nothing in it. It is refused rather than read as the
+// defaults: an empty file is usually a truncated write, and a SIGHUP that loaded it would close
+// the configured listeners and drop the routes, trusted proxies and limits.
+var ErrEmptyFile = errors.New("the file is empty (a truncated write?); leave --config out to run with the built-in defaults")
+
 // Load reads a YAML file over the defaults: keys it does not set keep their default values.
-// Unknown keys, wrong types and invalid values are errors that name the key and line.
+// Unknown keys, wrong types and invalid values are errors that name the key and line; an empty
+// file is ErrEmptyFile.
 func Load(path string) (Config, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return Config{}, fmt.Errorf("config %s: %w", path, ErrEmptyFile)
 	}
 	cfg, err := Parse(raw, os.LookupEnv)
 	if err != nil {
