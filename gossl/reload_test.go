@@ -81,13 +81,33 @@ func TestWatcherReloadsOnFileChange(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, p Provider) {
 		ts, dir, second := fileServer(t, p, 20*time.Millisecond, "watched.test")
 		writePair(t, dir, second)
-		for deadline := time.Now().Add(testTimeout); servedName(t, ts.addr()) != "watched.test"; {
-			if time.Now().After(deadline) {
-				t.Fatal("the watcher never picked up the new certificate")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitServed(t, ts.addr(), "watched.test")
 	})
+}
+
+// A file changed back within one watch interval after a SIGHUP loaded another one is served
+// again: the watcher compares the files with what was last loaded, not with what it last read.
+func TestWatcherServesFileChangedBackAfterReload(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, p Provider) {
+		first, _ := testCerts(t)
+		ts, dir, second := fileServer(t, p, 300*time.Millisecond, "hup.test")
+		writePair(t, dir, second)
+		if err := ts.srv.Reload(); err != nil { // the SIGHUP
+			t.Fatal(err)
+		}
+		writePair(t, dir, first) // changed back before the watcher looked
+		waitServed(t, ts.addr(), "a.test")
+	})
+}
+
+func waitServed(t *testing.T, addr, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(testTimeout); servedName(t, addr) != name; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no handshake got %s", name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // TestTicketKeysRotateWithoutLosingResumption: a ticket issued under one key still resumes after

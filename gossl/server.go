@@ -27,6 +27,10 @@ type Server struct {
 	mu      sync.Mutex // serializes installs (reload, rotation)
 	certs   atomic.Pointer[certSet]
 	watcher *watcher
+	// tried is the content of the certificate files (watchedFiles) when the last load began,
+	// whoever asked for it (start, SIGHUP, the watcher): the watcher reloads when the files
+	// differ from it, so a file changed back after a SIGHUP loaded another one is served again.
+	tried atomic.Pointer[[]fileStamp]
 }
 
 func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uint16, cfg ServerConfig) backend) (*Server, error) {
@@ -58,7 +62,8 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 		s.log.Warn().Msg("SSLKEYLOGFILE IS ON: every TLS session key is being written out, and " +
 			"anyone with that file can decrypt this listener's traffic. Debugging only; unset it.")
 	}
-	s.watcher = startWatcher(s, files, seen, cfg.WatchInterval)
+	s.tried.Store(&seen)
+	s.watcher = startWatcher(s, files, cfg.WatchInterval)
 	return s, nil
 }
 
@@ -95,6 +100,8 @@ func (s *Server) Wrap(raw net.Conn) Conn {
 // handshakes; open sessions are untouched. On failure the old certificates stay, the reason is
 // logged and returned. cmd/ calls it on SIGHUP; the watcher calls it on a file change.
 func (s *Server) Reload() error {
+	seen := stamps(watchedFiles(s.cfg.Certificates))
+	s.tried.Store(&seen)
 	certs, err := loadCerts(s.cfg.Certificates)
 	if err == nil {
 		err = s.install(certs)

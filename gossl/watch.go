@@ -20,15 +20,15 @@ type watcher struct {
 // fileStamp is a hash of a file's content; the zero value stands for an unreadable file.
 type fileStamp [sha256.Size]byte
 
-// startWatcher watches files from the state seen (taken before the certificates were loaded,
-// so a change made while loading is not missed).
-func startWatcher(s *Server, files []string, seen []fileStamp, every time.Duration) *watcher {
+// startWatcher watches files against the content s last tried to load (Server.tried, taken
+// before each load, so a change made while loading is not missed).
+func startWatcher(s *Server, files []string, every time.Duration) *watcher {
 	w := &watcher{done: make(chan struct{}), stopped: make(chan struct{})}
 	if every < 0 || len(files) == 0 {
 		close(w.stopped)
 		return w
 	}
-	go w.run(s, files, seen, every)
+	go w.run(s, files, every)
 	return w
 }
 
@@ -42,7 +42,9 @@ func watchedFiles(sources []CertSource) []string {
 	return files
 }
 
-func (w *watcher) run(s *Server, files []string, last []fileStamp, every time.Duration) {
+// run reloads when the files differ from what the last load read; a broken file is tried once,
+// not at every tick, since that load's attempt recorded it.
+func (w *watcher) run(s *Server, files []string, every time.Duration) {
 	defer close(w.stopped)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -52,9 +54,7 @@ func (w *watcher) run(s *Server, files []string, last []fileStamp, every time.Du
 			return
 		case <-tick.C:
 		}
-		now := stamps(files)
-		if !slices.Equal(now, last) {
-			last = now
+		if !slices.Equal(stamps(files), *s.tried.Load()) {
 			s.log.Info().Strs("files", files).Msg("TLS certificate files changed; reloading")
 			_ = s.Reload() // Reload logs its own failure and keeps the old certificate
 		}
