@@ -176,11 +176,17 @@ func TestProxyProtocolIn(t *testing.T) {
 		policy  ProxyPolicy
 		sendHdr bool
 		wantSrc string // what the backend's PROXY header says; "" means the session must fail
+		hdr     []byte // the header sent; nil: headerBytes
 	}{
-		{"trusted peer", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "203.0.113.7:4000"},
-		{"untrusted peer with header, refused", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, true, ""},
-		{"untrusted peer with header, discarded", []string{"10.0.0.0/8"}, ProxyDiscardUntrusted, true, "127.0.0.1"},
-		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1"},
+		{"trusted peer", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "203.0.113.7:4000", nil},
+		{"untrusted peer with header, refused", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, true, "", nil},
+		{"untrusted peer with header, discarded", []string{"10.0.0.0/8"}, ProxyDiscardUntrusted, true, "127.0.0.1", nil},
+		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1", nil},
+		// Headers without a client address: the connection's own addresses stand (the spec).
+		{"trusted peer, v1 UNKNOWN", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1", []byte("PROXY UNKNOWN\r\n")},
+		{"trusted peer, v2 LOCAL", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1", unhex(v2sig + "20 00 0000")},
+		{"trusted peer, v2 UDP", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1",
+			unhex(v2sig + "21 12 000c cb007107 c6336401 0fa0 63dd")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startProxy(t, func(c *Config) {
@@ -199,7 +205,9 @@ func TestProxyProtocolIn(t *testing.T) {
 				waitForMetric(t, srv, "moonbridge_connections_refused_total", map[string]string{"reason": refusedProxy}, 1)
 				return
 			}
-			if tc.sendHdr {
+			if tc.sendHdr && tc.hdr != nil {
+				conn.Write(tc.hdr)
+			} else if tc.sendHdr {
 				conn.Write(headerBytes)
 			}
 			exchange(t, conn, "h", 10)

@@ -228,7 +228,9 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	if err != nil {
 		return err
 	}
-	if trusted && header.Command == ProxyProxy {
+	// A header without a client address (LOCAL, v1 UNKNOWN, v2 UNSPEC or UDP) leaves the
+	// connection's own addresses standing, as the specification says.
+	if trusted && header.Command == ProxyProxy && header.Source.IsValid() {
 		conn.info.setClient(header.Source)
 	}
 	return nil
