@@ -46,6 +46,12 @@ const (
 	acceptAt = 80
 )
 
+// reclaimEvery is how often a watch that refuses logins while memory stays above the accept
+// mark gives back what the process can (the pools' free buffers, Go's free heap): RSS alone
+// keeps what the load left behind (pooled buffers, heap pages Go has not yet returned), and
+// refusing must end once the load has.
+const reclaimEvery = 5 * time.Second
+
 // memoryEvery is how often the memory watch samples: a reading costs a small file read, so a
 // login only loads an atomic bool.
 const memoryEvery = 500 * time.Millisecond
@@ -62,6 +68,18 @@ type memoryWatch struct {
 	warned   atomic.Bool // a failed reading was logged
 	trim     *trimmer    // nil outside the Low profile
 	goLimit  int64       // Go's memory limit before Start set one, put back by Close; -1 none set
+	// reclaim gives memory back to the system (giveBack; tests replace it); sessions counts the
+	// running sessions (nil: none are known). lastReclaim is run's alone.
+	reclaim     func()
+	sessions    func() int
+	lastReclaim time.Time
+}
+
+// giveBack hands the pools' free buffers to the garbage collector and the free heap to the
+// system.
+func giveBack() {
+	bufpool.Trim()
+	debug.FreeOSMemory()
 }
 
 func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
@@ -71,7 +89,7 @@ func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
 	if cfg.Usage == nil {
 		cfg.Usage = ProcessMemory
 	}
-	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1}
+	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1, reclaim: giveBack}
 	if cfg.Profile == bufpool.Low {
 		w.trim = newTrimmer(time.Now())
 	}
@@ -92,6 +110,7 @@ func (w *memoryWatch) run(ctx context.Context) {
 		case now := <-tick.C:
 			if w.cfg.Limit > 0 {
 				w.sample()
+				w.reclaimWhileRefusing(now)
 			}
 			if w.trim != nil {
 				w.trimIfDue(now)
@@ -122,6 +141,24 @@ func (w *memoryWatch) sample() {
 	}
 }
 
+// reclaimWhileRefusing gives memory back, at most every reclaimEvery, while logins are refused,
+// and samples again. When even then no session runs and memory stays above the accept mark,
+// what is left is the process at rest, not load: refusing ends (with a warning that the limit
+// is too close to it), since it would otherwise never end.
+func (w *memoryWatch) reclaimWhileRefusing(now time.Time) {
+	if !w.refusing.Load() || now.Sub(w.lastReclaim) < reclaimEvery {
+		return
+	}
+	w.lastReclaim = now
+	w.reclaim()
+	w.sample()
+	if w.refusing.Load() && w.sessions != nil && w.sessions() == 0 && w.refusing.CompareAndSwap(true, false) {
+		used, _ := w.cfg.Usage()
+		w.log.Warn().Uint64("used_mib", used>>20).Uint64("limit_mib", w.cfg.Limit>>20).
+			Msg("memory stays near the limit with no session running: accepting new logins again; memory.limit is too close to what the process needs at rest")
+	}
+}
+
 // trimIfDue gives the pools' free buffers to the garbage collector and the free heap back to
 // the system when the trimmer says so.
 func (w *memoryWatch) trimIfDue(now time.Time) {
@@ -129,8 +166,7 @@ func (w *memoryWatch) trimIfDue(now time.Time) {
 	if reason == "" {
 		return
 	}
-	bufpool.Trim()
-	debug.FreeOSMemory()
+	giveBack()
 	w.log.Debug().Str("after", reason).Msg("memory given back to the system")
 }
 

@@ -171,6 +171,49 @@ func TestMemoryWatchKeepsStateWhenTheReadingFails(t *testing.T) {
 	}
 }
 
+// After a flood, RSS keeps what the load left behind (pooled buffers, heap pages not yet
+// returned): a refusing watch gives memory back and samples again, so refusing ends once the
+// memory was the load's.
+func TestRefusingEndsOnceMemoryGivenBackIsUnderTheMark(t *testing.T) {
+	var used atomic.Uint64
+	used.Store(95)
+	w := newMemoryWatch(Memory{Limit: 100, Usage: func() (uint64, error) { return used.Load(), nil }}, testLogger(t))
+	w.reclaim = func() { used.Store(60) } // what a flood's leftovers give back
+	w.sessions = func() int { return 1 }
+	w.sample()
+	if !w.refusing.Load() {
+		t.Fatal("95 of 100 did not start refusing")
+	}
+	w.reclaimWhileRefusing(time.Unix(1000, 0))
+	if w.refusing.Load() {
+		t.Error("still refusing after the memory given back fell to 60 of 100")
+	}
+}
+
+// Memory that stays above the accept mark with no session running is the process at rest: the
+// watch stops refusing (it would never stop otherwise), but not while a session runs.
+func TestRefusingEndsWhenNoSessionRuns(t *testing.T) {
+	w := newMemoryWatch(Memory{Limit: 100, Usage: func() (uint64, error) { return 85, nil }}, testLogger(t))
+	reclaims, sessions := 0, 1
+	w.reclaim = func() { reclaims++ }
+	w.sessions = func() int { return sessions }
+	w.refusing.Store(true)
+	start := time.Unix(1000, 0)
+	w.reclaimWhileRefusing(start)
+	if !w.refusing.Load() || reclaims != 1 {
+		t.Fatalf("with a session running: refusing %v after %d reclaims, want true after 1", w.refusing.Load(), reclaims)
+	}
+	sessions = 0
+	w.reclaimWhileRefusing(start.Add(time.Second))
+	if reclaims != 1 {
+		t.Errorf("reclaimed again after 1s; at most every %s", reclaimEvery)
+	}
+	w.reclaimWhileRefusing(start.Add(reclaimEvery))
+	if w.refusing.Load() {
+		t.Error("still refusing with no session running after memory was given back")
+	}
+}
+
 func TestTrimmerTrimsAfterABurstAndOncePerQuietPeriod(t *testing.T) {
 	start := time.Unix(1000, 0)
 	tr := newTrimmer(start)

@@ -140,11 +140,19 @@ func New(cfg Config) (*Server, error) {
 		answering:      make(chan struct{}, maxRefusalAnswers),
 		backendMetrics: newBackendMetrics(), events: newLoginEvents(), wakes: newWakeCounter(),
 	}
+	s.mem.sessions = s.sessionCount
 	s.attachWakers(set)
 	s.backendMetrics.follow(nil, set.router)
 	s.events.follow(set.router)
 	s.settings.Store(set)
 	return s, nil
+}
+
+// sessionCount is how many sessions are open, set up or relaying.
+func (s *Server) sessionCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
 }
 
 func checkProtocols(l Listener, haveTLS bool) error {
