@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
