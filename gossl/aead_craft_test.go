@@ -72,7 +72,7 @@ func (s *clientSealer) seal(outer, inner byte, content []byte, padding int) []by
 
 // craftedSession is a detached TLS 1.3 session with the given record layer and a sealer for
 // the client's records.
-func craftedSession(t *testing.T, layer string) (LoopCodec, *clientSealer) {
+func craftedSession(t *testing.T, layer RecordLayer) (LoopCodec, *clientSealer) {
 	srvCfg := testConfig(t)
 	srvCfg.RecordLayer = layer
 	var keylog bytes.Buffer
@@ -181,7 +181,7 @@ func TestAEADCraftedRecordsMatchSSL(t *testing.T) {
 	for _, tc := range craftCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got [2]string
-			for i, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+			for i, layer := range []RecordLayer{RecordLayerSSL, RecordLayerAEAD} {
 				codec, s := craftedSession(t, layer)
 				plain, err := openAll(codec, tc.records(t, s), []int{64 << 10})
 				got[i] = string(plain) + " / <nil>"
@@ -204,7 +204,7 @@ func TestAEADCraftedRecordsMatchSSL(t *testing.T) {
 // AEAD layer before it is decrypted (RFC 8446 section 5.2); BoringSSL's SSL path takes 64 bytes
 // more and fails it once decrypted, as too much plaintext.
 func TestAEADCiphertextLimit(t *testing.T) {
-	for layer, want := range map[string]string{RecordLayerSSL: "DATA_LENGTH_TOO_LONG", RecordLayerAEAD: "ENCRYPTED_LENGTH_TOO_LONG"} {
+	for layer, want := range map[RecordLayer]string{RecordLayerSSL: "DATA_LENGTH_TOO_LONG", RecordLayerAEAD: "ENCRYPTED_LENGTH_TOO_LONG"} {
 		codec, s := craftedSession(t, layer)
 		record := s.seal(23, 23, make([]byte, 1<<14+256+1-17), 0)
 		if _, err := openAll(codec, record, []int{64 << 10}); err == nil || !strings.Contains(err.Error(), want) {

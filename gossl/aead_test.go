@@ -30,7 +30,7 @@ func TestAEADRecordLayerCarriesTLS13Only(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, states := stateServer(t, p, aeadConfig(t))
-	if got := ts.srv.RecordLayer(); got != RecordLayerAEAD {
+	if got := ts.srv.RecordLayer(); got != RecordLayerAEAD.String() {
 		t.Errorf("Server.RecordLayer %q, want %q", got, RecordLayerAEAD)
 	}
 	cfg := clientConfig(t, "a.test")
@@ -38,12 +38,12 @@ func TestAEADRecordLayerCarriesTLS13Only(t *testing.T) {
 	for _, want := range []struct {
 		max     uint16
 		resumed bool
-		layer   string
+		layer   RecordLayer
 	}{{tls.VersionTLS12, false, RecordLayerSSL}, {0, false, RecordLayerAEAD}, {0, true, RecordLayerAEAD}} {
 		c := cfg.Clone()
 		c.MaxVersion = want.max
 		roundTrip(t, dial(t, ts.addr(), c), pattern(40000))
-		if st := <-states; st.RecordLayer != want.layer || st.Resumed != want.resumed {
+		if st := <-states; st.RecordLayer != want.layer.String() || st.Resumed != want.resumed {
 			t.Errorf("%s (resumed %v): record layer %q, want %q (resumed %v)", st.VersionName(),
 				st.Resumed, st.RecordLayer, want.layer, want.resumed)
 		}
@@ -80,7 +80,7 @@ func TestOpenSSLKeyUpdatesMidStream(t *testing.T) {
 		r := bufio.NewReader(c)
 		for {
 			line, err := r.ReadString('\n')
-			if err != nil || c.State().RecordLayer != RecordLayerAEAD {
+			if err != nil || c.State().RecordLayer != RecordLayerAEAD.String() {
 				return
 			}
 			if _, err := c.Write([]byte("pong " + line)); err != nil {
@@ -204,7 +204,7 @@ func recordBodies(wire []byte) [][2]int {
 
 // differentialStream is what a TLS 1.3 client sends (records of assorted sizes, then
 // close_notify) to a detached server session with the given record layer, and the session.
-func differentialStream(t testing.TB, layer string) (LoopCodec, []byte) {
+func differentialStream(t testing.TB, layer RecordLayer) (LoopCodec, []byte) {
 	codec, _, cc, rec := detached(t, 0, layer)
 	wire := sealed(t, cc, rec, pattern(1), pattern(700), pattern(16384), pattern(3000))
 	rec.start()
@@ -223,7 +223,7 @@ func openDifferential(t *testing.T, flip int, sizes []int) {
 		err   string
 	}
 	var got [2]outcome
-	for i, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+	for i, layer := range []RecordLayer{RecordLayerSSL, RecordLayerAEAD} {
 		codec, wire := differentialStream(t, layer)
 		if flip >= 0 {
 			wire[flip/8%len(wire)] ^= 1 << (flip % 8)
@@ -282,7 +282,7 @@ func TestServerRecordLayer(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		p           Provider
-		layer, want string
+		layer, want RecordLayer
 	}{{p, "", RecordLayerSSL}, {p, RecordLayerSSL, RecordLayerSSL}, {p, RecordLayerAEAD, RecordLayerAEAD},
 		{GoProvider(), RecordLayerAEAD, "crypto/tls"}} {
 		cfg := testConfig(t)
@@ -291,7 +291,7 @@ func TestServerRecordLayer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := srv.RecordLayer(); got != tc.want {
+		if got := srv.RecordLayer(); got != tc.want.String() {
 			t.Errorf("%s with %q: %q, want %q", tc.p.Name(), tc.layer, got, tc.want)
 		}
 		srv.Close()

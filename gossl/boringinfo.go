@@ -1,6 +1,6 @@
 package gossl
 
-import "github.com/moonbridge/moonbridge/gossl/internal/boring"
+import "github.com/moonbridge/moonbridge/internal/boring"
 
 // BoringEnabled reports whether BoringSSL is compiled into this binary (the cgo build).
 const BoringEnabled = boring.Enabled

@@ -6,7 +6,7 @@ import (
 	"net"
 	"sync/atomic"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 )
 
 // The shim takes at most boring.MaxTicketKeys keys: fewer kept fails to compile (a negative
@@ -15,7 +15,7 @@ const _ = uint(boring.MaxTicketKeys - TicketKeysKept)
 
 // boringProvider is the BoringSSL provider; this build has it.
 func boringProvider() (Provider, error) {
-	return provider{name: "boringssl", newBackend: newBoringBackend}, nil
+	return provider{name: ProviderBoringSSL, newBackend: newBoringBackend}, nil
 }
 
 // boringBackend serves with the shim: each install builds a new immutable C context, and each
@@ -35,13 +35,12 @@ func (b *boringBackend) install(certs *certSet, keys []ticketKey) error {
 	for i, p := range certs.pems {
 		pems[i] = boring.CertPEM{Chain: p.CertPEM, Key: p.KeyPEM}
 	}
-	aead, _ := parseRecordLayer(b.cfg.RecordLayer) // newServer checked it
 	ctx, err := boring.NewCtx(boring.CtxConfig{
 		MinVersion:     b.minVersion,
 		Certs:          pems,
 		TicketKeys:     keys,
 		KeyLog:         b.cfg.KeyLog,
-		AEADRecords:    aead,
+		AEADRecords:    b.cfg.RecordLayer == RecordLayerAEAD,
 		KeyUpdateAfter: b.cfg.keyUpdateAfter,
 	})
 	if err != nil {
@@ -50,6 +49,10 @@ func (b *boringBackend) install(certs *certSet, keys []ticketKey) error {
 	b.ctx.Store(ctx)
 	return nil
 }
+
+func (b *boringBackend) recordLayer() RecordLayer { return b.cfg.RecordLayer }
+
+func (b *boringBackend) detachable() bool { return true }
 
 func (b *boringBackend) wrap(raw net.Conn) Conn {
 	return newBoringConn(raw, boring.NewEngine(b.ctx.Load()))

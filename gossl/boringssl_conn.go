@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
@@ -107,9 +107,9 @@ func (c *boringConn) engineState() ConnState {
 	if st.AEADRecords {
 		layer = RecordLayerAEAD
 	}
-	return ConnState{Provider: "boringssl", Version: st.Version, CipherSuite: st.CipherSuite,
+	return ConnState{Provider: ProviderBoringSSL, Version: st.Version, CipherSuite: st.CipherSuite,
 		Group: tls.CurveID(st.Group), ALPN: st.ALPN, ServerName: st.ServerName, Resumed: st.Resumed,
-		RecordLayer: layer}
+		RecordLayer: layer.String()}
 }
 
 // State reports the session's parameters.
@@ -118,6 +118,9 @@ func (c *boringConn) State() ConnState {
 	defer c.hsMu.Unlock()
 	return c.state
 }
+
+// CanDetach is true: DetachBoring takes an established BoringSSL session onto an event loop.
+func (c *boringConn) CanDetach() bool { return true }
 
 func (c *boringConn) pendingInput() []byte {
 	if c.rbuf == nil {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 )
 
 // DetachBoring takes an established BoringSSL server connection off its goroutine for an event

@@ -10,7 +10,7 @@ import (
 )
 
 // establishedBoring is establishedSession under BoringSSL, with its engine in reach.
-func establishedBoring(t testing.TB, layer string) (*boringConn, *countingConn, func(p []byte) error) {
+func establishedBoring(t testing.TB, layer RecordLayer) (*boringConn, *countingConn, func(p []byte) error) {
 	p, err := boringProvider()
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func establishedBoring(t testing.TB, layer string) (*boringConn, *countingConn, 
 // add to it (a cleanup freeing another test's context, say), never take away, so the fewest
 // calls seen over a few Writes is what one Write costs.
 func TestBoringOneCgoCallPerBatchWrite(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		sc, counted, _ := establishedBoring(t, layer)
 		batch := pattern(64<<10 + 14)
 		fewest := int64(math.MaxInt64)
@@ -52,7 +52,7 @@ func TestBoringZeroAllocsPerRecord(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop buffers at random; run without -race")
 	}
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		sc, send := boringDrainedRaw(t, layer)
 		for _, n := range []int{64, 1350, 16 << 10, 64<<10 + 14} {
 			batch := pattern(n)
@@ -80,7 +80,7 @@ func TestBoringZeroAllocsPerRecord(t *testing.T) {
 // allocations, and crypto/tls's client allocates a little on each socket read it decrypts
 // (seen: 3 per 64 KiB batch); draining the ciphertext undecrypted leaves only the server's own.
 // send writes application data from the client, whose write side stays intact.
-func boringDrainedRaw(t *testing.T, layer string) (*boringConn, func(p []byte) error) {
+func boringDrainedRaw(t *testing.T, layer RecordLayer) (*boringConn, func(p []byte) error) {
 	t.Helper()
 	sc, cc, rec := handshaken(t, 0, layer)
 	go io.Copy(io.Discard, rec.Conn) // ends when the test's cleanup closes the sockets

@@ -26,36 +26,15 @@ type ServerConfig struct {
 	// TicketRotation is how often a new session ticket key takes over; tickets stay valid for
 	// TicketKeysKept rotations. 0 means DefaultTicketRotation.
 	TicketRotation time.Duration
-	// RecordLayer is how the BoringSSL provider opens and seals TLS 1.3 application records:
-	// RecordLayerSSL ("boringssl-ssl", also ""), BoringSSL's SSL_read/SSL_write, or
-	// RecordLayerAEAD ("aead"), the shim's own record layer over BoringSSL's AEAD once the
-	// handshake is over. TLS 1.2 sessions and the crypto/tls provider ignore it.
-	RecordLayer string
+	// RecordLayer is how the BoringSSL provider opens and seals TLS 1.3 application records;
+	// "" is DefaultRecordLayer. TLS 1.2 sessions and the crypto/tls provider ignore it.
+	RecordLayer RecordLayer
 	// Logger receives reload results and warnings.
 	Logger zerolog.Logger
 
 	// keyUpdateAfter lowers the number of records sealed under one key before the AEAD record
 	// layer sends a KeyUpdate (0: the shim's 2^24), so tests reach it.
 	keyUpdateAfter uint64
-}
-
-// The record layers of ServerConfig.RecordLayer. The default is RecordLayerSSL until the lead's
-// benchmark record (issue 16) says whether the AEAD layer pays on the proxy's workloads.
-const (
-	RecordLayerSSL  = "boringssl-ssl"
-	RecordLayerAEAD = "aead"
-)
-
-// parseRecordLayer says whether ServerConfig.RecordLayer asks for the AEAD record layer.
-func parseRecordLayer(s string) (aead bool, err error) {
-	switch s {
-	case "", RecordLayerSSL:
-		return false, nil
-	case RecordLayerAEAD:
-		return true, nil
-	}
-	return false, &TLSError{Op: "config", Reason: fmt.Sprintf("record layer %q is not %s or %s",
-		s, RecordLayerSSL, RecordLayerAEAD)}
 }
 
 // CertSource is one certificate: CertFile and KeyFile (a PEM chain, leaf first, and its key),

@@ -15,6 +15,9 @@ type Conn interface {
 	net.Conn
 	HandshakeContext(ctx context.Context) error
 	State() ConnState // the zero ConnState until the handshake is done
+	// CanDetach reports whether DetachBoring can move this session onto an event loop once it
+	// is established (its Server's CanDetach).
+	CanDetach() bool
 }
 
 // MaxBatch is the most plaintext one Write seals in one call and sends in one socket write:
@@ -23,7 +26,7 @@ const MaxBatch = 128 << 10
 
 // ConnState is what logs and metrics say about a session.
 type ConnState struct {
-	Provider    string      // "boringssl" or "go"
+	Provider    string      // ProviderBoringSSL or ProviderGo
 	Version     uint16      // tls.VersionTLS12 or tls.VersionTLS13
 	CipherSuite uint16      // IANA id, as crypto/tls's constants
 	Group       tls.CurveID // the key exchange, e.g. tls.X25519MLKEM768
@@ -31,7 +34,7 @@ type ConnState struct {
 	ServerName  string // the client's SNI, "" if none
 	Resumed     bool
 	// RecordLayer carries the application records: RecordLayerSSL or RecordLayerAEAD for
-	// BoringSSL (TLS 1.2 is always RecordLayerSSL), "crypto/tls" for the Go provider.
+	// BoringSSL (TLS 1.2 is always RecordLayerSSL), RecordLayerGo for the Go provider.
 	RecordLayer string
 }
 

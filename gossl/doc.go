@@ -1,6 +1,8 @@
 // Package gossl is moonbridge's TLS layer for wss listeners: one Provider interface with a
-// BoringSSL provider (cgo, build tags boringssl and cgo, through the C shim in native/) and a
-// crypto/tls provider, selected at startup with auto, boringssl or go.
+// BoringSSL provider (cgo, build tags boringssl and cgo, through the C shim in native/ and its
+// cgo boundary, internal/boring) and a crypto/tls provider, selected at startup by Select with
+// ProviderAuto, ProviderBoringSSL or ProviderGo. Select is the only code that branches on a
+// provider's name; callers ask a Server (and a Conn) what it can do: CanDetach, RecordLayer.
 //
 // The BoringSSL data path does one cgo call per I/O event and one socket write per Write:
 //
@@ -16,18 +18,18 @@
 // certificate choice by SNI and ticket keys are answered in C; only key logging (a debugging
 // aid) calls back into Go, through a github.com/mattn/go-pointer handle, during handshakes.
 //
-// With ServerConfig.RecordLayer "aead" (tls.record_layer), a TLS 1.3 session leaves SSL_read
-// and SSL_write once its handshake and session tickets are done: the shim takes the traffic
-// secrets and opens and seals application records itself with BoringSSL's AEAD
+// With ServerConfig.RecordLayer RecordLayerAEAD (tls.record_layer "aead"), a TLS 1.3 session
+// leaves SSL_read and SSL_write once its handshake and session tickets are done: the shim takes
+// the traffic secrets and opens and seals application records itself with BoringSSL's AEAD
 // (native/src/mb_rec.c), KeyUpdate and alerts included, behind the same entry points, so both
-// paths below use it unchanged. The default stays "boringssl-ssl" until the benchmark record
-// of issue 16 decides.
+// paths below use it unchanged. DefaultRecordLayer is RecordLayerSSL ("boringssl-ssl"), as
+// bench/results/2026-11-30-aead-record-layer.md decided.
 //
 // The crypto/tls provider gets the same one-write-per-Write shape from a coalescing writer
 // under tls.Conn (crypto/tls writes each record separately).
 //
-// On an event loop (loop), DetachBoring takes an established BoringSSL session off its
-// goroutine after the HTTP upgrade: the loop reads into its own buffer, and the session's
+// On an event loop (loop), DetachBoring takes an established session whose CanDetach is true
+// (BoringSSL's) off its goroutine after the HTTP upgrade: the loop reads into its own buffer, and the session's
 // LoopCodec opens every record of that read in place with one cgo call (mb_open_inplace) and
 // seals a batch into the loop's out buffer with another. Idle, a session keeps only BoringSSL's
 // state (about 4 KiB, measured by the C test): BoringSSL frees its record buffers as soon as a

@@ -18,7 +18,3 @@ func (e *TLSError) Unwrap() error { return e.Err }
 // ErrBoringNotCompiled is Select's answer to "boringssl" in a build without BoringSSL.
 var ErrBoringNotCompiled = errors.New("the boringssl TLS provider is not compiled into this binary " +
 	"(a pure-Go build); build with `make build` for BoringSSL, or set tls.provider to auto or go")
-
-// ErrCFB8NotCompiled is NewCFB8Pair's answer in a build without BoringSSL.
-var ErrCFB8NotCompiled = errors.New("the boringssl CFB8 cipher is not compiled into this binary " +
-	"(a pure-Go build); build with `make build` for BoringSSL, or set login.cipher to auto or go")

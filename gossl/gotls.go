@@ -61,6 +61,11 @@ func (b *goBackend) install(certs *certSet, keys []ticketKey) error {
 	return nil
 }
 
+func (b *goBackend) recordLayer() RecordLayer { return RecordLayerGo }
+
+// detachable is false: a tls.Conn needs a goroutine to read it.
+func (b *goBackend) detachable() bool { return false }
+
 func (b *goBackend) wrap(raw net.Conn) Conn {
 	out := &coalescer{Conn: raw}
 	gate := &readGate{Conn: out}

@@ -69,16 +69,19 @@ func (c *goConn) State() ConnState {
 		return ConnState{}
 	}
 	return ConnState{
-		Provider:    "go",
+		Provider:    ProviderGo,
 		Version:     cs.Version,
 		CipherSuite: cs.CipherSuite,
 		Group:       cs.CurveID,
 		ALPN:        cs.NegotiatedProtocol,
 		ServerName:  cs.ServerName,
 		Resumed:     cs.DidResume,
-		RecordLayer: "crypto/tls",
+		RecordLayer: RecordLayerGo.String(),
 	}
 }
+
+// CanDetach is false: a tls.Conn needs a goroutine to read it.
+func (c *goConn) CanDetach() bool { return false }
 
 // readGate sits under tls.Conn. While shut, a read does not touch the socket and fails with
 // errGateShut, a temporary error that crypto/tls does not keep (it keeps any partial record).

@@ -25,7 +25,7 @@ const testTimeout = 20 * time.Second
 func forEachProvider(t *testing.T, test func(t *testing.T, p Provider)) {
 	t.Helper()
 	t.Run("go", func(t *testing.T) { test(t, GoProvider()) })
-	for _, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+	for _, layer := range []RecordLayer{RecordLayerSSL, RecordLayerAEAD} {
 		name := "boringssl"
 		if layer == RecordLayerAEAD {
 			name = "boringssl-aead"
@@ -43,10 +43,10 @@ func forEachProvider(t *testing.T, test func(t *testing.T, p Provider)) {
 // layeredProvider is a provider whose servers use one record layer whatever their config says.
 type layeredProvider struct {
 	Provider
-	layer string
+	layer RecordLayer
 }
 
-func withRecordLayer(p Provider, layer string) Provider { return layeredProvider{p, layer} }
+func withRecordLayer(p Provider, layer RecordLayer) Provider { return layeredProvider{p, layer} }
 
 func (p layeredProvider) NewServer(cfg ServerConfig) (*Server, error) {
 	cfg.RecordLayer = p.layer

@@ -28,7 +28,7 @@ func BenchmarkLoopCodecOpen(b *testing.B) {
 	}
 }
 
-func benchLoopOpen(b *testing.B, count, size int, inPlace bool, layer string) {
+func benchLoopOpen(b *testing.B, count, size int, inPlace bool, layer RecordLayer) {
 	in := make([]byte, 0, 64<<10)
 	scratch := make([]byte, 64<<10)
 	data := pattern(size)

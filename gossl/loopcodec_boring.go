@@ -5,7 +5,7 @@ package gossl
 import (
 	"io"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 )
 
 // boringLoopCodec drives a BoringSSL engine from an event loop. Between calls it holds nothing

@@ -30,7 +30,7 @@ func clientData() [][]byte {
 // TestLoopCodecOpensSplitRecords: a record stream split anywhere opens to the client's bytes,
 // TLS 1.2 and 1.3, and close_notify at its end is io.EOF.
 func TestLoopCodecOpensSplitRecords(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
 			for _, sizes := range [][]int{{1}, {7, 3}, {1000}, {16389}, {5, 16384, 22}, {48 << 10}} {
 				codec, _, cc, rec := detached(t, v, layer)
@@ -66,7 +66,7 @@ func FuzzLoopCodecOpenSplits(f *testing.F) {
 		for i := 0; i+1 < len(cuts); i += 2 { // two bytes a piece: lengths up to 64 KiB
 			sizes = append(sizes, int(cuts[i])<<8|int(cuts[i+1]))
 		}
-		for _, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
+		for _, layer := range []RecordLayer{RecordLayerSSL, RecordLayerAEAD} {
 			codec, _, cc, rec := detached(t, v, layer)
 			data := clientData()
 			plain, err := openAll(codec, sealed(t, cc, rec, data...), sizes)
@@ -81,7 +81,7 @@ func FuzzLoopCodecOpenSplits(f *testing.F) {
 // TestLoopCodecCorruptRecordIsBadRecordMAC: a changed byte ends the session with a TLS error,
 // and the reply is the bad_record_mac alert the client then reads.
 func TestLoopCodecCorruptRecordIsBadRecordMAC(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		codec, raw, cc, rec := detached(t, 0, layer)
 		wire := sealed(t, cc, rec, pattern(300))
 		wire[len(wire)/2] ^= 0x40
@@ -104,7 +104,7 @@ func TestLoopCodecCorruptRecordIsBadRecordMAC(t *testing.T) {
 // TestLoopCodecSealsAndClosesForTheClient: a batch sealed into the loop's out buffer, and then
 // CloseWrite's close_notify, reach the client as the batch and io.EOF.
 func TestLoopCodecSealsAndClosesForTheClient(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		codec, raw, cc, _ := detached(t, 0, layer)
 		const bufferSize = 64 << 10
 		batch := pattern(bufferSize)
@@ -128,7 +128,7 @@ func TestLoopCodecSealsAndClosesForTheClient(t *testing.T) {
 // TestLoopCodecOneCgoCallPerOpenAndSeal: an Open of several records and a Seal of a 64 KiB batch
 // are one cgo call each (counted as TestBoringOneCgoCallPerBatchWrite does: the fewest seen).
 func TestLoopCodecOneCgoCallPerOpenAndSeal(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		codec, _, cc, rec := detached(t, 0, layer)
 		buf := make([]byte, loop.Headroom+64<<10)
 		out := make([]byte, len(buf)+loop.SealSlack)
@@ -156,7 +156,7 @@ func TestLoopCodecOneCgoCallPerOpenAndSeal(t *testing.T) {
 // TestLoopCodecZeroAllocsPerOpenAndSeal: steady-state Open and Seal allocate nothing (they use
 // no pool, so this holds under -race too).
 func TestLoopCodecZeroAllocsPerOpenAndSeal(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		codec, _, cc, rec := detached(t, 0, layer)
 		const runs = 50
 		var wires [][]byte

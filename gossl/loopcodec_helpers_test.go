@@ -10,17 +10,17 @@ import (
 )
 
 // forEachRecordLayer runs a BoringSSL test once with each record layer.
-func forEachRecordLayer(t *testing.T, test func(t *testing.T, layer string)) {
+func forEachRecordLayer(t *testing.T, test func(t *testing.T, layer RecordLayer)) {
 	t.Helper()
-	for _, layer := range []string{RecordLayerSSL, RecordLayerAEAD} {
-		t.Run(layer, func(t *testing.T) { test(t, layer) })
+	for _, layer := range []RecordLayer{RecordLayerSSL, RecordLayerAEAD} {
+		t.Run(layer.String(), func(t *testing.T) { test(t, layer) })
 	}
 }
 
 // handshaken is an established BoringSSL server connection (with the given record layer) and
 // its crypto/tls client (at most maxVersion; 0: TLS 1.3), whose writes the test can record
 // instead of sending (rec).
-func handshaken(t testing.TB, maxVersion uint16, layer string) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
+func handshaken(t testing.TB, maxVersion uint16, layer RecordLayer) (sc *boringConn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
 	srvCfg := testConfig(t)
 	srvCfg.RecordLayer = layer
@@ -59,7 +59,7 @@ func handshakenWith(t testing.TB, srvCfg ServerConfig, cfg *tls.Config) (sc *bor
 }
 
 // detached is handshaken, detached: the codec and the raw server socket, closed at the end.
-func detached(t testing.TB, maxVersion uint16, layer string) (codec LoopCodec, raw net.Conn, cc *tls.Conn, rec *recordingConn) {
+func detached(t testing.TB, maxVersion uint16, layer RecordLayer) (codec LoopCodec, raw net.Conn, cc *tls.Conn, rec *recordingConn) {
 	t.Helper()
 	sc, cc, rec := handshaken(t, maxVersion, layer)
 	raw, plaintext, codec, err := DetachBoring(sc)

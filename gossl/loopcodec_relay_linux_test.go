@@ -71,7 +71,7 @@ func waitResult(t testing.TB, result chan loop.Result) loop.Result {
 // byte, and close_notify ends each direction (the client's reaches the backend as a FIN, the
 // backend's FIN reaches the client as close_notify).
 func TestLoopRelaysDetachedSession(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
 			sc, cc, _ := handshaken(t, v, layer)
 			_, result := relayDetached(t, sc)
@@ -110,7 +110,7 @@ func TestLoopRelaysDetachedSession(t *testing.T) {
 // it is detached; the rest of that record and the next one come back as plaintext, the record
 // that had only partly arrived stays in the engine and is completed by the loop's first read.
 func TestDetachKeepsPendingPlaintextAndPartialRecord(t *testing.T) {
-	forEachRecordLayer(t, func(t *testing.T, layer string) {
+	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		sc, cc, rec := handshaken(t, 0, layer)
 		a, b, c := pattern(1000), bytes.Repeat([]byte("b"), 2000), bytes.Repeat([]byte("c"), 3000)
 		wire := sealed(t, cc, rec, a, b, c)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 )
 
 // TestDetachRefusesCryptoTLS: a crypto/tls session cannot leave its goroutine; in the pure-Go

@@ -5,7 +5,14 @@ import (
 	"fmt"
 )
 
-// Provider makes TLS servers with one implementation: "boringssl" or "go".
+// The names of tls.provider: a provider's Name, and Select's argument.
+const (
+	ProviderAuto      = "auto"      // Select's choice: BoringSSL when it passes its self-test, else Go
+	ProviderBoringSSL = "boringssl" // the shim over BoringSSL (the cgo build)
+	ProviderGo        = "go"        // crypto/tls, in every build
+)
+
+// Provider makes TLS servers with one implementation: ProviderBoringSSL or ProviderGo.
 type Provider interface {
 	Name() string
 	NewServer(cfg ServerConfig) (*Server, error)
@@ -23,27 +30,27 @@ func (p provider) NewServer(cfg ServerConfig) (*Server, error) {
 }
 
 // GoProvider is crypto/tls, in every build.
-func GoProvider() Provider { return provider{name: "go", newBackend: newGoBackend} }
+func GoProvider() Provider { return provider{name: ProviderGo, newBackend: newGoBackend} }
 
-// Select picks the provider for tls.provider = "auto", "boringssl" or "go" and says why.
-// "boringssl" runs BoringSSL's self-test (a loopback handshake and a record each way) and fails
-// in a pure-Go build or when the self-test fails. This is the one place that branches on the
-// backend.
+// Select picks the provider for tls.provider (ProviderAuto, ProviderBoringSSL or ProviderGo;
+// "" is auto) and says why. ProviderBoringSSL runs BoringSSL's self-test (a loopback handshake
+// and a record each way) and fails in a pure-Go build or when the self-test fails. This is the
+// one place that branches on a provider's name; the rest of the program asks a Server what it
+// can do (CanDetach, RecordLayer).
 //
 // auto takes BoringSSL when it is compiled in and passes the same self-test, and Go otherwise,
 // with the reason. Why BoringSSL: on wss it was never worse than crypto/tls and about a tenth
-// cheaper per frame on busy and bulk traffic (bench/results/2026-11-30-tls-auto-default.md);
-// that record also says why the earlier 20% rule, which picked Go, could not decide a default.
+// cheaper per frame on busy and bulk traffic (bench/results/2026-11-30-tls-auto-default.md).
 func Select(name string) (p Provider, reason string, err error) {
 	switch name {
-	case "go":
+	case ProviderGo:
 		return GoProvider(), "tls.provider is go", nil
-	case "boringssl":
+	case ProviderBoringSSL:
 		if p, err = testedBoring(); err != nil {
 			return nil, "", err
 		}
 		return p, "tls.provider is boringssl", nil
-	case "auto", "":
+	case ProviderAuto, "":
 		p, reason = selectAuto(testedBoring)
 		return p, reason, nil
 	}

@@ -17,7 +17,7 @@ const selfTestName = "selftest.moonbridge.invalid"
 
 // selfTestLayers are BoringSSL's record layers (tls.record_layer): the self-test runs each, as a
 // listener may use either.
-var selfTestLayers = []string{RecordLayerSSL, RecordLayerAEAD}
+var selfTestLayers = []RecordLayer{RecordLayerSSL, RecordLayerAEAD}
 
 // selfTest runs, for each record layer, a TLS 1.3 handshake between p and crypto/tls over an
 // in-process pipe and sends one record each way, checking the bytes and that the layer asked
@@ -35,7 +35,7 @@ func selfTest(p Provider) error {
 	return nil
 }
 
-func selfTestLayer(p Provider, pair PEMPair, layer string) error {
+func selfTestLayer(p Provider, pair PEMPair, layer RecordLayer) error {
 	srv, err := p.NewServer(ServerConfig{Certificates: []CertSource{{PEM: pair}}, WatchInterval: -1, Logger: zerolog.Nop(), RecordLayer: layer})
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func selfTestLayer(p Provider, pair PEMPair, layer string) error {
 	if err := errors.Join(exchange(server, []byte("pong"), []byte("ping")), <-done); err != nil {
 		return err
 	}
-	if got := server.State().RecordLayer; got != layer {
+	if got := server.State().RecordLayer; got != layer.String() {
 		return fmt.Errorf("the records went through %q", got)
 	}
 	return nil

@@ -28,7 +28,7 @@ func TestSelfTestCoversEachRecordLayer(t *testing.T) {
 			t.Errorf("%s: %v", layer, err)
 		}
 	}
-	if err := selfTestLayer(p, pair, ""); err == nil || !strings.Contains(err.Error(), RecordLayerSSL) {
+	if err := selfTestLayer(p, pair, ""); err == nil || !strings.Contains(err.Error(), RecordLayerSSL.String()) {
 		t.Errorf("a layer other than the one asked for passed: %v", err)
 	}
 }

@@ -14,6 +14,8 @@ import (
 type backend interface {
 	install(certs *certSet, keys []ticketKey) error
 	wrap(raw net.Conn) Conn
+	recordLayer() RecordLayer // what carries its sessions' TLS 1.3 application records
+	detachable() bool         // whether DetachBoring can move its sessions onto an event loop
 }
 
 // Server makes server-side TLS connections for one listener. It is safe for concurrent use.
@@ -39,7 +41,7 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 	if err != nil {
 		return nil, err
 	}
-	if _, err := parseRecordLayer(cfg.RecordLayer); err != nil {
+	if cfg.RecordLayer, err = ParseRecordLayer(string(cfg.RecordLayer)); err != nil {
 		return nil, err
 	}
 	files := watchedFiles(cfg.Certificates)
@@ -67,21 +69,19 @@ func newServer(cfg ServerConfig, provider string, newBackend func(minVersion uin
 	return s, nil
 }
 
-// Provider names the provider that serves this listener: "boringssl" or "go".
+// Provider names the provider that serves this listener: ProviderBoringSSL or ProviderGo. It
+// is for logs; what the listener can do is asked with CanDetach and RecordLayer.
 func (s *Server) Provider() string { return s.provider }
 
 // RecordLayer names what carries this listener's TLS 1.3 application records: RecordLayerSSL
-// or RecordLayerAEAD under BoringSSL (TLS 1.2 sessions always use RecordLayerSSL), "crypto/tls"
-// under the Go provider.
-func (s *Server) RecordLayer() string {
-	if s.provider != "boringssl" {
-		return "crypto/tls"
-	}
-	if aead, _ := parseRecordLayer(s.cfg.RecordLayer); aead {
-		return RecordLayerAEAD
-	}
-	return RecordLayerSSL
-}
+// or RecordLayerAEAD under BoringSSL (TLS 1.2 sessions always use RecordLayerSSL),
+// RecordLayerGo under crypto/tls.
+func (s *Server) RecordLayer() string { return s.backend.recordLayer().String() }
+
+// CanDetach reports whether this listener's established sessions can move onto an event loop
+// (DetachBoring, and Conn.CanDetach per session): true under BoringSSL, false under crypto/tls,
+// whose tls.Conn needs a goroutine to read it.
+func (s *Server) CanDetach() bool { return s.backend.detachable() }
 
 // Wrap makes an accepted connection the server side of a TLS session; the handshake runs on
 // first use or HandshakeContext. The returned Conn owns raw and closes it.

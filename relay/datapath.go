@@ -27,11 +27,11 @@ const (
 )
 
 // loopProtocols are the protocols whose sessions move to the loop (their downstream's
-// loopSide): minecraft and ws, and wss when its TLS provider is BoringSSL, whose session goes
-// along as a codec. wss over crypto/tls keeps its pumps: tls.Conn needs a goroutine to read it.
+// loopSide): minecraft and ws, and wss when its TLS server can detach an established session,
+// which goes along as a codec. Otherwise (crypto/tls) wss keeps its pumps.
 func (s *Server) loopProtocols() []Protocol {
 	on := []Protocol{Minecraft, WS}
-	if tls := s.now().TLS; tls != nil && tls.Provider() == "boringssl" {
+	if tls := s.now().TLS; tls != nil && tls.CanDetach() {
 		on = append(on, WSS)
 	}
 	return on

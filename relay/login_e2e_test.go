@@ -16,6 +16,7 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 	"github.com/moonbridge/moonbridge/mc/auth/authtest"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
 )
 
 // loginSetup is a proxy whose one route runs the logins, in front of a checking backend.
@@ -33,7 +34,7 @@ func startLoginProxy(t *testing.T, online bool, backend *authtest.Backend, tlsPr
 }
 
 // startLoginProxyWith is startLoginProxy with the player side's cipher named as login.cipher
-// names it: "go" (mc/cfb8) or "boringssl" (gossl's, skipped in a pure-Go build), and the
+// names it: "go" (mc/cfb8) or "boringssl" (mc/cfb8's NewBoringPair, skipped in a pure-Go build), and the
 // route changed by edit (when not nil).
 func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, tlsProvider, cipherImpl string, edit func(*Route), protocols ...Protocol) loginSetup {
 	t.Helper()
@@ -42,7 +43,7 @@ func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, t
 		if !gossl.BoringEnabled {
 			t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
 		}
-		newCipher = gossl.NewCFB8Pair
+		newCipher = cfb8.NewBoringPair
 	}
 	ss := authtest.NewSessionServer(t)
 	backend.Got = make(chan authtest.BackendLogin, 4)

@@ -13,15 +13,15 @@ import (
 )
 
 // loopSide takes a WebSocket off its goroutine (ws.Conn.Detach) with its reading state, for
-// ws's loop codec: over the plain accepted socket (ws), or over BoringSSL (wss), whose session
-// goes with it as the codec under the WebSocket (gossl.DetachBoring). wss over crypto/tls stays
-// on goroutines: tls.Conn needs a goroutine to read it. So does a connection that cannot be
-// detached now (a keepalive ping being written).
+// ws's loop codec: over the plain accepted socket (ws), or over a TLS session that can detach
+// (wss over BoringSSL), which goes with it as the codec under the WebSocket
+// (gossl.DetachBoring). A TLS session that cannot (crypto/tls) stays on goroutines, and so
+// does a connection that cannot be detached now (a keepalive ping being written).
 func (d wsDownstream) loopSide() (loopPlayer, bool, error) {
 	sock := d.under.socket() // nil while sniffed bytes wait unread
 	tcp, plain := sock.(*net.TCPConn)
-	boring := d.under.info.tls != nil && d.under.info.tls.State().Provider == "boringssl"
-	if !plain && !boring {
+	detachable := d.under.info.tls != nil && d.under.info.tls.CanDetach()
+	if !plain && !detachable {
 		return loopPlayer{}, false, nil
 	}
 	_, state, err := d.Conn.Detach()

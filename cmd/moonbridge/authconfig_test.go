@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +10,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
 )
 
 func TestRouteLogins(t *testing.T) {
@@ -56,33 +54,7 @@ func TestRouteLogins(t *testing.T) {
 	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login, zerolog.Nop()); err == nil {
 		t.Error("an empty velocity secret was taken")
 	}
-	if want := map[bool]string{true: "boringssl", false: "go"}[gossl.CFB8Accelerated()]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {
+	if want := map[bool]string{true: "boringssl", false: "go"}[cfb8.BoringAccelerated()]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {
 		t.Errorf("the startup log %q does not name auto's cipher %s", log.String(), want)
-	}
-}
-
-// TestLoginCipher: go is auth's default (nil), boringssl is gossl's streams or, in a pure-Go
-// build, a load error that says what to do; auto follows the build.
-func TestLoginCipher(t *testing.T) {
-	if c, err := loginCipher(config.CipherGo); err != nil || c.newPair != nil || c.name != "go" {
-		t.Errorf("go: %+v %v, want auth's default", c, err)
-	}
-	c, err := loginCipher(config.CipherBoringSSL)
-	switch {
-	case !gossl.BoringEnabled && (!errors.Is(err, gossl.ErrCFB8NotCompiled) || !strings.Contains(err.Error(), "make build")):
-		t.Errorf("boringssl in a pure-Go build: %v, want ErrCFB8NotCompiled naming `make build`", err)
-	case gossl.BoringEnabled && (err != nil || c.newPair == nil):
-		t.Errorf("boringssl: %+v %v", c, err)
-	case gossl.BoringEnabled:
-		enc, _, err := c.newPair(make([]byte, 16))
-		if _, closes := enc.(io.Closer); err != nil || !closes {
-			t.Errorf("boringssl's pair: %T %v, want gossl's closable streams", enc, err)
-		}
-	}
-	// auto picks the shim's CFB8 where it is accelerated, Go's elsewhere
-	// (bench/results/2026-11-30-cfb8-vector-register.md).
-	auto, err := loginCipher(config.CipherAuto)
-	if want := map[bool]string{true: "boringssl", false: "go"}[gossl.CFB8Accelerated()]; err != nil || auto.name != want || (auto.newPair != nil) != gossl.CFB8Accelerated() {
-		t.Errorf("auto: %+v %v, want %s", auto, err, want)
 	}
 }

@@ -103,7 +103,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 		return nil, "", err
 	}
 	serverCfg := gossl.ServerConfig{Certificates: sources, MinVersion: tlsCfg.MinVersion,
-		RecordLayer: tlsCfg.RecordLayer, Logger: log}
+		RecordLayer: gossl.RecordLayer(tlsCfg.RecordLayer), Logger: log}
 	if path := os.Getenv("SSLKEYLOGFILE"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {
@@ -122,7 +122,7 @@ func startTLS(tlsCfg config.TLS, log zerolog.Logger) (*gossl.Server, string, err
 // BoringSSL failed its startup self-test (auto fell back): the listener line says it too, but
 // at info level, among others.
 func warnOnFallback(log zerolog.Logger, requested string, boringCompiled bool, provider gossl.Provider, reason string) {
-	if boringCompiled && provider.Name() == "go" && (requested == "auto" || requested == "") {
+	if boringCompiled && provider.Name() == gossl.ProviderGo && (requested == gossl.ProviderAuto || requested == "") {
 		log.Warn().Str("reason", reason).Msg("BoringSSL is compiled in but did not pass its self-test: wss runs on crypto/tls")
 	}
 }

@@ -30,15 +30,15 @@ func addCheckTLSFlag(fs *flag.FlagSet) func(w io.Writer) error {
 // checkTLS selects the provider the flavour stands for. Selecting "boringssl" runs BoringSSL's
 // self-test and fails when it fails; the pure-Go build has only crypto/tls, which needs none.
 func checkTLS(w io.Writer, flavour string) error {
-	name := "go"
+	name := gossl.ProviderGo
 	if flavour == "boringssl" {
-		name = "boringssl"
+		name = gossl.ProviderBoringSSL
 	}
 	p, _, err := gossl.Select(name)
 	if err != nil {
 		return fmt.Errorf("tls self-test: %w", err)
 	}
-	if p.Name() == "boringssl" {
+	if p.Name() == gossl.ProviderBoringSSL {
 		fmt.Fprintln(w, "tls self-test: boringssl ok (loopback handshake with crypto/tls, one record each way)")
 		return nil
 	}

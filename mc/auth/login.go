@@ -34,7 +34,7 @@ type Config struct {
 	// SendIP gives hasJoined the player's address (the prevent-proxy-connections check).
 	SendIP bool
 	// NewCipher makes the player side's AES-128/CFB8 pair from the shared secret (key and IV);
-	// nil is mc/cfb8's Go implementation (cmd/ picks gossl.NewCFB8Pair for BoringSSL's).
+	// nil is mc/cfb8's Go implementation (NewAESPair); cmd/ sets the pair cfb8.Choose picked.
 	NewCipher func(key []byte) (enc, dec cipher.Stream, err error)
 }
 

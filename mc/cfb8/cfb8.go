@@ -3,9 +3,19 @@
 // (AES-128, the shared secret as both key and IV). Go's crypto/cipher has only full-block CFB.
 //
 // CFB8 runs the block cipher once per byte: each byte is XORed with the first byte of the
-// encrypted shift register, and the ciphertext byte is shifted in. Shifting a 16-byte register
-// per byte would cost a copy per byte; the register is instead a window sliding over a longer
-// array, moved back to the start once per regBytes-16 bytes.
+// encrypted shift register, and the ciphertext byte is shifted in:
+//
+//	register (16 bytes, starts as the IV) -> AES-128 -> first byte k
+//	out = in XOR k;  register = register[1:] + (ciphertext byte: out encrypting, in decrypting)
+//
+// There are two implementations, named by Impl. ImplGo is this package's (New, NewAESPair):
+// shifting a 16-byte register per byte would cost a copy per byte, so the register is a window
+// sliding over a longer array, moved back to the start once per regBytes-16 bytes. ImplBoringSSL
+// is the C shim's (NewBoringPair), plugged in from the cgo boundary internal/boring as Go's
+// crypto/internal/boring plugs into crypto/aes: AES-NI with the register in a vector register on
+// x86-64 (BoringAccelerated), BoringSSL's AES per byte elsewhere, and ErrBoringNotCompiled in a
+// pure-Go build. Choose resolves an Impl, ImplAuto (DefaultImpl) by the rule of
+// bench/results/2026-11-30-cfb8-vector-register.md; cmd/ only wires the choice into mc/auth.
 package cfb8
 
 import (

@@ -11,7 +11,7 @@ import (
 // builtRevision reads the revision CMake recorded in build/boringssl.env when it built the shim.
 func builtRevision(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "build", "boringssl.env")
+	path := filepath.Join("..", "..", "build", "boringssl.env")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("the cgo build needs %s from `make native`: %v", path, err)

@@ -1,4 +1,4 @@
-package gossl
+package cfb8
 
 import (
 	"errors"
@@ -8,40 +8,40 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moonbridge/moonbridge/mc/cfb8"
+	"github.com/moonbridge/moonbridge/internal/boring"
 	"github.com/moonbridge/moonbridge/mc/cfb8/cfb8test"
 )
 
-// forEachCFB8 runs a test under both CFB8 implementations; in a pure-Go build the boringssl
+// forEachImpl runs a test under both CFB8 implementations; in a pure-Go build the boringssl
 // row skips with its reason.
-func forEachCFB8(t *testing.T, test func(t *testing.T, newStream cfb8test.New)) {
+func forEachImpl(t *testing.T, test func(t *testing.T, newStream cfb8test.New)) {
 	t.Helper()
-	t.Run("go", func(t *testing.T) { test(t, cfb8.New) })
+	t.Run("go", func(t *testing.T) { test(t, New) })
 	t.Run("boringssl", func(t *testing.T) {
-		if !BoringEnabled {
+		if !boring.Enabled {
 			t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
 		}
-		test(t, NewCFB8)
+		test(t, newBoring)
 	})
 }
 
-func TestCFB8NIST(t *testing.T) { forEachCFB8(t, cfb8test.CheckNIST) }
+func TestEachImplNIST(t *testing.T) { forEachImpl(t, cfb8test.CheckNIST) }
 
-// TestCFB8Splits: each implementation in calls of random lengths against mc/cfb8 in one
+// TestEachImplSplits: each implementation in calls of random lengths against Go's in one
 // call, so the boringssl row is the differential test of BoringSSL against Go.
-func TestCFB8Splits(t *testing.T) {
-	forEachCFB8(t, func(t *testing.T, newStream cfb8test.New) {
+func TestEachImplSplits(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, newStream cfb8test.New) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		for range 10 {
-			cfb8test.CheckSplits(t, cfb8.New, newStream, []int{0, 1, 17, 511, 512, 513, 4096, 4096 + rng.IntN(4096)}, rng)
+			cfb8test.CheckSplits(t, New, newStream, []int{0, 1, 17, 511, 512, 513, 4096, 4096 + rng.IntN(4096)}, rng)
 		}
 	})
 }
 
-// TestCFB8ZeroAllocs: an XORKeyStream call allocates nothing (for BoringSSL: the cgo call keeps
-// the slices where they are).
-func TestCFB8ZeroAllocs(t *testing.T) {
-	forEachCFB8(t, func(t *testing.T, newStream cfb8test.New) {
+// TestEachImplZeroAllocs: an XORKeyStream call allocates nothing (for BoringSSL: the cgo call
+// keeps the slices where they are).
+func TestEachImplZeroAllocs(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, newStream cfb8test.New) {
 		s := cfb8test.Stream(t, newStream, cfb8test.NISTKey, cfb8test.NISTIV, false)
 		buf := make([]byte, 1024)
 		if n := testing.AllocsPerRun(100, func() { s.XORKeyStream(buf, buf) }); n != 0 {
@@ -50,24 +50,24 @@ func TestCFB8ZeroAllocs(t *testing.T) {
 	})
 }
 
-func TestCFB8PairBadKey(t *testing.T) {
-	_, _, err := NewCFB8Pair(make([]byte, 15))
-	var cfbErr *CFB8Error
+func TestBoringPairBadKey(t *testing.T) {
+	_, _, err := NewBoringPair(make([]byte, 15))
+	var cfbErr *BoringError
 	switch {
-	case BoringEnabled && !errors.As(err, &cfbErr):
-		t.Fatalf("a 15-byte key: %v, want a CFB8Error", err)
-	case !BoringEnabled && (!errors.Is(err, ErrCFB8NotCompiled) || !strings.Contains(err.Error(), "make build")):
-		t.Fatalf("pure-Go build: %v, want ErrCFB8NotCompiled naming `make build`", err)
+	case boring.Enabled && !errors.As(err, &cfbErr):
+		t.Fatalf("a 15-byte key: %v, want a BoringError", err)
+	case !boring.Enabled && (!errors.Is(err, ErrBoringNotCompiled) || !strings.Contains(err.Error(), "make build")):
+		t.Fatalf("pure-Go build: %v, want ErrBoringNotCompiled naming `make build`", err)
 	}
 }
 
-// TestCFB8PairCloses: the pair round-trips and closes (twice is harmless); a use after Close is
-// the caller's bug and panics instead of touching freed memory.
-func TestCFB8PairCloses(t *testing.T) {
-	if !BoringEnabled {
+// TestBoringPairCloses: the pair round-trips and closes (twice is harmless); a use after Close
+// is the caller's bug and panics instead of touching freed memory.
+func TestBoringPairCloses(t *testing.T) {
+	if !boring.Enabled {
 		t.Skip("boringssl is not in this build (pure Go): run `make native` and test with -tags boringssl")
 	}
-	enc, dec, err := NewCFB8Pair(cfb8test.NISTKey)
+	enc, dec, err := NewBoringPair(cfb8test.NISTKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func BenchmarkCFB8(b *testing.B) {
 	impls := []struct {
 		name      string
 		newStream cfb8test.New
-	}{{"go", cfb8.New}, {"boringssl", NewCFB8}}
+	}{{"go", New}, {"boringssl", newBoring}}
 	for _, impl := range impls {
 		for _, dir := range []string{"encrypt", "decrypt"} {
 			for _, size := range []int{64, 1024, 65536} {
@@ -111,7 +111,7 @@ func BenchmarkCFB8(b *testing.B) {
 func benchmarkCFB8(b *testing.B, impl string, newStream cfb8test.New, dir string, size int) {
 	b.Run(fmt.Sprintf("impl=%s/dir=%s/size=%d", impl, dir, size), func(b *testing.B) {
 		s, err := newStream(cfb8test.NISTKey, cfb8test.NISTIV, dir == "decrypt")
-		if errors.Is(err, ErrCFB8NotCompiled) {
+		if errors.Is(err, ErrBoringNotCompiled) {
 			b.Skip(err) // the pure-Go build has no boringssl row
 		}
 		if err != nil {

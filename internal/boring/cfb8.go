@@ -13,6 +13,7 @@ package boring
 import "C"
 
 import (
+	"crypto/cipher"
 	"errors"
 	"runtime"
 )
@@ -29,8 +30,9 @@ type CFB8 struct {
 // register (x86-64 CPUs with AES-NI and SSSE3) rather than BoringSSL's AES_encrypt per byte.
 func CFB8Accelerated() bool { return C.mb_cfb8_accelerated() != 0 }
 
-// NewCFB8 makes a CFB8 stream with an AES-128 key and a 16-byte IV.
-func NewCFB8(key, iv []byte, decrypt bool) (*CFB8, error) {
+// NewCFB8 makes a CFB8 stream (a *CFB8) with an AES-128 key and a 16-byte IV; mc/cfb8 plugs it
+// in as its BoringSSL implementation.
+func NewCFB8(key, iv []byte, decrypt bool) (cipher.Stream, error) {
 	if len(iv) != C.MB_CFB8_IV_LEN {
 		return nil, errors.New("the IV is not 16 bytes")
 	}

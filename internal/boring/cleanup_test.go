@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/gossl/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/boring"
 )
 
 func newCtx(t *testing.T) *boring.Ctx {
