@@ -2,7 +2,8 @@
 // Encryption Request with the proxy's RSA key, the Encryption Response checked, the session
 // server's hasJoined asked, and the forwarding of the verified player to an offline-mode backend
 // (BungeeCord's legacy host field, or Velocity's signed login plugin answer). The per-version
-// shapes of the login packets come from mc's table; the player's cipher from
-// mc/cfb8. No sockets of its own: the relay lends it the player's reader and writer and the
-// backend's connection.
+// shapes of the login packets come from mc's table. The player's AES/CFB8 cipher is the one
+// the caller passes in (login.cipher: BoringSSL's through gossl, or Go's); without one it is
+// mc/cfb8's Go implementation. No sockets of its own: the relay lends it the player's reader
+// and writer and the backend's connection.
 package auth
