@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Packs one binary with README.md, LICENSE and moonbridge.example.yml into OUTDIR/NAME.tar.gz
-# (Linux, macOS) or OUTDIR/NAME.zip (Windows), all under one top-level folder NAME/.
+# Packs one binary with the documents packaging/archive-files.txt lists (README.md, LICENSE,
+# moonbridge.example.yml, the owner's pages under docs/) into OUTDIR/NAME.tar.gz (Linux, macOS)
+# or OUTDIR/NAME.zip (Windows), all under one top-level folder NAME/. A Linux archive also holds
+# the systemd unit the packages install, as NAME/moonbridge.service.
 #
 #   packaging/archive.sh OS BINARY NAME OUTDIR
 #
@@ -20,7 +22,12 @@ exe=moonbridge
 [ "$os" = windows ] && exe=moonbridge.exe
 mkdir "$stage/$name"
 install -m 0755 "$binary" "$stage/$name/$exe"
-install -m 0644 "$root/README.md" "$root/LICENSE" "$root/moonbridge.example.yml" "$stage/$name/"
+grep -v -e '^#' -e '^$' "$root/packaging/archive-files.txt" | while read -r doc; do
+  install -D -m 0644 "$root/$doc" "$stage/$name/$doc"
+done
+if [ "$os" = linux ]; then
+  install -m 0644 "$root/packaging/linux/moonbridge.service" "$stage/$name/"
+fi
 find "$stage/$name" -exec touch -h -d "@$epoch" {} +
 
 cd "$stage"

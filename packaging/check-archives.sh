@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Checks every archive in DIST: its files are there, and its binary is the right one. A binary this
+# Checks every archive in DIST: its files are there (the binary, every document
+# packaging/archive-files.txt lists with the repository's content, and in a Linux archive the
+# systemd unit), and its binary is the right one. A binary this
 # machine can run (linux/amd64 natively, linux/arm64 under qemu-user) must print `version` with
 # the flavour and platform its name says and pass `--check-tls` (BoringSSL's loopback self-test in
 # a boringssl build); any other binary is checked with `file` for format and architecture.
@@ -9,6 +11,8 @@
 set -euo pipefail
 
 dist=$(cd "${1:?usage: check-archives.sh DIST}" && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mapfile -t docs < <(grep -v -e '^#' -e '^$' "$root/packaging/archive-files.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "dist-check: FAIL $*" >&2; exit 1; }
@@ -50,9 +54,14 @@ for archive in "$dist"/*.tar.gz "$dist"/*.zip; do
   esac
   exe="$dir/moonbridge"
   [ "$os" = windows ] && exe="$dir/moonbridge.exe"
-  for f in "$exe" "$dir/README.md" "$dir/LICENSE" "$dir/moonbridge.example.yml"; do
-    [ -f "$f" ] || fail "$name: ${f#"$dir/"} is missing"
+  [ -f "$exe" ] || fail "$name: ${exe#"$dir/"} is missing"
+  for doc in "${docs[@]}"; do
+    cmp -s "$root/$doc" "$dir/$doc" || fail "$name: $doc is missing or differs from the source"
   done
+  if [ "$os" = linux ]; then
+    cmp -s "$root/packaging/linux/moonbridge.service" "$dir/moonbridge.service" ||
+      fail "$name: moonbridge.service is missing or differs from packaging/linux/"
+  fi
   described=$(file -b "$exe")
   echo "$described" | grep -Eq "$(file_pattern "$os" "$arch")" || fail "$name: file says: $described"
   # The boringssl flavour is linked statically, so it needs nothing from the machine it runs on.

@@ -15,8 +15,13 @@ skip() { echo "dist-check: SKIP $*"; }
 ok() { echo "dist-check: ok  $*"; }
 
 # The files every package must install; the unit's path is the same on Debian and RPM systems.
+# The documents are the archives' (packaging/archive-files.txt), under /usr/share/doc/moonbridge/.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 expected=(/usr/bin/moonbridge /etc/moonbridge/moonbridge.yml /usr/lib/systemd/system/moonbridge.service
-  /usr/lib/sysusers.d/moonbridge.conf /usr/share/doc/moonbridge/LICENSE)
+  /usr/lib/sysusers.d/moonbridge.conf)
+while read -r doc; do
+  expected+=("/usr/share/doc/moonbridge/$doc")
+done < <(grep -v -e '^#' -e '^$' "$root/packaging/archive-files.txt")
 
 check_rpm() {
   local rpm=$1 files
