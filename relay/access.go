@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // Access is who may use a route: a token (read from WebSocket clients only, since a vanilla
@@ -17,8 +18,8 @@ import (
 // forwarded header. Deny wins over Allow; an empty Allow allows every address.
 type Access struct {
 	Tokens access.Mode // "" is access.TokensOff
-	Allow  Nets
-	Deny   Nets
+	Allow  clientaddr.Nets
+	Deny   clientaddr.Nets
 }
 
 func (a Access) admitsAddr(addr netip.Addr) bool {

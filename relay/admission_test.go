@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 var refusedSeries = "moonbridge_connections_refused_total"
@@ -97,7 +98,7 @@ func TestAddressLimitFollowsTheProxyHeader(t *testing.T) {
 		c.Limits.MaxConnectionsPerIP = 1
 	}, Minecraft)
 	sendProxy := func(conn net.Conn, client string) net.Conn {
-		h := ProxyHeader{Version: 2, Command: ProxyProxy, Source: netip.MustParseAddrPort(client),
+		h := clientaddr.Header{Version: 2, Command: clientaddr.Relayed, Source: netip.MustParseAddrPort(client),
 			Destination: netip.MustParseAddrPort("192.0.2.1:25565")}
 		b, _ := h.Append(nil)
 		conn.Write(b)
@@ -214,9 +215,9 @@ func TestRateBucketsArePruned(t *testing.T) {
 	}
 }
 
-func mustTrust(t *testing.T, cidrs ...string) TrustedNets {
+func mustTrust(t *testing.T, cidrs ...string) clientaddr.Nets {
 	t.Helper()
-	nets, err := ParseTrustedNets(cidrs)
+	nets, err := clientaddr.ParseNets("trusted network", cidrs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // Backend is one Minecraft server a route can send players to.
@@ -123,7 +124,7 @@ func (s *Server) dialFailed(b *backendState, addr string, client netip.AddrPort,
 
 // writePreamble sends the PROXY header (if the backend wants one) and the handshake in one write.
 func writePreamble(conn net.Conn, b Backend, client, local netip.AddrPort, first []byte) error {
-	out, err := preamble(b, ProxyHeader{Command: ProxyProxy, Source: client, Destination: local}, first)
+	out, err := preamble(b, clientaddr.Header{Command: clientaddr.Relayed, Source: client, Destination: local}, first)
 	if err == nil {
 		_, err = conn.Write(out)
 	}
@@ -132,7 +133,7 @@ func writePreamble(conn net.Conn, b Backend, client, local netip.AddrPort, first
 
 // preamble is what a backend gets first: header in the PROXY version the backend wants (nothing
 // when it wants none), then first.
-func preamble(b Backend, header ProxyHeader, first []byte) ([]byte, error) {
+func preamble(b Backend, header clientaddr.Header, first []byte) ([]byte, error) {
 	var out []byte
 	if b.ProxyProtocol != 0 {
 		header.Version = b.ProxyProtocol

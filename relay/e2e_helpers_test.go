@@ -17,6 +17,7 @@ import (
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -27,7 +28,7 @@ type testBackend struct {
 	wantProxy bool
 	mu        sync.Mutex
 	accepted  []net.Conn // every connection accepted, in order
-	proxies   []ProxyHeader
+	proxies   []clientaddr.Header
 	hellos    []mc.Handshake
 	wg        sync.WaitGroup
 	pause     chan struct{} // when non-nil, a session stops reading until it is closed
@@ -67,7 +68,7 @@ func (b *testBackend) serve(conn net.Conn) {
 	defer conn.Close()
 	r := bufio.NewReader(conn)
 	if b.wantProxy {
-		h, err := ReadProxyHeader(r, 0)
+		h, err := clientaddr.ReadHeader(r, 0)
 		if err != nil {
 			return
 		}

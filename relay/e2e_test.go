@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // exchange sends the handshake (unless host is "": a session already under way) and size random bytes and checks that the echo comes back
@@ -167,7 +168,7 @@ func TestProxyProtocolOut(t *testing.T) {
 
 func TestProxyProtocolIn(t *testing.T) {
 	backend := startBackend(t, true)
-	header := ProxyHeader{Version: 2, Command: ProxyProxy,
+	header := clientaddr.Header{Version: 2, Command: clientaddr.Relayed,
 		Source: addrPort(t, "203.0.113.7:4000"), Destination: addrPort(t, "198.51.100.1:25565")}
 	headerBytes, _ := header.Append(nil)
 	for _, tc := range []struct {
@@ -185,7 +186,7 @@ func TestProxyProtocolIn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startProxy(t, func(c *Config) {
 				c.Listeners[0].Proxy = tc.policy
-				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
+				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, Minecraft)
 			conn := dialClient(t, Minecraft, addr)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -46,9 +47,9 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := startBackend(t, true)
 			_, addr := startProxy(t, func(c *Config) {
-				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
+				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
 				c.ClientIPHeaders = tc.names
-				c.ForwardSecret = ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
+				c.ForwardSecret = clientaddr.ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
 				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, WS)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // fastCheck checks every 50 ms, so that a test sees a backend go down and come back quickly.
@@ -102,7 +103,7 @@ type statusServer struct {
 	wantProxy bool
 	mu        sync.Mutex
 	answered  int
-	commands  []ProxyCommand
+	commands  []clientaddr.Command
 }
 
 func startStatusServer(t *testing.T, wantProxy bool) *statusServer {
@@ -116,7 +117,7 @@ func (s *statusServer) serve(conn net.Conn) {
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	r := bufio.NewReader(conn)
 	if s.wantProxy {
-		h, err := ReadProxyHeader(r, 0)
+		h, err := clientaddr.ReadHeader(r, 0)
 		if err != nil {
 			return
 		}
@@ -137,10 +138,10 @@ func (s *statusServer) serve(conn net.Conn) {
 	}
 }
 
-func (s *statusServer) seen() (answered int, commands []ProxyCommand) {
+func (s *statusServer) seen() (answered int, commands []clientaddr.Command) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.answered, append([]ProxyCommand(nil), s.commands...)
+	return s.answered, append([]clientaddr.Command(nil), s.commands...)
 }
 
 // silentBackend accepts connections and never answers, until the other side closes: a TCP
@@ -176,7 +177,7 @@ func TestStatusCheckNeedsAValidAnswer(t *testing.T) {
 		proxiedAnswered, commands := proxied.seen()
 		if answered >= 2 && proxiedAnswered >= 2 {
 			for _, c := range commands {
-				if c != ProxyLocal {
+				if c != clientaddr.Local {
 					t.Errorf("a status check sent PROXY command %d, want LOCAL", c)
 				}
 			}

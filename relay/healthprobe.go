@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // statusProbeProtocol is the handshake's protocol version in a status check: -1 is the
@@ -36,7 +37,7 @@ func probe(ctx context.Context, route *Route, b *backendState) error {
 func statusPing(conn net.Conn, route *Route, b Backend) error {
 	host, port := probeHost(route, b.Addr)
 	hs := mc.Handshake{Protocol: statusProbeProtocol, Port: port, NextState: mc.NextStatus}
-	request, err := preamble(b, ProxyHeader{Command: ProxyLocal}, mc.AppendStatusRequest(hs.AppendFrame(nil, host)))
+	request, err := preamble(b, clientaddr.Header{Command: clientaddr.Local}, mc.AppendStatusRequest(hs.AppendFrame(nil, host)))
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"net"
@@ -15,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -216,28 +216,22 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	peer := conn.info.peer.Addr().Unmap()
 	trusted := ln.srv.now().TrustedProxies.Contains(peer)
 	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
-		if startsLikeProxyHeader(conn.reader) {
+		if clientaddr.StartsLikeHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
 		}
 		return nil
 	}
-	if !trusted && !startsLikeProxyHeader(conn.reader) {
+	if !trusted && !clientaddr.StartsLikeHeader(conn.reader) {
 		return nil
 	}
-	header, err := ReadProxyHeader(conn.reader, ln.srv.now().limits.MaxProxyHeader)
+	header, err := clientaddr.ReadHeader(conn.reader, ln.srv.now().limits.MaxProxyHeader)
 	if err != nil {
 		return err
 	}
-	if trusted && header.Command == ProxyProxy {
+	if trusted && header.Command == clientaddr.Relayed {
 		conn.info.setClient(header.Source)
 	}
 	return nil
-}
-
-// startsLikeProxyHeader peeks for the v1 "PROXY " or the v2 signature's first bytes.
-func startsLikeProxyHeader(r *bufio.Reader) bool {
-	b, _ := r.Peek(5)
-	return string(b) == "PROXY" || string(b) == "\r\n\r\n\x00"
 }
 
 // sniff decides the protocol from the first bytes: a TLS handshake record is wss, "GET " is
@@ -285,10 +279,10 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
 // request carries the forward secret, when one is set).
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	if !ln.srv.now().ForwardSecret.admits(r.Header) {
+	if !ln.srv.now().ForwardSecret.Admits(r.Header) {
 		return info.client
 	}
-	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
+	addr, _ := clientaddr.FromHeaders(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -62,9 +63,9 @@ type Config struct {
 	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
 	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
-	TrustedProxies TrustedNets
+	TrustedProxies clientaddr.Nets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
-	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
+	// order (see clientaddr.FromHeaders); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
 	// Tokens verifies the access tokens of WebSocket clients for routes whose Access.Tokens is
@@ -73,8 +74,8 @@ type Config struct {
 	Tokens       *access.Verifier
 	TokenInQuery bool
 	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
-	// not believed (forwardsecret.go).
-	ForwardSecret ForwardSecret
+	// not believed (clientaddr.ForwardSecret).
+	ForwardSecret clientaddr.ForwardSecret
 	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
 	LoginWebhook LoginWebhook
 	// LandingPage is what ws/wss listeners answer a browser (landing.go); zero: off.

@@ -13,6 +13,7 @@ import (
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -34,7 +35,7 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 
 // relaySettings is the relay's configuration without its TLS server.
 func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) {
-	trusted, err := relay.ParseTrustedNets(cfg.TrustedProxies)
+	trusted, err := clientaddr.ParseNets("trusted network", cfg.TrustedProxies)
 	if err != nil {
 		return relay.Config{}, fmt.Errorf("trusted_proxies: %w", err)
 	}
@@ -68,7 +69,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
-		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		ForwardSecret:   clientaddr.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
 		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
 		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
 			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
@@ -68,7 +69,7 @@ func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (relay.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
+	if want := (clientaddr.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
 		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
 	}
 	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
