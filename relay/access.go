@@ -45,7 +45,7 @@ func (r *Router) needsVerifier(v *access.Verifier) error {
 // those routes require one (401). A verified token's claims go with the connection; the route
 // the hello picks is checked again (routeAccess). The client learns nothing of why.
 func (ln *listener) admitAccess(info *connInfo, r *http.Request) (int, string) {
-	conf := ln.srv.now()
+	conf := ln.srv.settings()
 	routes := conf.router.forPath(r.URL.Path)
 	if len(routes) == 0 {
 		return 0, "" // no route: the session's fallback answers

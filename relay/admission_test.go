@@ -11,6 +11,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 var refusedSeries = "moonbridge_connections_refused_total"
@@ -152,8 +153,8 @@ func TestRouteConnectionLimit(t *testing.T) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"small.example"}, Backends: []Backend{{Addr: backend.addr()}}, MaxConnections: 1},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"small.example"}, Backends: []pool.Backend{{Addr: backend.addr()}}, MaxConnections: 1},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 	}, Minecraft, WS)
 	first := dialClient(t, Minecraft, addr)

@@ -18,6 +18,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -203,9 +204,9 @@ func checkLoopsEmpty(t *testing.T, srv *Server) {
 }
 
 func routeTo(addrs ...string) []Route {
-	var backends []Backend
+	var backends []pool.Backend
 	for _, a := range addrs {
-		backends = append(backends, Backend{Addr: a})
+		backends = append(backends, pool.Backend{Addr: a})
 	}
 	return []Route{{Hosts: []string{"*"}, Backends: backends}}
 }

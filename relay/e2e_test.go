@@ -13,6 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // exchange sends the handshake (unless host is "": a session already under way) and size random bytes and checks that the echo comes back
@@ -122,10 +123,10 @@ func TestRoutingByHostAndPath(t *testing.T) {
 	exact, wild, byPath, fallback := startBackend(t, false), startBackend(t, false), startBackend(t, false), startBackend(t, false)
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: fallback.addr()}}},
-			{Hosts: []string{"play.example.net"}, Backends: []Backend{{Addr: exact.addr()}}, RewriteHost: "internal.lan"},
-			{Hosts: []string{"*.example.net"}, Backends: []Backend{{Addr: wild.addr()}}},
-			{Hosts: []string{"creative.example.org"}, Paths: []string{"/mc"}, Backends: []Backend{{Addr: byPath.addr()}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: fallback.addr()}}},
+			{Hosts: []string{"play.example.net"}, Backends: []pool.Backend{{Addr: exact.addr()}}, RewriteHost: "internal.lan"},
+			{Hosts: []string{"*.example.net"}, Backends: []pool.Backend{{Addr: wild.addr()}}},
+			{Hosts: []string{"creative.example.org"}, Paths: []string{"/mc"}, Backends: []pool.Backend{{Addr: byPath.addr()}}},
 		}
 	}, Minecraft, WS)
 	for _, tc := range []struct {
@@ -152,7 +153,7 @@ func TestProxyProtocolOut(t *testing.T) {
 	for _, version := range []int{1, 2} {
 		backend := startBackend(t, true)
 		_, addr := startProxy(t, func(c *Config) {
-			c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: version}}}}
+			c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: version}}}}
 		}, Minecraft)
 		conn := dialClient(t, Minecraft, addr)
 		exchange(t, conn, "h", 10)
@@ -187,7 +188,7 @@ func TestProxyProtocolIn(t *testing.T) {
 			srv, addr := startProxy(t, func(c *Config) {
 				c.Listeners[0].Proxy = tc.policy
 				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
-				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
+				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, Minecraft)
 			conn := dialClient(t, Minecraft, addr)
 			defer conn.Close()

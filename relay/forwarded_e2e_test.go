@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -50,7 +51,7 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
 				c.ClientIPHeaders = tc.names
 				c.ForwardSecret = clientaddr.ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
-				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
+				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, WS)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -91,8 +92,8 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 	}()
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter.Addr().String()}}},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"reset.example"}, Backends: []pool.Backend{{Addr: resetter.Addr().String()}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 	}, Minecraft)
 	healthy := dialClient(t, Minecraft, addr)

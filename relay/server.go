@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/access"
@@ -16,6 +15,7 @@ import (
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -97,15 +97,14 @@ type Config struct {
 // reason and waits for everything it started; Drain lets sessions end first (drain.go); Reload
 // swaps the settings new connections use (reload.go).
 type Server struct {
-	settings  atomic.Pointer[settings] // what new connections use (settings.go)
+	current   atomic.Pointer[settings] // what new connections use (settings.go)
 	counter   *counter
 	log       zerolog.Logger
 	mem       *memoryWatch // memory profile, limit and admission (memory.go)
 	lifecycle              // draining and listener health (readiness.go)
-	// backendMetrics count dials per backend; the settings' health checkers run on wg.
-	backendMetrics backendMetrics
-	events         *loginEvents           // logins per route and the login webhook's queue
-	wakes          *prometheus.CounterVec // sleeping servers woken and stopped (wake.go)
+	// backends count dials per backend and wakes per route; the pools' checkers run on wg.
+	backends *pool.Metrics
+	events   *loginEvents // logins per route and the login webhook's queue
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -138,13 +137,13 @@ func New(cfg Config) (*Server, error) {
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
-		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(), events: newLoginEvents(), wakes: newWakeCounter(),
+		answering: make(chan struct{}, maxRefusalAnswers),
+		backends:  pool.NewMetrics(), events: newLoginEvents(),
 	}
-	s.attachWakers(set)
-	s.backendMetrics.follow(nil, set.router)
+	s.attachPools(set)
+	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
-	s.settings.Store(set)
+	s.current.Store(set)
 	return s, nil
 }
 
@@ -173,7 +172,7 @@ func (s *Server) Start() error {
 		return err
 	}
 	s.mu.Lock() // a Reload waits until every listener is bound
-	listeners, err := s.bindAll(s.now().Listeners)
+	listeners, err := s.bindAll(s.settings().Listeners)
 	s.listeners, s.started = listeners, err == nil
 	s.mu.Unlock()
 	if err != nil {
@@ -183,7 +182,7 @@ func (s *Server) Start() error {
 	for _, ln := range listeners {
 		s.serveListener(ln)
 	}
-	s.startHealthChecks(s.now())
+	s.startHealthChecks(s.settings())
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()
 	return nil

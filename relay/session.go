@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // session is one player's connection: the Minecraft hello, the route, the backend, then two
@@ -53,7 +54,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 	}
 	sess := &session{
 		srv: s, down: down, info: info, protocol: protocol,
-		path: path, started: time.Now(), conf: s.now(),
+		path: path, started: time.Now(), conf: s.settings(),
 	}
 	sess.log = ln.log
 	sess.end.AddSocket(down.CloseFor)
@@ -112,7 +113,7 @@ func (s *session) run() (onLoop bool) {
 		s.answer(r, hello, accessAnswer(s.fallback()), err)
 		return false
 	}
-	capture, err := route.capture(hs.Host)
+	capture, err := route.pool.Capture(hs.Host)
 	if err != nil {
 		s.line.answered = "fallback"
 		s.answer(r, hello, s.fallback(), err)
@@ -138,19 +139,20 @@ func (s *session) run() (onLoop bool) {
 		}
 	}
 	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
-	if err != nil && route.waker != nil {
-		backend, chosen, err = s.wakeDial(route, capture, first, hs.NextState == mc.NextLogin, err)
+	req := s.dialRequest(capture, first)
+	backend, chosen, err := route.pool.Dial(s.srv.ctx, req)
+	if err != nil && route.pool.Wakes() {
+		backend, chosen, err = s.wakeDial(route, req, hs.NextState == mc.NextLogin, err)
 	}
 	if err != nil {
 		s.line.answered = "fallback"
-		s.answer(r, hello, s.wakeAnswer(route, err), err)
+		s.answer(r, hello, route.pool.WakeAnswer(s.fallback(), err), err)
 		return false
 	}
 	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
-	chosen.active.Add(1)
-	s.end.Add(func(error) { chosen.active.Add(-1) })
-	s.line.backend = chosen.addrFor(capture)
+	untrack := chosen.Track()
+	s.end.Add(func(error) { untrack() })
+	s.line.backend = chosen.Addr
 	if ranLogin && route.Login.Forwarding == auth.ForwardVelocity {
 		if err := s.forwardVelocity(backend, route); err != nil {
 			backend.Close()
@@ -175,6 +177,12 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 	rest, _ := r.Peek(r.Buffered())
 	s.player.feed(rest)
 	return append(s.handshakeFor(route, hs), rest...), len(rest)
+}
+
+// dialRequest asks the route's pool for a backend that takes first, for the player's address.
+func (s *session) dialRequest(capture string, first []byte) pool.Request {
+	return pool.Request{Capture: capture, Timeout: s.conf.limits.DialTimeout, Client: s.info.client,
+		Local: addrPortOf(s.down.LocalAddr()), First: first}
 }
 
 // handshakeFor is the handshake frame the route's backend gets: the host rewritten if the

@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -177,22 +178,22 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
 	for i, r := range routes {
-		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
-			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: pool.HealthCheck{
+			Mode: pool.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
+		}, StatusCache: r.StatusCache, Balance: pool.Balance(r.Balance)}
 		if logins != nil {
 			rr.Login = logins[i]
 		}
 		if w := r.Wake; w.On() {
-			rr.Wake = &relay.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
+			rr.Wake = &pool.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
 				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
 		}
 		if r.Fallback == config.FallbackLastKnown {
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}
 		for _, addr := range r.Backends {
-			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
+			rr.Backends = append(rr.Backends, pool.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}
 		var err error
 		if rr.Access, err = relayAccess(r.Access); err != nil {

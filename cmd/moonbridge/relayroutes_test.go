@@ -9,6 +9,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
@@ -20,7 +21,7 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := routes[0]
-	want := relay.HealthCheck{Mode: relay.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
+	want := pool.HealthCheck{Mode: pool.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
 	}
