@@ -11,7 +11,6 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
@@ -132,7 +131,6 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	bufpool.SetProfile(cfg.Memory.Profile)
 	s := &Server{
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
