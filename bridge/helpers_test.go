@@ -17,6 +17,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -76,7 +77,7 @@ func startServe(t *testing.T, protocol relay.Protocol, provider string, cert gos
 	t.Helper()
 	cfg := relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{protocol}}},
-		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []relay.Backend{{Addr: backend}}}},
+		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend}}}},
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  relay.DefaultFallback(),
 		Logger:    testLogger(t),

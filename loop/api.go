@@ -50,7 +50,7 @@ type Side struct {
 
 // Result is how a session ended.
 type Result struct {
-	Err error // nil: both directions ended cleanly; else *SideError, ErrShutdown or Close's reason
+	Err error // nil: both directions ended cleanly; else *pipe.SideError, ErrShutdown or Close's reason
 	// Up and Down are the stream bytes handed to the backend's and to the client's socket.
 	Up, Down int64
 	// FirstEnd is the side whose stream ended first (a FIN, or its codec's end of stream), so

@@ -55,7 +55,7 @@ func TestCodecErrorEndsTheSession(t *testing.T) {
 	p := newListeners(t).open(t, e, func(s *Spec) { s.Client.Codec = &frameCodec{} })
 	p.player.Write([]byte{3, 'a', 'b', 'c', 0, 'X'})
 	se := sideError(t, p.result(t))
-	if se.Side != Client || se.Op != "open" || se.Err != errBadOp {
+	if se.Side != Client.String() || se.Op != "open" || se.Err != errBadOp {
 		t.Fatalf("reason %v, want the client's codec error", se)
 	}
 	if got := readAll(t, p.backend); string(got) != "abc" {
@@ -70,7 +70,7 @@ func TestKeepaliveTicksThenDeadPeer(t *testing.T) {
 	codec := &tickingCodec{period: 5 * time.Millisecond, deadAfter: 6}
 	p := newListeners(t).open(t, e, func(s *Spec) { s.Client.Codec = codec })
 	r := p.result(t)
-	if se := sideError(t, r); se.Side != Client || se.Op != "keepalive" || se.Err != errDeadPeer {
+	if se := sideError(t, r); se.Side != Client.String() || se.Op != "keepalive" || se.Err != errDeadPeer {
 		t.Fatalf("reason %v, want the client's dead peer", se)
 	}
 	_, ops := decodeFrames(readAll(t, p.player))
@@ -117,7 +117,7 @@ func TestRepliesToAPeerThatDoesNotReadAreBounded(t *testing.T) {
 		p.player.SetWriteDeadline(time.Now().Add(waitFor))
 		p.player.Write(pings)
 	}()
-	if se := sideError(t, p.result(t)); se.Side != Client || !errors.Is(se, ErrHeldOverflow) {
+	if se := sideError(t, p.result(t)); se.Side != Client.String() || !errors.Is(se, ErrHeldOverflow) {
 		t.Fatalf("reason %v, want the client's held overflow", se)
 	}
 }

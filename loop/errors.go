@@ -34,17 +34,6 @@ func (w Which) String() string {
 	return "backend"
 }
 
-// SideError is a failure on one side of a session: its socket (read, write, an error or reset
-// reported by epoll), or its codec (open, seal, keepalive).
-type SideError struct {
-	Side Which
-	Op   string
-	Err  error
-}
-
-func (e *SideError) Error() string { return e.Side.String() + ": " + e.Op + ": " + e.Err.Error() }
-func (e *SideError) Unwrap() error { return e.Err }
-
 // PendingTooLargeError: a side's Pending bytes do not fit the loop's buffer.
 type PendingTooLargeError struct{ Len, Max int }
 

@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
 // waitFor bounds every wait of these tests.
@@ -118,12 +120,12 @@ func readAll(t testing.TB, c net.Conn) []byte {
 	return b
 }
 
-// sideError is r's error as a *SideError, or a test failure.
-func sideError(t testing.TB, r Result) *SideError {
+// sideError is r's error as a *pipe.SideError, or a test failure.
+func sideError(t testing.TB, r Result) *pipe.SideError {
 	t.Helper()
-	var se *SideError
+	var se *pipe.SideError
 	if !errors.As(r.Err, &se) {
-		t.Fatalf("close reason %v (%T), want a *SideError", r.Err, r.Err)
+		t.Fatalf("close reason %v (%T), want a *pipe.SideError", r.Err, r.Err)
 	}
 	return se
 }

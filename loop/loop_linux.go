@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/moonbridge/moonbridge/internal/pipe"
 )
 
 // readable is the interest of a side that is being read.
@@ -291,7 +293,7 @@ func (l *loop) lastWords(y *side, reason error) {
 }
 
 func (l *loop) fail(x *side, op string, err error) {
-	l.finish(x, &SideError{Side: x.which, Op: op, Err: err})
+	l.finish(x, &pipe.SideError{Side: x.which.String(), Op: op, Err: err})
 }
 
 // tick runs x's Ticker and re-arms it.

@@ -92,7 +92,7 @@ func TestResetEndsTheSessionWithItsSide(t *testing.T) {
 	p.backend.SetLinger(0)
 	p.backend.Close() // RST
 	se := sideError(t, p.result(t))
-	if se.Side != Backend || !errors.Is(se.Err, syscall.ECONNRESET) {
+	if se.Side != Backend.String() || !errors.Is(se.Err, syscall.ECONNRESET) {
 		t.Fatalf("reason %v, want the backend's connection reset", se)
 	}
 	p.player.SetReadDeadline(time.Now().Add(waitFor))

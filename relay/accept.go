@@ -17,7 +17,7 @@ const (
 
 // acceptLoop hands every accepted connection to handle until the listener is closed. A
 // failure that is not temporary stops this listener for good and turns the server's health red
-// (health.go): a proxy that lives on without accepting would never be restarted.
+// (readiness.go): a proxy that lives on without accepting would never be restarted.
 func (ln *listener) acceptLoop() {
 	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
 		ln.srv.wg.Add(1)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // Access is who may use a route: a token (read from WebSocket clients only, since a vanilla
@@ -17,8 +18,8 @@ import (
 // forwarded header. Deny wins over Allow; an empty Allow allows every address.
 type Access struct {
 	Tokens access.Mode // "" is access.TokensOff
-	Allow  Nets
-	Deny   Nets
+	Allow  clientaddr.Nets
+	Deny   clientaddr.Nets
 }
 
 func (a Access) admitsAddr(addr netip.Addr) bool {
@@ -44,7 +45,7 @@ func (r *Router) needsVerifier(v *access.Verifier) error {
 // those routes require one (401). A verified token's claims go with the connection; the route
 // the hello picks is checked again (routeAccess). The client learns nothing of why.
 func (ln *listener) admitAccess(info *connInfo, r *http.Request) (int, string) {
-	conf := ln.srv.now()
+	conf := ln.srv.settings()
 	routes := conf.router.forPath(r.URL.Path)
 	if len(routes) == 0 {
 		return 0, "" // no route: the session's fallback answers

@@ -9,6 +9,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 const (
@@ -108,8 +109,8 @@ func TestAddressListPerRouteAfterHello(t *testing.T) {
 	open, closed := startBackend(t, false), startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"open.example"}, Backends: []Backend{{Addr: open.addr()}}},
-			{Hosts: []string{"staff.example"}, Backends: []Backend{{Addr: closed.addr()}}, Access: Access{Allow: mustTrust(t, "10.0.0.0/8")}},
+			{Hosts: []string{"open.example"}, Backends: []pool.Backend{{Addr: open.addr()}}},
+			{Hosts: []string{"staff.example"}, Backends: []pool.Backend{{Addr: closed.addr()}}, Access: Access{Allow: mustTrust(t, "10.0.0.0/8")}},
 		}
 	}, WS)
 	c, _, err := dialAccess(t, WS, addr, wsDial{})

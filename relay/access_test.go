@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // requiredRoute is one route to backend that requires a token.
@@ -160,8 +161,8 @@ func TestTokenScopes(t *testing.T) {
 	lobby, survival := startBackend(t, false), startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Name: "lobby", Hosts: []string{"lobby.example"}, Backends: []Backend{{Addr: lobby.addr()}}, Access: Access{Tokens: access.TokensRequired}},
-			{Name: "survival", Hosts: []string{"survival.example"}, Backends: []Backend{{Addr: survival.addr()}}, Access: Access{Tokens: access.TokensRequired}},
+			{Name: "lobby", Hosts: []string{"lobby.example"}, Backends: []pool.Backend{{Addr: lobby.addr()}}, Access: Access{Tokens: access.TokensRequired}},
+			{Name: "survival", Hosts: []string{"survival.example"}, Backends: []pool.Backend{{Addr: survival.addr()}}, Access: Access{Tokens: access.TokensRequired}},
 		}
 		c.Tokens = verifier(t, k)
 	}, WS)

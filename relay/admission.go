@@ -45,7 +45,7 @@ func (s *Server) fullAnswer() mc.Answer {
 	online := len(s.sessions) - 1
 	s.mu.Unlock()
 	message := s.mem.cfg.FullMessage
-	status := s.now().Fallback.Status
+	status := s.settings().Fallback.Status
 	status.MOTD = "§c" + message
 	status.MaxPlayers, status.OnlinePlayers = online, online
 	return mc.Answer{Status: status, Disconnect: message}

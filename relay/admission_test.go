@@ -10,6 +10,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 var refusedSeries = "moonbridge_connections_refused_total"
@@ -97,7 +99,7 @@ func TestAddressLimitFollowsTheProxyHeader(t *testing.T) {
 		c.Limits.MaxConnectionsPerIP = 1
 	}, Minecraft)
 	sendProxy := func(conn net.Conn, client string) net.Conn {
-		h := ProxyHeader{Version: 2, Command: ProxyProxy, Source: netip.MustParseAddrPort(client),
+		h := clientaddr.Header{Version: 2, Command: clientaddr.Relayed, Source: netip.MustParseAddrPort(client),
 			Destination: netip.MustParseAddrPort("192.0.2.1:25565")}
 		b, _ := h.Append(nil)
 		conn.Write(b)
@@ -151,8 +153,8 @@ func TestRouteConnectionLimit(t *testing.T) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"small.example"}, Backends: []Backend{{Addr: backend.addr()}}, MaxConnections: 1},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"small.example"}, Backends: []pool.Backend{{Addr: backend.addr()}}, MaxConnections: 1},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 	}, Minecraft, WS)
 	first := dialClient(t, Minecraft, addr)
@@ -214,9 +216,9 @@ func TestRateBucketsArePruned(t *testing.T) {
 	}
 }
 
-func mustTrust(t *testing.T, cidrs ...string) TrustedNets {
+func mustTrust(t *testing.T, cidrs ...string) clientaddr.Nets {
 	t.Helper()
-	nets, err := ParseTrustedNets(cidrs)
+	nets, err := clientaddr.ParseNets("trusted network", cidrs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // A first backend that hangs is not invisible (issue 13, defect 6): each failed dial is
@@ -19,7 +20,7 @@ func TestHangingFirstBackendIsLoggedAndCounted(t *testing.T) {
 	good := startBackend(t, false)
 	var logs testutil.SyncBuffer
 	srv, addr := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: hanging}, {Addr: good.addr()}}}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: hanging}, {Addr: good.addr()}}}}
 		// The good backend's dial must beat it too: 200 ms once did not, under -race on a
 		// machine busy with other work.
 		c.Limits.DialTimeout = time.Second
@@ -30,7 +31,7 @@ func TestHangingFirstBackendIsLoggedAndCounted(t *testing.T) {
 	defer conn.Close()
 	exchange(t, conn, "h", 100) // relayed by the second backend
 	waitForMetric(t, srv, "moonbridge_backend_dial_failures_total",
-		map[string]string{"route": "*", "backend": hanging, "reason": dialTimeout}, 1)
+		map[string]string{"route": "*", "backend": hanging, "reason": "timeout"}, 1)
 	if n := histogramCount(t, srv, "*", hanging); n != 1 {
 		t.Errorf("dial time histogram of the hanging backend counted %d dials, want 1", n)
 	}
@@ -47,8 +48,8 @@ func TestHealthCheckSkipsHangingBackend(t *testing.T) {
 	hanging := hangingBackend(t)
 	good := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: hanging}, {Addr: good.addr()}},
-			HealthCheck: fastCheck(HealthTCP)}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: hanging}, {Addr: good.addr()}},
+			HealthCheck: fastCheck(pool.HealthTCP)}}
 		c.Limits.DialTimeout = 3 * time.Second // long enough that no check times out first, short enough to fail fast
 	}, Minecraft)
 	waitForMetric(t, srv, "moonbridge_backend_up", map[string]string{"route": "*", "backend": hanging}, 0)
@@ -56,7 +57,7 @@ func TestHealthCheckSkipsHangingBackend(t *testing.T) {
 	defer conn.Close()
 	exchange(t, conn, "h", 100)
 	if n, _ := metricValue(t, srv, "moonbridge_backend_dial_failures_total",
-		map[string]string{"route": "*", "backend": hanging, "reason": dialTimeout}); n != 0 {
+		map[string]string{"route": "*", "backend": hanging, "reason": "timeout"}); n != 0 {
 		t.Errorf("a backend that is down was dialled %v times", n)
 	}
 }
@@ -68,7 +69,7 @@ func TestAllBackendsFailListsEachFailure(t *testing.T) {
 	refusing := testutil.ClosedPort(t)
 	var logs testutil.SyncBuffer
 	srv, addr := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: hanging}, {Addr: refusing}}}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: hanging}, {Addr: refusing}}}}
 		c.Limits.DialTimeout = 200 * time.Millisecond
 		c.Logger = zerolog.New(&logs)
 	}, Minecraft)
@@ -78,7 +79,7 @@ func TestAllBackendsFailListsEachFailure(t *testing.T) {
 	conn.Close()
 	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "minecraft", "outcome": "backend_unreachable"}, 1)
 	waitForMetric(t, srv, "moonbridge_backend_dial_failures_total",
-		map[string]string{"route": "*", "backend": refusing, "reason": dialRefused}, 1)
+		map[string]string{"route": "*", "backend": refusing, "reason": "refused"}, 1)
 	lines := 0
 	for _, line := range strings.Split(logs.String(), "\n") {
 		if !strings.Contains(line, "no backend for session") && !strings.Contains(line, "session ended") {

@@ -4,6 +4,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // startBackends starts n echo backends.
@@ -20,7 +22,7 @@ func startBackends(t *testing.T, n int) ([]*testBackend, []string) {
 
 // balancedProxy runs a proxy with one route over addrs balanced by balance, with no rate limit
 // in the way of a test's many connections.
-func balancedProxy(t *testing.T, balance Balance, addrs ...string) (*Server, string) {
+func balancedProxy(t *testing.T, balance pool.Balance, addrs ...string) (*Server, string) {
 	t.Helper()
 	return startProxy(t, func(c *Config) {
 		c.Routes = routeTo(addrs...)
@@ -41,7 +43,7 @@ func loginTo(t *testing.T, addr, host string) net.Conn {
 // Round-robin starts each session one backend further down the list.
 func TestBalanceRoundRobin(t *testing.T) {
 	backends, addrs := startBackends(t, 3)
-	_, addr := balancedProxy(t, BalanceRoundRobin, addrs...)
+	_, addr := balancedProxy(t, pool.BalanceRoundRobin, addrs...)
 	for i := range 6 {
 		loginTo(t, addr, "p")
 		if n := backends[i%3].helloCount(); n != i/3+1 {
@@ -56,7 +58,7 @@ func TestBalanceRoundRobinSkipsDeadBackend(t *testing.T) {
 	deadAddr := dead.Addr().String()
 	dead.Close()
 	backends, addrs := startBackends(t, 1)
-	_, addr := balancedProxy(t, BalanceRoundRobin, deadAddr, addrs[0])
+	_, addr := balancedProxy(t, pool.BalanceRoundRobin, deadAddr, addrs[0])
 	for range 4 {
 		loginTo(t, addr, "p")
 	}
@@ -69,7 +71,7 @@ func TestBalanceRoundRobinSkipsDeadBackend(t *testing.T) {
 // happen once in half a million runs).
 func TestBalanceRandom(t *testing.T) {
 	backends, addrs := startBackends(t, 2)
-	_, addr := balancedProxy(t, BalanceRandom, addrs...)
+	_, addr := balancedProxy(t, pool.BalanceRandom, addrs...)
 	for range 20 {
 		loginTo(t, addr, "p").Close()
 	}
@@ -82,16 +84,16 @@ func TestBalanceRandom(t *testing.T) {
 // failover would pick the first again.
 func TestBalanceLeastConnections(t *testing.T) {
 	backends, addrs := startBackends(t, 2)
-	srv, addr := balancedProxy(t, BalanceLeastConnections, addrs...)
+	srv, addr := balancedProxy(t, pool.BalanceLeastConnections, addrs...)
 	loginTo(t, addr, "p")           // to the first: both have none
 	second := loginTo(t, addr, "p") // to the second: the first has one
 	if a, b := backends[0].helloCount(), backends[1].helloCount(); a != 1 || b != 1 {
 		t.Fatalf("two sessions went %d/%d, want one to each", a, b)
 	}
 	second.Close()
-	state := srv.now().router.routes[0].backends[1]
+	backendPool := srv.settings().router.routes[0].pool
 	deadline := time.Now().Add(10 * time.Second)
-	for state.active.Load() != 0 {
+	for backendPool.Active(1) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the second backend's session never ended")
 		}
@@ -100,13 +102,5 @@ func TestBalanceLeastConnections(t *testing.T) {
 	loginTo(t, addr, "p")
 	if b := backends[1].helloCount(); b != 2 {
 		t.Errorf("with the first backend busy and the second idle the third session did not go to the second (it has %d)", b)
-	}
-}
-
-func TestBalanceNameIsChecked(t *testing.T) {
-	routes := routeTo("127.0.0.1:1")
-	routes[0].Balance = "fastest"
-	if _, err := NewRouter(routes); err == nil {
-		t.Error("an unknown balance was accepted")
 	}
 }

@@ -40,7 +40,7 @@ type clientConn struct {
 	reader *bufio.Reader // holds the sniffed bytes; nil once they are known to be consumed
 }
 
-// sniffBufferSize holds a PROXY header (at most DefaultMaxProxyHeader) or a handshake peek.
+// sniffBufferSize holds a PROXY header (at most clientaddr.DefaultMaxHeader) or a handshake peek.
 const sniffBufferSize = 2048
 
 func newClientConn(raw net.Conn, release func()) *clientConn {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // Issue 13, defect 10: every WebSocket session used to end with close code 1000. The code says
@@ -28,8 +29,8 @@ func testWebSocketCloseCodes(t *testing.T, provider string) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter}}},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"reset.example"}, Backends: []pool.Backend{{Addr: resetter}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 		c.TLS = tlsServer(t, provider)
 	}, WS, WSS)
@@ -98,9 +99,9 @@ func TestCleanEndSaysWhichSideClosed(t *testing.T) {
 	backend := startBackend(t, false)
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"closing.example"}, Backends: []Backend{{Addr: closer.Addr().String()}}},
-			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: startResettingBackend(t)}}},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"closing.example"}, Backends: []pool.Backend{{Addr: closer.Addr().String()}}},
+			{Hosts: []string{"reset.example"}, Backends: []pool.Backend{{Addr: startResettingBackend(t)}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 		lines = captureLog(t, c)
 	}, Minecraft)

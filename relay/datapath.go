@@ -31,7 +31,7 @@ const (
 // which goes along as a codec. Otherwise (crypto/tls) wss keeps its pumps.
 func (s *Server) loopProtocols() []Protocol {
 	on := []Protocol{Minecraft, WS}
-	if tls := s.now().TLS; tls != nil && tls.CanDetach() {
+	if tls := s.settings().TLS; tls != nil && tls.CanDetach() {
 		on = append(on, WSS)
 	}
 	return on
@@ -57,7 +57,7 @@ func checkDataPath(cfg Config) error {
 // startDataPath starts the event loops when the data path is loop (or auto where loops are
 // supported) and says on one line which data path serves which protocol.
 func (s *Server) startDataPath() error {
-	cfg, why := s.now().Config, "configured"
+	cfg, why := s.settings().Config, "configured"
 	if cfg.DataPath != DataPathGoroutines {
 		loops := cmp.Or(cfg.Loops, runtime.GOMAXPROCS(0))
 		engine, err := loop.New(loop.Config{Loops: loops})
@@ -84,7 +84,7 @@ func (s *Server) logDataPath(loops int) {
 		switch {
 		case slices.Contains(loopProtocols, p):
 			on = append(on, string(p))
-		case p != WSS || s.now().TLS != nil: // no TLS: no wss to speak of
+		case p != WSS || s.settings().TLS != nil: // no TLS: no wss to speak of
 			off = append(off, string(p))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
@@ -149,7 +150,7 @@ func TestDataPathSettingsAreChecked(t *testing.T) {
 // TestEndReasonReadsAsThePumps: a loop's close reasons become the relay's, so that the end line
 // and the outcome label are the same on both data paths.
 func TestEndReasonReadsAsThePumps(t *testing.T) {
-	reset := &loop.SideError{Side: loop.Backend, Op: "read", Err: errors.New("connection reset by peer")}
+	reset := &pipe.SideError{Side: loop.Backend.String(), Op: "read", Err: errors.New("connection reset by peer")}
 	for _, c := range []struct {
 		loop    error
 		text    string
@@ -159,7 +160,7 @@ func TestEndReasonReadsAsThePumps(t *testing.T) {
 		{loop.ErrShutdown, errShutdown.Error(), "shutdown"},
 		{errShutdown, errShutdown.Error(), "shutdown"},
 		{reset, "backend: read: connection reset by peer", "backend_error"},
-		{&loop.SideError{Side: loop.Client, Op: "write", Err: errors.New("broken pipe")}, "client: write: broken pipe", "client_error"},
+		{&pipe.SideError{Side: loop.Client.String(), Op: "write", Err: errors.New("broken pipe")}, "client: write: broken pipe", "client_error"},
 	} {
 		got := endReason(c.loop)
 		if text := errText(got); text != c.text || outcome(got) != c.outcome {

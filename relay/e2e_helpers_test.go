@@ -17,6 +17,8 @@ import (
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -27,7 +29,7 @@ type testBackend struct {
 	wantProxy bool
 	mu        sync.Mutex
 	accepted  []net.Conn // every connection accepted, in order
-	proxies   []ProxyHeader
+	proxies   []clientaddr.Header
 	hellos    []mc.Handshake
 	wg        sync.WaitGroup
 	pause     chan struct{} // when non-nil, a session stops reading until it is closed
@@ -67,7 +69,7 @@ func (b *testBackend) serve(conn net.Conn) {
 	defer conn.Close()
 	r := bufio.NewReader(conn)
 	if b.wantProxy {
-		h, err := ReadProxyHeader(r, 0)
+		h, err := clientaddr.ReadHeader(r, 0)
 		if err != nil {
 			return
 		}
@@ -202,9 +204,9 @@ func checkLoopsEmpty(t *testing.T, srv *Server) {
 }
 
 func routeTo(addrs ...string) []Route {
-	var backends []Backend
+	var backends []pool.Backend
 	for _, a := range addrs {
-		backends = append(backends, Backend{Addr: a})
+		backends = append(backends, pool.Backend{Addr: a})
 	}
 	return []Route{{Hosts: []string{"*"}, Backends: backends}}
 }

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // exchange sends the handshake (unless host is "": a session already under way) and size random bytes and checks that the echo comes back
@@ -121,10 +124,10 @@ func TestRoutingByHostAndPath(t *testing.T) {
 	exact, wild, byPath, fallback := startBackend(t, false), startBackend(t, false), startBackend(t, false), startBackend(t, false)
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: fallback.addr()}}},
-			{Hosts: []string{"play.example.net"}, Backends: []Backend{{Addr: exact.addr()}}, RewriteHost: "internal.lan"},
-			{Hosts: []string{"*.example.net"}, Backends: []Backend{{Addr: wild.addr()}}},
-			{Hosts: []string{"creative.example.org"}, Paths: []string{"/mc"}, Backends: []Backend{{Addr: byPath.addr()}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: fallback.addr()}}},
+			{Hosts: []string{"play.example.net"}, Backends: []pool.Backend{{Addr: exact.addr()}}, RewriteHost: "internal.lan"},
+			{Hosts: []string{"*.example.net"}, Backends: []pool.Backend{{Addr: wild.addr()}}},
+			{Hosts: []string{"creative.example.org"}, Paths: []string{"/mc"}, Backends: []pool.Backend{{Addr: byPath.addr()}}},
 		}
 	}, Minecraft, WS)
 	for _, tc := range []struct {
@@ -151,7 +154,7 @@ func TestProxyProtocolOut(t *testing.T) {
 	for _, version := range []int{1, 2} {
 		backend := startBackend(t, true)
 		_, addr := startProxy(t, func(c *Config) {
-			c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: version}}}}
+			c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: version}}}}
 		}, Minecraft)
 		conn := dialClient(t, Minecraft, addr)
 		exchange(t, conn, "h", 10)
@@ -165,9 +168,12 @@ func TestProxyProtocolOut(t *testing.T) {
 	}
 }
 
+// v2Signature starts every PROXY v2 header (hex).
+const v2Signature = "0d0a0d0a000d0a515549540a"
+
 func TestProxyProtocolIn(t *testing.T) {
 	backend := startBackend(t, true)
-	header := ProxyHeader{Version: 2, Command: ProxyProxy,
+	header := clientaddr.Header{Version: 2, Command: clientaddr.Relayed,
 		Source: addrPort(t, "203.0.113.7:4000"), Destination: addrPort(t, "198.51.100.1:25565")}
 	headerBytes, _ := header.Append(nil)
 	for _, tc := range []struct {
@@ -184,15 +190,15 @@ func TestProxyProtocolIn(t *testing.T) {
 		{"untrusted peer without header", []string{"10.0.0.0/8"}, ProxyRefuseUntrusted, false, "127.0.0.1", nil},
 		// Headers without a client address: the connection's own addresses stand (the spec).
 		{"trusted peer, v1 UNKNOWN", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1", []byte("PROXY UNKNOWN\r\n")},
-		{"trusted peer, v2 LOCAL", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1", unhex(v2sig + "20 00 0000")},
+		{"trusted peer, v2 LOCAL", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1", testutil.Unhex(v2Signature + "20 00 0000")},
 		{"trusted peer, v2 UDP", []string{"127.0.0.0/8"}, ProxyRefuseUntrusted, true, "127.0.0.1",
-			unhex(v2sig + "21 12 000c cb007107 c6336401 0fa0 63dd")},
+			testutil.Unhex(v2Signature + "21 12 000c cb007107 c6336401 0fa0 63dd")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, addr := startProxy(t, func(c *Config) {
 				c.Listeners[0].Proxy = tc.policy
-				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
-				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
+				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
+				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, Minecraft)
 			conn := dialClient(t, Minecraft, addr)
 			defer conn.Close()

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -46,10 +48,10 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := startBackend(t, true)
 			_, addr := startProxy(t, func(c *Config) {
-				c.TrustedProxies, _ = ParseTrustedNets(tc.trusted)
+				c.TrustedProxies, _ = clientaddr.ParseNets("trusted network", tc.trusted)
 				c.ClientIPHeaders = tc.names
-				c.ForwardSecret = ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
-				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
+				c.ForwardSecret = clientaddr.ForwardSecret{Header: "X-Origin-Secret", Value: tc.secret}
+				c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr(), ProxyProtocol: 2}}}}
 			}, WS)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -90,8 +92,8 @@ func TestBackendResetEndsOnlyItsSession(t *testing.T) {
 	}()
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"reset.example"}, Backends: []Backend{{Addr: resetter.Addr().String()}}},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"reset.example"}, Backends: []pool.Backend{{Addr: resetter.Addr().String()}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 	}, Minecraft)
 	healthy := dialClient(t, Minecraft, addr)

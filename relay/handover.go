@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc/auth"
 )
@@ -91,14 +90,11 @@ func (s *session) loopEnded(sent int64, free func()) func(loop.Result) {
 }
 
 // endReason turns a loop's close reason into the relay's, so that the end line and the
-// outcome label read as on the goroutine path: the side named, shutdown as shutdown.
+// outcome label read as on the goroutine path: shutdown as shutdown (a failed side is a
+// *pipe.SideError on both).
 func endReason(err error) error {
-	var side *loop.SideError
-	switch {
-	case errors.Is(err, loop.ErrShutdown):
+	if errors.Is(err, loop.ErrShutdown) {
 		return errShutdown
-	case errors.As(err, &side):
-		return &pipe.SideError{Side: side.Side.String(), Err: fmt.Errorf("%s: %w", side.Op, side.Err)}
 	}
 	return err
 }

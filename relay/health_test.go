@@ -8,39 +8,38 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // fastCheck checks every 50 ms, so that a test sees a backend go down and come back quickly.
-func fastCheck(mode HealthMode) HealthCheck {
-	return HealthCheck{Mode: mode, Interval: 50 * time.Millisecond, Timeout: 500 * time.Millisecond, Rise: 2, Fall: 2}
+func fastCheck(mode pool.HealthMode) pool.HealthCheck {
+	return pool.HealthCheck{Mode: mode, Interval: 50 * time.Millisecond, Timeout: 500 * time.Millisecond, Rise: 2, Fall: 2}
 }
+
+// dialReasons are the reasons of moonbridge_backend_dial_failures_total.
+var dialReasons = []string{"timeout", "refused", "unreachable", "preamble", "other"}
 
 // histogramCount is how many dials srv's dial-time histogram counted for route and backend.
 func histogramCount(t *testing.T, srv *Server, route, backend string) uint64 {
 	t.Helper()
-	var m dto.Metric
-	if err := srv.backendMetrics.seconds.WithLabelValues(route, backend).(prometheus.Metric).Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetHistogram().GetSampleCount()
+	return findMetric(t, srv, "moonbridge_backend_dial_seconds", map[string]string{"route": route, "backend": backend}).
+		GetHistogram().GetSampleCount()
 }
 
 func TestBackendSeriesPresentFromStart(t *testing.T) {
 	backend := startBackend(t, false)
 	srv, _ := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Name: "lobby", Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}, HealthCheck: fastCheck(HealthTCP)},
-			{Hosts: []string{"*"}, Paths: []string{"/unchecked"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Name: "lobby", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}, HealthCheck: fastCheck(pool.HealthTCP)},
+			{Hosts: []string{"*"}, Paths: []string{"/unchecked"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 	}, Minecraft)
 	for _, route := range []string{"lobby", "*/unchecked"} {
@@ -73,7 +72,7 @@ func TestHealthCheckBackendGoesDownAndComesBack(t *testing.T) {
 	addr := ln.Addr().String()
 	var logs testutil.SyncBuffer
 	srv, _ := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, HealthCheck: fastCheck(HealthTCP)}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: addr}}, HealthCheck: fastCheck(pool.HealthTCP)}}
 		c.Logger = zerolog.New(&logs)
 	}, Minecraft)
 	labels := map[string]string{"route": "*", "backend": addr}
@@ -102,7 +101,7 @@ type statusServer struct {
 	wantProxy bool
 	mu        sync.Mutex
 	answered  int
-	commands  []ProxyCommand
+	commands  []clientaddr.Command
 }
 
 func startStatusServer(t *testing.T, wantProxy bool) *statusServer {
@@ -116,7 +115,7 @@ func (s *statusServer) serve(conn net.Conn) {
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	r := bufio.NewReader(conn)
 	if s.wantProxy {
-		h, err := ReadProxyHeader(r, 0)
+		h, err := clientaddr.ReadHeader(r, 0)
 		if err != nil {
 			return
 		}
@@ -137,10 +136,10 @@ func (s *statusServer) serve(conn net.Conn) {
 	}
 }
 
-func (s *statusServer) seen() (answered int, commands []ProxyCommand) {
+func (s *statusServer) seen() (answered int, commands []clientaddr.Command) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.answered, append([]ProxyCommand(nil), s.commands...)
+	return s.answered, append([]clientaddr.Command(nil), s.commands...)
 }
 
 // silentBackend accepts connections and never answers, until the other side closes: a TCP
@@ -162,11 +161,11 @@ func TestStatusCheckNeedsAValidAnswer(t *testing.T) {
 	proxied := startStatusServer(t, true)
 	srv, _ := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Name: "status", Hosts: []string{"*"}, Backends: []Backend{{Addr: silent}, {Addr: server.ln.Addr().String()}},
-				HealthCheck: fastCheck(HealthStatus)},
-			{Name: "proxied", Hosts: []string{"proxied.example"}, HealthCheck: fastCheck(HealthStatus),
-				Backends: []Backend{{Addr: proxied.ln.Addr().String(), ProxyProtocol: 2}}},
-			{Name: "tcp", Hosts: []string{"tcp.example"}, Backends: []Backend{{Addr: silent}}, HealthCheck: fastCheck(HealthTCP)},
+			{Name: "status", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: silent}, {Addr: server.ln.Addr().String()}},
+				HealthCheck: fastCheck(pool.HealthStatus)},
+			{Name: "proxied", Hosts: []string{"proxied.example"}, HealthCheck: fastCheck(pool.HealthStatus),
+				Backends: []pool.Backend{{Addr: proxied.ln.Addr().String(), ProxyProtocol: 2}}},
+			{Name: "tcp", Hosts: []string{"tcp.example"}, Backends: []pool.Backend{{Addr: silent}}, HealthCheck: fastCheck(pool.HealthTCP)},
 		}
 	}, Minecraft)
 	waitForMetric(t, srv, "moonbridge_backend_up", map[string]string{"route": "status", "backend": silent}, 0)
@@ -176,7 +175,7 @@ func TestStatusCheckNeedsAValidAnswer(t *testing.T) {
 		proxiedAnswered, commands := proxied.seen()
 		if answered >= 2 && proxiedAnswered >= 2 {
 			for _, c := range commands {
-				if c != ProxyLocal {
+				if c != clientaddr.Local {
 					t.Errorf("a status check sent PROXY command %d, want LOCAL", c)
 				}
 			}
@@ -203,8 +202,8 @@ func TestStatusCheckNeedsAValidAnswer(t *testing.T) {
 func TestAllBackendsDownAreStillTried(t *testing.T) {
 	first, second := startBackend(t, false), startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: first.addr()}, {Addr: second.addr()}},
-			HealthCheck: fastCheck(HealthStatus)}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: first.addr()}, {Addr: second.addr()}},
+			HealthCheck: fastCheck(pool.HealthStatus)}}
 	}, Minecraft)
 	waitForMetric(t, srv, "moonbridge_backend_up", map[string]string{"route": "*", "backend": first.addr()}, 0)
 	waitForMetric(t, srv, "moonbridge_backend_up", map[string]string{"route": "*", "backend": second.addr()}, 0)
@@ -231,13 +230,13 @@ func TestCloseStopsHealthChecks(t *testing.T) {
 		io.Copy(io.Discard, conn) // never answers: the status check waits for its timeout
 	}).Addr().String()
 	srv, _ := startProxy(t, func(c *Config) {
-		check := fastCheck(HealthStatus)
+		check := fastCheck(pool.HealthStatus)
 		check.Timeout = time.Minute
-		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []Backend{{Addr: silent}}, HealthCheck: check}}
+		c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: silent}}, HealthCheck: check}}
 	}, Minecraft)
 	<-probed
 	srv.Close()
-	if n := goroutinesIn("relay.(*Server).watchBackend"); n != 0 {
+	if n := goroutinesIn("pool.(*Pool).watch"); n != 0 {
 		t.Errorf("%d health checkers still run after Close returned", n)
 	}
 }
@@ -248,49 +247,8 @@ func goroutinesIn(fn string) int {
 	return strings.Count(string(buf[:runtime.Stack(buf, true)]), fn+"(")
 }
 
-func TestDialErrorNamesEachBackend(t *testing.T) {
-	err := &DialError{Failures: []BackendFailure{
-		{Addr: "10.0.0.1:25565", Err: ErrBackendDown},
-		{Addr: "10.0.0.2:25565", Err: syscall.ECONNREFUSED},
-	}}
-	want := "no backend reachable: 10.0.0.1:25565: skipped: health check says down; 10.0.0.2:25565: connection refused"
-	if err.Error() != want {
-		t.Errorf("got  %s\nwant %s", err, want)
-	}
-	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.Is(err, ErrBackendDown) {
-		t.Error("errors.Is does not see the failures")
-	}
-	if got := (&DialError{}).Error(); got != "no backend reachable: route has no backends" {
-		t.Errorf("no failures: %s", got)
-	}
-}
-
-func TestDialFailureReasons(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want string
-	}{
-		{&PreambleError{Err: syscall.ECONNRESET}, dialPreamble},
-		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, dialRefused},
-		{&net.OpError{Op: "dial", Err: syscall.EHOSTUNREACH}, dialUnreachable},
-		{&net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", IsNotFound: true}}, dialUnreachable},
-		{&net.OpError{Op: "dial", Err: &timeoutError{}}, dialTimeout},
-		{errors.New("something else"), dialOther},
-	} {
-		if got := dialFailureReason(c.err); got != c.want {
-			t.Errorf("dialFailureReason(%v) = %s, want %s", c.err, got, c.want)
-		}
-	}
-}
-
-type timeoutError struct{}
-
-func (timeoutError) Error() string   { return "i/o timeout" }
-func (timeoutError) Timeout() bool   { return true }
-func (timeoutError) Temporary() bool { return true }
-
 func TestRouteLabelsMustDiffer(t *testing.T) {
-	backends := []Backend{{Addr: "127.0.0.1:1"}}
+	backends := []pool.Backend{{Addr: "127.0.0.1:1"}}
 	if _, err := NewRouter([]Route{{Hosts: []string{"*"}, Backends: backends}, {Hosts: []string{"*"}, Backends: backends}}); err == nil ||
 		!strings.Contains(err.Error(), `label "*" is route 0's too`) {
 		t.Errorf("two routes labelled *: %v", err)
@@ -299,7 +257,7 @@ func TestRouteLabelsMustDiffer(t *testing.T) {
 		!strings.Contains(err.Error(), "listed twice") {
 		t.Errorf("a backend listed twice: %v", err)
 	}
-	if _, err := NewRouter([]Route{{Hosts: []string{"*"}, Backends: backends, HealthCheck: HealthCheck{Mode: "ping"}}}); err == nil ||
+	if _, err := NewRouter([]Route{{Hosts: []string{"*"}, Backends: backends, HealthCheck: pool.HealthCheck{Mode: "ping"}}}); err == nil ||
 		!strings.Contains(err.Error(), `mode "ping"`) {
 		t.Errorf("an unknown check mode: %v", err)
 	}

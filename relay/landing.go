@@ -54,7 +54,7 @@ func (p LandingPage) check() error {
 // serving protocol (ws or wss).
 func (ln *listener) landing(protocol string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		set := ln.srv.now()
+		set := ln.srv.settings()
 		page := set.LandingPage
 		if websocket.IsWebSocketUpgrade(r) || (r.Method != http.MethodGet && r.Method != http.MethodHead) ||
 			page.Mode == "" || page.Mode == LandingOff {

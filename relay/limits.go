@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".
@@ -40,7 +41,7 @@ func DefaultLimits() Limits {
 		SniffTimeout:        5 * time.Second,
 		HandshakeTimeout:    10 * time.Second,
 		MaxHandshakeFrame:   mc.DefaultMaxHandshakeFrame,
-		MaxProxyHeader:      DefaultMaxProxyHeader,
+		MaxProxyHeader:      clientaddr.DefaultMaxHeader,
 		DialTimeout:         5 * time.Second,
 	}
 }

@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"net"
@@ -15,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -55,9 +55,9 @@ func (ln *listener) logStartup() {
 	ev := ln.log.Info().Str("addr", ln.tcp.Addr().String()).Interface("protocols", ln.cfg.Protocols)
 	switch {
 	case ln.wss != nil:
-		provider := ln.srv.now().TLS.Provider()
-		ev.Str("tls_provider", provider).Str("tls_record_layer", ln.srv.now().TLS.RecordLayer()).
-			Str("reason", ln.srv.now().TLSReason).
+		provider := ln.srv.settings().TLS.Provider()
+		ev.Str("tls_provider", provider).Str("tls_record_layer", ln.srv.settings().TLS.RecordLayer()).
+			Str("reason", ln.srv.settings().TLSReason).
 			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
 	case ln.ws != nil:
 		ev.Msg("Listening for WebSocket")
@@ -70,7 +70,7 @@ func (ln *listener) logStartup() {
 // Its ErrorLog, from ws, writes net/http's own errors to the listener's logger.
 func (ln *listener) startHTTP(protocol string) *connQueue {
 	queue := newConnQueue(ln.tcp.Addr())
-	wsCfg := ln.srv.now().WebSocket
+	wsCfg := ln.srv.settings().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
 	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
@@ -100,14 +100,14 @@ func (ln *listener) handle(raw net.Conn) {
 	}
 	conn := newClientConn(raw, release)
 	peer := conn.info.peer.Addr().Unmap()
-	if !ln.srv.now().TrustedProxies.Contains(peer) {
+	if !ln.srv.settings().TrustedProxies.Contains(peer) {
 		if err := conn.info.claim(ln.srv.counter, peer); err != nil {
 			ln.refuseLimit(conn, err)
 			return
 		}
 	}
 	ln.startHandshakeClock(conn, accepted)
-	raw.SetReadDeadline(earliest(accepted.Add(ln.srv.now().limits.SniffTimeout), conn.info.deadline))
+	raw.SetReadDeadline(earliest(accepted.Add(ln.srv.settings().limits.SniffTimeout), conn.info.deadline))
 	if err := ln.readProxyHeader(conn); err != nil {
 		ln.refuse(conn, refusedProxy, err)
 		return
@@ -142,7 +142,7 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 // timeout, whatever it is doing then (TLS handshake, HTTP upgrade, Minecraft hello): net/http
 // sets read deadlines of its own during the upgrade, so a deadline alone would not hold.
 func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
-	conn.info.deadline = accepted.Add(ln.srv.now().limits.HandshakeTimeout)
+	conn.info.deadline = accepted.Add(ln.srv.settings().limits.HandshakeTimeout)
 	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
 		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
 			conn.Close()
@@ -193,7 +193,7 @@ func (ln *listener) dispatch(protocol Protocol, conn *clientConn) {
 // handshakeTLS runs the TLS handshake here rather than on net/http's first read, so that a
 // failure or a timeout is logged and counted, then hands the connection to the upgrade.
 func (ln *listener) handshakeTLS(conn *clientConn) {
-	tlsConn := ln.srv.now().TLS.Wrap(conn)
+	tlsConn := ln.srv.settings().TLS.Wrap(conn)
 	conn.info.tls = tlsConn
 	conn.SetDeadline(conn.info.deadline)
 	if err := tlsConn.HandshakeContext(ln.srv.ctx); err != nil {
@@ -214,32 +214,26 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 		return nil
 	}
 	peer := conn.info.peer.Addr().Unmap()
-	trusted := ln.srv.now().TrustedProxies.Contains(peer)
+	trusted := ln.srv.settings().TrustedProxies.Contains(peer)
 	if !trusted && ln.cfg.Proxy == ProxyRefuseUntrusted {
-		if startsLikeProxyHeader(conn.reader) {
+		if clientaddr.StartsLikeHeader(conn.reader) {
 			return errors.New("PROXY header from untrusted peer " + peer.String())
 		}
 		return nil
 	}
-	if !trusted && !startsLikeProxyHeader(conn.reader) {
+	if !trusted && !clientaddr.StartsLikeHeader(conn.reader) {
 		return nil
 	}
-	header, err := ReadProxyHeader(conn.reader, ln.srv.now().limits.MaxProxyHeader)
+	header, err := clientaddr.ReadHeader(conn.reader, ln.srv.settings().limits.MaxProxyHeader)
 	if err != nil {
 		return err
 	}
 	// A header without a client address (LOCAL, v1 UNKNOWN, v2 UNSPEC or UDP) leaves the
 	// connection's own addresses standing, as the specification says.
-	if trusted && header.Command == ProxyProxy && header.Source.IsValid() {
+	if trusted && header.Command == clientaddr.Relayed && header.Source.IsValid() {
 		conn.info.setClient(header.Source)
 	}
 	return nil
-}
-
-// startsLikeProxyHeader peeks for the v1 "PROXY " or the v2 signature's first bytes.
-func startsLikeProxyHeader(r *bufio.Reader) bool {
-	b, _ := r.Peek(5)
-	return string(b) == "PROXY" || string(b) == "\r\n\r\n\x00"
 }
 
 // sniff decides the protocol from the first bytes: a TLS handshake record is wss, "GET " is
@@ -287,10 +281,10 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 // clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
 // request carries the forward secret, when one is set).
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	if !ln.srv.now().ForwardSecret.admits(r.Header) {
+	if !ln.srv.settings().ForwardSecret.Admits(r.Header) {
 		return info.client
 	}
-	addr, _ := ForwardedClient(info.client.Addr(), ln.srv.now().TrustedProxies, ln.srv.now().ClientIPHeaders, r.Header)
+	addr, _ := clientaddr.FromHeaders(info.client.Addr(), ln.srv.settings().TrustedProxies, ln.srv.settings().ClientIPHeaders, r.Header)
 	if addr == info.client.Addr() {
 		return info.client
 	}

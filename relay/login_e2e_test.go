@@ -166,7 +166,7 @@ func TestVelocityWrongSecret(t *testing.T) {
 func TestVelocityBackendNotAsking(t *testing.T) {
 	backend := authtest.Backend{Forwarding: auth.ForwardNone}
 	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
-	setup.srv.now().router.routes[0].Login.Forwarding = auth.ForwardVelocity
+	setup.srv.settings().router.routes[0].Login.Forwarding = auth.ForwardVelocity
 	pc := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
 	backendLogin(t, &backend)
 	body, err := pc.ReadFrame()

@@ -15,6 +15,7 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 	"github.com/moonbridge/moonbridge/mc/auth/authtest"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // TestOnlineLoginWakesServer: a route that runs online logins and wakes its sleeping server.
@@ -38,8 +39,8 @@ func TestOnlineLoginWakesServer(t *testing.T) {
 			const route = "sleepy"
 			setup := startLoginProxyWith(t, true, &backend, "go", "go", func(rt *Route) {
 				rt.Name = route
-				rt.Backends = []Backend{{Addr: sleeping}}
-				rt.Wake = &Wake{Webhook: hook.URL, ReadyTimeout: 20 * time.Second, Hold: hold, StartingMessage: "starting up, join again soon"}
+				rt.Backends = []pool.Backend{{Addr: sleeping}}
+				rt.Wake = &pool.Wake{Webhook: hook.URL, ReadyTimeout: 20 * time.Second, Hold: hold, StartingMessage: "starting up, join again soon"}
 			}, Minecraft)
 			release()
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/webhook"
 )
 
 // LoginWebhook posts a JSON LoginEvent to URL when a player joins (its name is known and a
@@ -19,10 +21,16 @@ type LoginWebhook struct {
 }
 
 // DefaultWebhookTimeout bounds one webhook post when LoginWebhook.Timeout is 0.
-const DefaultWebhookTimeout = 5 * time.Second
+const DefaultWebhookTimeout = webhook.DefaultTimeout
 
 // webhookQueue is how many events may wait for the sender; more are dropped.
 const webhookQueue = 1024
+
+// webhookLogBurst failed posts per webhookLogPeriod are logged; the metrics count every one.
+const (
+	webhookLogBurst  = 5
+	webhookLogPeriod = 10 * time.Second
+)
 
 // LoginEvent is what a login webhook gets. A leave carries the session's bytes and duration.
 type LoginEvent struct {
@@ -101,7 +109,7 @@ func (e *loginEvents) enqueue(hook LoginWebhook, ev LoginEvent) {
 
 // send posts queued events until ctx ends; what is still queued then is dropped.
 func (e *loginEvents) send(ctx context.Context, log zerolog.Logger) {
-	sampled := log.Sample(&zerolog.BurstSampler{Burst: dialLogBurst, Period: dialLogPeriod})
+	sampled := log.Sample(&zerolog.BurstSampler{Burst: webhookLogBurst, Period: webhookLogPeriod})
 	for {
 		select {
 		case <-ctx.Done():
@@ -118,7 +126,7 @@ func (e *loginEvents) send(ctx context.Context, log zerolog.Logger) {
 }
 
 func (e *loginEvents) post(ctx context.Context, q queuedEvent) error {
-	return postJSON(ctx, e.client, q.hook.URL, q.hook.Timeout, q.event)
+	return webhook.Post(ctx, e.client, q.hook.URL, q.hook.Timeout, q.event)
 }
 
 // loginRelayed counts a login a backend took and arranges its join event for when the player's

@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // webhookReceiver collects the login events posted to it, answering with status.
@@ -58,7 +59,7 @@ func TestLoginEventsAndWebhook(t *testing.T) {
 			backend := startBackend(t, false)
 			log := &logLines{}
 			srv, addr := startProxy(t, func(c *Config) {
-				c.Routes = []Route{{Name: "lobby", Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}}}
+				c.Routes = []Route{{Name: "lobby", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}}}
 				c.LoginWebhook = LoginWebhook{URL: url, Timeout: 5 * time.Second}
 				c.Logger = c.Logger.Output(log)
 			}, Minecraft)

@@ -15,8 +15,9 @@ import (
 
 // Memory is how the relay keeps its memory in check.
 type Memory struct {
-	// Profile is applied to the process's buffer pools by New (bufpool.SetProfile: the pools,
-	// the relay's and the TLS layer's, are process-wide). Low also trims: see trimmer.
+	// Profile is the one the process gave its buffer pools (bufpool.SetProfile, which the
+	// relay does not call: the pools, the relay's and the TLS layer's, are process-wide). Low
+	// also makes the relay trim them: see trimmer.
 	Profile bufpool.Profile
 	// Limit is the memory, in bytes, the process must stay under; 0 means none. Near it, new
 	// logins are refused (admission control) while running sessions go on. Start sets Go's

@@ -249,11 +249,12 @@ func TestLowProfileServerTrimsThePools(t *testing.T) {
 	backend := startBackend(t, false)
 	// wss over crypto/tls: it runs on goroutines on both data paths, so the relay's and the TLS
 	// layer's pooled buffers carry it (the event loops read into a buffer of their own).
+	bufpool.SetProfile(bufpool.Low) // the process's to set, as cmd/moonbridge does for this config
+	t.Cleanup(func() { bufpool.SetProfile(bufpool.Throughput) })
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.Memory.Profile = bufpool.Low
 	}, WSS)
-	t.Cleanup(func() { bufpool.SetProfile(bufpool.Throughput) })
 	conn := dialClient(t, WSS, addr)
 	exchange(t, conn, "h", 256<<10)
 	conn.Close()

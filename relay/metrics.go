@@ -10,6 +10,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // The relay's Prometheus series. Server is a prometheus.Collector: everything is read at scrape
@@ -87,7 +88,7 @@ func outcome(reason error) string {
 		return "bad_handshake"
 	case errors.As(reason, new(*NoRouteError)):
 		return "no_route"
-	case errors.As(reason, new(*DialError)):
+	case errors.As(reason, new(*pool.DialError)):
 		return "backend_unreachable"
 	case errors.As(reason, new(*LimitError)):
 		return "refused"
@@ -110,9 +111,8 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc} {
 		ch <- d
 	}
-	s.backendMetrics.describe(ch)
+	s.backends.Describe(ch)
 	s.events.describe(ch)
-	s.wakes.Describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -121,9 +121,8 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	for _, m := range s.snapshot() {
 		ch <- m
 	}
-	s.backendMetrics.collect(ch)
+	s.backends.Collect(ch)
 	s.events.collect(ch)
-	s.wakes.Collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {
@@ -169,7 +168,10 @@ func (s *Server) snapshot() []prometheus.Metric {
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
-	return s.now().router.backendUp(out)
+	for _, p := range s.settings().router.pools() {
+		out = p.AppendUp(out)
+	}
+	return out
 }
 
 // countLogin counts a login the proxy ran, by outcome.

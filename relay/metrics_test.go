@@ -9,15 +9,31 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // metricValue gathers srv's series (through a pedantic registry, which also checks that
 // Collect matches Describe) and returns the one named name with exactly these labels; ok is
 // false when there is none.
 func metricValue(t *testing.T, srv *Server, name string, labels map[string]string) (v float64, ok bool) {
+	t.Helper()
+	m := findMetric(t, srv, name, labels)
+	switch {
+	case m == nil:
+		return 0, false
+	case m.GetGauge() != nil:
+		return m.GetGauge().GetValue(), true
+	}
+	return m.GetCounter().GetValue(), true
+}
+
+// findMetric gathers srv's series as metricValue does and returns the one named name with
+// exactly these labels, or nil.
+func findMetric(t *testing.T, srv *Server, name string, labels map[string]string) *dto.Metric {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(srv)
@@ -39,13 +55,10 @@ func metricValue(t *testing.T, srv *Server, name string, labels map[string]strin
 					continue next
 				}
 			}
-			if m.GetGauge() != nil {
-				return m.GetGauge().GetValue(), true
-			}
-			return m.GetCounter().GetValue(), true
+			return m
 		}
 	}
-	return 0, false
+	return nil
 }
 
 // waitForMetric polls until the series exists with the value, or fails after 10 s. A missing
@@ -98,7 +111,7 @@ func TestMetricsCountSessionsAndBytes(t *testing.T) {
 
 func TestMetricsCountRefusalsAndFailures(t *testing.T) {
 	srv, addr := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Hosts: []string{"known.example"}, Backends: []Backend{{Addr: "127.0.0.1:1"}}}}
+		c.Routes = []Route{{Hosts: []string{"known.example"}, Backends: []pool.Backend{{Addr: "127.0.0.1:1"}}}}
 		c.Limits.MaxConnections = 1
 	}, Minecraft)
 
@@ -151,7 +164,7 @@ func TestOutcomeNames(t *testing.T) {
 		{errShutdown, "shutdown"},
 		{&mc.HelloError{Err: errors.New("x")}, "bad_handshake"},
 		{errors.Join(&NoRouteError{Host: "h"}, errors.New("fallback write failed")), "no_route"},
-		{fmt.Errorf("answered: %w", &DialError{}), "backend_unreachable"},
+		{fmt.Errorf("answered: %w", &pool.DialError{}), "backend_unreachable"},
 		{&pipe.SideError{Side: "client", Err: io.ErrUnexpectedEOF}, "client_error"},
 		{&pipe.SideError{Side: "backend", Err: io.ErrUnexpectedEOF}, "backend_error"},
 		{errors.New("something else"), "error"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // Issue 13, defect 10: connections refused before a session (a TLS handshake that fails or
@@ -99,8 +100,8 @@ func TestSessionLines(t *testing.T) {
 	backend := startBackend(t, false)
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{
-			{Hosts: []string{"down.example"}, Backends: []Backend{{Addr: testutil.ClosedPort(t)}}},
-			{Hosts: []string{"*"}, Backends: []Backend{{Addr: backend.addr()}}},
+			{Hosts: []string{"down.example"}, Backends: []pool.Backend{{Addr: testutil.ClosedPort(t)}}},
+			{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
 		lines = captureLog(t, c)
 	}, Minecraft, WS)

@@ -30,7 +30,7 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 	default:
 		return
 	}
-	conn.SetDeadline(earliest(time.Now().Add(refusalAnswerTimeout), time.Now().Add(ln.srv.now().limits.SniffTimeout)))
+	conn.SetDeadline(earliest(time.Now().Add(refusalAnswerTimeout), time.Now().Add(ln.srv.settings().limits.SniffTimeout)))
 	switch protocol, _ := ln.sniff(conn); protocol {
 	case Minecraft:
 		ln.answerMinecraft(conn, err)
@@ -41,11 +41,11 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 
 // answerMinecraft reads the hello and answers it with the refusal's reason.
 func (ln *listener) answerMinecraft(conn *clientConn, reason error) {
-	hello, err := mc.ReadHello(conn.reader, ln.srv.now().limits.MaxHandshakeFrame)
+	hello, err := mc.ReadHello(conn.reader, ln.srv.settings().limits.MaxHandshakeFrame)
 	if err != nil {
 		return
 	}
-	answer := refusalAnswer(ln.srv.now().Fallback, reason)
+	answer := refusalAnswer(ln.srv.settings().Fallback, reason)
 	answer.Serve(conn.reader, hello, func(frame []byte) error { _, err := conn.Write(frame); return err })
 }
 

@@ -30,7 +30,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if err != nil {
 		return ListenerChanges{}, err
 	}
-	s.attachWakers(next)
+	s.attachPools(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -39,18 +39,18 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	case !s.started:
 		return ListenerChanges{}, errors.New("the server has not started")
 	}
-	prev := s.settings.Swap(next)
+	prev := s.current.Swap(next)
 	plan := s.planListeners(prev, next)
 	added, err := s.bindAll(plan.add)
 	if err != nil {
-		s.settings.Store(prev)
+		s.current.Store(prev)
 		return ListenerChanges{}, err
 	}
 	s.counter.resize(next.limits)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs: README, "Backends and health checks").
 	prev.stopChecks()
-	s.backendMetrics.follow(prev.router, next.router)
+	s.backends.Follow(prev.router.pools(), next.router.pools())
 	s.events.follow(next.router)
 	s.startHealthChecks(next)
 	for _, ln := range append(plan.remove, plan.restart...) {

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // A reload hands health checking to the new routes: the old routes' checkers stop, the new
 // ones run, and the backend series follow (a backend that is gone leaves no series behind).
 func TestReloadMovesHealthChecksAndSeries(t *testing.T) {
 	checked := func(addr string) []Route {
-		return []Route{{Name: "r", Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, HealthCheck: fastCheck(HealthTCP)}}
+		return []Route{{Name: "r", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: addr}}, HealthCheck: fastCheck(pool.HealthTCP)}}
 	}
 	probes := func() (string, chan struct{}) {
 		seen := make(chan struct{}, 100)
@@ -31,7 +32,7 @@ func TestReloadMovesHealthChecksAndSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-newProbed // the new route's checker runs
-	waitFor(t, func() bool { return goroutinesIn("relay.(*Server).watchBackend") == 1 })
+	waitFor(t, func() bool { return goroutinesIn("pool.(*Pool).watch") == 1 })
 	if _, ok := metricValue(t, srv, "moonbridge_backend_up", map[string]string{"route": "r", "backend": newAddr}); !ok {
 		t.Error("no backend_up series for the new route's backend")
 	}

@@ -22,7 +22,7 @@ func (b *testBackend) helloCount() int {
 
 // reload applies mutate to srv's current configuration and reloads it.
 func reload(srv *Server, mutate func(*Config)) (ListenerChanges, error) {
-	cfg := srv.now().Config
+	cfg := srv.settings().Config
 	cfg.Listeners = slices.Clone(cfg.Listeners) // the running snapshot must not change
 	mutate(&cfg)
 	return srv.Reload(cfg)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // Route sends the clients whose handshake host (and, over ws/wss, request path) match it to the
@@ -23,14 +24,14 @@ type Route struct {
 	Paths []string
 	// Backends are tried in the order Balance says; the next one only while no byte reached
 	// the previous one.
-	Backends []Backend
+	Backends []pool.Backend
 	// RewriteHost, when set, replaces the host in the handshake sent to the backend; a modded
 	// client's suffix after the NUL is kept.
 	RewriteHost string
 	// MaxConnections bounds this route's sessions (0: only the global limits apply).
 	MaxConnections int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
-	HealthCheck HealthCheck
+	HealthCheck pool.HealthCheck
 	// Login, when set, makes the proxy run the players' logins itself (auth online or offline)
 	// and forward the verified player to the backend; nil passes the login through.
 	Login *auth.Config
@@ -43,15 +44,13 @@ type Route struct {
 	// marked offline as it says, before the fixed fallback; the relay then answers every ping
 	// itself, from live answers it keeps.
 	LastKnown *LastKnown
-	// Balance orders the backends for each session (balance.go); "" is failover.
-	Balance Balance
-	// Wake, when set, starts the route's sleeping server for a login no backend took (wake.go).
-	Wake *Wake
+	// Balance orders the backends for each session; "" is failover.
+	Balance pool.Balance
+	// Wake, when set, starts the route's sleeping server for a login no backend took.
+	Wake *pool.Wake
 
-	backends []*backendState // one per Backend, made by NewRouter
-	status   *statusCache    // live status answers, made by NewRouter
-	balancer *balancer       // Balance's state, made by NewRouter
-	waker    *waker          // Wake's state, made by the Server (attachWakers)
+	pool   *pool.Pool   // the backends' state, made by NewRouter, attached by the Server
+	status *statusCache // live status answers, made by NewRouter
 }
 
 // Label is how metrics and logs name the route (see Name).
@@ -88,7 +87,7 @@ func NewRouter(routes []Route) (*Router, error) {
 	return &Router{routes: routes}, nil
 }
 
-// prepare checks one route, fills in its health check defaults and makes its backend states.
+// prepare checks one route and makes its pool and status cache.
 func (r *Route) prepare() error {
 	if len(r.Hosts) == 0 || len(r.Backends) == 0 {
 		return fmt.Errorf("needs at least one host and one backend")
@@ -98,33 +97,14 @@ func (r *Route) prepare() error {
 			return fmt.Errorf("host %q: want a name, *.domain or *", h)
 		}
 	}
-	if err := r.Balance.check(); err != nil {
-		return err
-	}
-	if err := r.checkCaptures(); err != nil {
-		return err
-	}
-	if r.Wake != nil && r.captures() {
-		return fmt.Errorf("wake: a route whose backends use %s cannot wake them (which one?)", captureVar)
-	}
 	var err error
 	if r.Access.Tokens, err = access.ParseMode(string(r.Access.Tokens)); err != nil {
 		return err
 	}
-	if r.HealthCheck, err = r.HealthCheck.withDefaults(); err != nil {
-		return err
-	}
-	r.status, r.balancer = newStatusCache(), &balancer{}
-	r.backends = make([]*backendState, len(r.Backends))
-	seen := map[string]bool{}
-	for i, b := range r.Backends {
-		if seen[b.Addr] {
-			return fmt.Errorf("backend %s is listed twice", b.Addr)
-		}
-		seen[b.Addr] = true
-		r.backends[i] = newBackendState(b, r.Label())
-	}
-	return nil
+	r.pool, err = pool.New(pool.Config{Route: r.Label(), Hosts: r.Hosts, RewriteHost: r.RewriteHost,
+		Backends: r.Backends, Balance: r.Balance, HealthCheck: r.HealthCheck, Wake: r.Wake})
+	r.status = newStatusCache()
+	return err
 }
 
 // Match returns the best route for host and path ("" for raw TCP), or false when none matches.
@@ -188,11 +168,11 @@ func (r *Router) forPath(path string) []*Route {
 	return out
 }
 
-// allBackends lists the backends of every route, in route order.
-func (r *Router) allBackends() []*backendState {
-	var all []*backendState
+// pools lists the pool of every route, in route order.
+func (r *Router) pools() []*pool.Pool {
+	all := make([]*pool.Pool, len(r.routes))
 	for i := range r.routes {
-		all = append(all, r.routes[i].backends...)
+		all[i] = r.routes[i].pool
 	}
 	return all
 }

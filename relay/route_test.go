@@ -1,9 +1,13 @@
 package relay
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/moonbridge/moonbridge/relay/pool"
+)
 
 func TestRouterPicksMostSpecificRoute(t *testing.T) {
-	backend := func(addr string) []Backend { return []Backend{{Addr: addr}} }
+	backend := func(addr string) []pool.Backend { return []pool.Backend{{Addr: addr}} }
 	router, err := NewRouter([]Route{
 		{Hosts: []string{"*"}, Backends: backend("default")},
 		{Hosts: []string{"*.example.net"}, Backends: backend("wild")},
@@ -33,8 +37,8 @@ func TestRouterPicksMostSpecificRoute(t *testing.T) {
 
 func TestRouterPathOnlyRouteAndNoMatch(t *testing.T) {
 	router, err := NewRouter([]Route{
-		{Hosts: []string{"*"}, Paths: []string{"/creative"}, Backends: []Backend{{Addr: "creative"}}},
-		{Hosts: []string{"play.example.net"}, Backends: []Backend{{Addr: "exact"}}},
+		{Hosts: []string{"*"}, Paths: []string{"/creative"}, Backends: []pool.Backend{{Addr: "creative"}}},
+		{Hosts: []string{"play.example.net"}, Backends: []pool.Backend{{Addr: "exact"}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -50,9 +54,9 @@ func TestRouterPathOnlyRouteAndNoMatch(t *testing.T) {
 func TestNewRouterRejectsBadRoutes(t *testing.T) {
 	for _, routes := range [][]Route{
 		{{Hosts: []string{"*"}}},
-		{{Backends: []Backend{{Addr: "a:1"}}}},
-		{{Hosts: []string{"a.*.net"}, Backends: []Backend{{Addr: "a:1"}}}},
-		{{Hosts: []string{""}, Backends: []Backend{{Addr: "a:1"}}}},
+		{{Backends: []pool.Backend{{Addr: "a:1"}}}},
+		{{Hosts: []string{"a.*.net"}, Backends: []pool.Backend{{Addr: "a:1"}}}},
+		{{Hosts: []string{""}, Backends: []pool.Backend{{Addr: "a:1"}}}},
 	} {
 		if _, err := NewRouter(routes); err == nil {
 			t.Errorf("NewRouter(%+v) accepted", routes)

@@ -7,14 +7,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -62,9 +62,9 @@ type Config struct {
 	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
 	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
-	TrustedProxies TrustedNets
+	TrustedProxies clientaddr.Nets
 	// ClientIPHeaders are the headers that say who the player is, from TrustedProxies only, in
-	// order (see ForwardedClient); nil or empty means none: only PROXY headers and the socket
+	// order (see clientaddr.FromHeaders); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
 	// Tokens verifies the access tokens of WebSocket clients for routes whose Access.Tokens is
@@ -73,8 +73,8 @@ type Config struct {
 	Tokens       *access.Verifier
 	TokenInQuery bool
 	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
-	// not believed (forwardsecret.go).
-	ForwardSecret ForwardSecret
+	// not believed (clientaddr.ForwardSecret).
+	ForwardSecret clientaddr.ForwardSecret
 	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
 	LoginWebhook LoginWebhook
 	// LandingPage is what ws/wss listeners answer a browser (landing.go); zero: off.
@@ -96,15 +96,14 @@ type Config struct {
 // reason and waits for everything it started; Drain lets sessions end first (drain.go); Reload
 // swaps the settings new connections use (reload.go).
 type Server struct {
-	settings  atomic.Pointer[settings] // what new connections use (settings.go)
+	current   atomic.Pointer[settings] // what new connections use (settings.go)
 	counter   *counter
 	log       zerolog.Logger
 	mem       *memoryWatch // memory profile, limit and admission (memory.go)
 	lifecycle              // draining and listener health (readiness.go)
-	// backendMetrics count dials per backend; the settings' health checkers run on wg.
-	backendMetrics backendMetrics
-	events         *loginEvents           // logins per route and the login webhook's queue
-	wakes          *prometheus.CounterVec // sleeping servers woken and stopped (wake.go)
+	// backends count dials per backend and wakes per route; the pools' checkers run on wg.
+	backends *pool.Metrics
+	events   *loginEvents // logins per route and the login webhook's queue
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -132,19 +131,18 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	bufpool.SetProfile(cfg.Memory.Profile)
 	s := &Server{
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
-		answering:      make(chan struct{}, maxRefusalAnswers),
-		backendMetrics: newBackendMetrics(), events: newLoginEvents(), wakes: newWakeCounter(),
+		answering: make(chan struct{}, maxRefusalAnswers),
+		backends:  pool.NewMetrics(), events: newLoginEvents(),
 	}
 	s.mem.sessions = s.sessionCount
-	s.attachWakers(set)
-	s.backendMetrics.follow(nil, set.router)
+	s.attachPools(set)
+	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
-	s.settings.Store(set)
+	s.current.Store(set)
 	return s, nil
 }
 
@@ -180,7 +178,7 @@ func (s *Server) Start() error {
 		return err
 	}
 	s.mu.Lock() // a Reload waits until every listener is bound
-	listeners, err := s.bindAll(s.now().Listeners)
+	listeners, err := s.bindAll(s.settings().Listeners)
 	s.listeners, s.started = listeners, err == nil
 	s.mu.Unlock()
 	if err != nil {
@@ -190,7 +188,7 @@ func (s *Server) Start() error {
 	for _, ln := range listeners {
 		s.serveListener(ln)
 	}
-	s.startHealthChecks(s.now())
+	s.startHealthChecks(s.settings())
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()
 	return nil

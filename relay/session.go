@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // session is one player's connection: the Minecraft hello, the route, the backend, then two
@@ -53,7 +54,7 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 	}
 	sess := &session{
 		srv: s, down: down, info: info, protocol: protocol,
-		path: path, started: time.Now(), conf: s.now(),
+		path: path, started: time.Now(), conf: s.settings(),
 	}
 	sess.log = ln.log
 	sess.end.AddSocket(down.CloseFor)
@@ -67,102 +68,32 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 	s.untrack(sess)
 }
 
-// run drives the session and logs its one end line, unless it handed the session to an event
-// loop (onLoop), where the session's end logs the line (handover.go).
+// run drives the session through its phases (doc.go draws them) and logs its one end line,
+// unless it handed the session to an event loop (onLoop), where the session's end logs the line
+// (handover.go). A phase that returns false has answered the player or ended the session.
 func (s *session) run() (onLoop bool) {
 	defer func() {
 		if !onLoop {
-			s.end.Close()
-			s.logEnd()
-			s.login.CloseCipher() // both pumps have returned
+			s.closeAndLog()
 		}
 	}()
-	r := bufio.NewReaderSize(s.down, sniffBufferSize)
-	s.down.SetReadDeadline(s.info.deadline) // counted from accept, not from the upgrade
-	hello, err := mc.ReadHello(r, s.conf.limits.MaxHandshakeFrame)
-	if err != nil {
-		s.abort(&mc.HelloError{Err: err})
+	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
+	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) {
 		return false
 	}
-	if s.refuseWhenFull(r, hello) {
-		return
-	}
-	if hello.Legacy != nil {
-		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		s.line.answered = "legacy ping"
+	backend, ok := s.dial(o)
+	if !ok || !s.handOver(o, backend) {
 		return false
 	}
-	hs := hello.Handshake
-	s.line.hello(hs)
-	s.player.want, s.player.protocol = hs.NextState == mc.NextLogin, hs.Protocol
-	if hs.NextState == mc.NextStatus && s.srv.draining.Load() {
-		s.abort(s.fallback().Serve(r, hello, s.sendAnswer))
-		s.line.answered = "restarting"
-		return false
-	}
-	route, ok := s.conf.router.Match(hs.Host, s.path)
-	if !ok {
-		s.line.answered = "fallback"
-		s.answer(r, hello, s.fallback(), &NoRouteError{Host: hs.Host, Path: s.path})
-		return false
-	}
-	if err := s.routeAccess(route, hs.Host); err != nil {
-		s.srv.countDenied(err.Reason)
-		s.line.answered = "access denied"
-		s.answer(r, hello, accessAnswer(s.fallback()), err)
-		return false
-	}
-	capture, err := route.capture(hs.Host)
-	if err != nil {
-		s.line.answered = "fallback"
-		s.answer(r, hello, s.fallback(), err)
-		return false
-	}
-	releaseRoute, err := s.srv.counter.acquireRoute(route)
-	if err != nil {
-		s.srv.countRefusal(limitReason(err))
-		s.line.answered = "limit"
-		s.answer(r, hello, refusalAnswer(s.fallback(), err), err)
-		return false
-	}
-	s.end.Add(func(error) { releaseRoute() })
-	if hs.NextState == mc.NextStatus && route.answersStatus() {
-		s.answerStatus(r, hello, route, capture)
-		return false
-	}
-	ranLogin := route.Login != nil && hs.NextState != mc.NextStatus
-	if ranLogin {
-		if err := s.runLogin(r, hs, route.Login); err != nil {
-			s.abort(err)
-			return false
-		}
-	}
-	first, buffered := s.firstBytes(r, hs, route)
-	backend, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
-	if err != nil && route.waker != nil {
-		backend, chosen, err = s.wakeDial(route, capture, first, hs.NextState == mc.NextLogin, err)
-	}
-	if err != nil {
-		s.line.answered = "fallback"
-		s.answer(r, hello, s.wakeAnswer(route, err), err)
-		return false
-	}
-	r.Discard(buffered) // r is empty now: what the player sent next is in s.down
-	chosen.active.Add(1)
-	s.end.Add(func(error) { chosen.active.Add(-1) })
-	s.line.backend = chosen.addrFor(capture)
-	if ranLogin && route.Login.Forwarding == auth.ForwardVelocity {
-		if err := s.forwardVelocity(backend, route); err != nil {
-			backend.Close()
-			s.abort(err)
-			return false
-		}
-	}
-	if hs.NextState == mc.NextLogin {
-		s.loginRelayed(route)
-	}
-	s.down.SetReadDeadline(time.Time{})
-	return s.relay(backend, int64(len(first)))
+	return s.relay(backend, int64(len(o.first)))
+}
+
+// closeAndLog ends a session that did not go to an event loop: both sides close, the end line
+// is written, and the login's cipher freed (both pumps have returned).
+func (s *session) closeAndLog() {
+	s.end.Close()
+	s.logEnd()
+	s.login.CloseCipher()
 }
 
 // firstBytes is what the backend gets first: the handshake (host rewritten if the route says
@@ -175,6 +106,12 @@ func (s *session) firstBytes(r *bufio.Reader, hs mc.Handshake, route *Route) (fi
 	rest, _ := r.Peek(r.Buffered())
 	s.player.feed(rest)
 	return append(s.handshakeFor(route, hs), rest...), len(rest)
+}
+
+// dialRequest asks the route's pool for a backend that takes first, for the player's address.
+func (s *session) dialRequest(capture string, first []byte) pool.Request {
+	return pool.Request{Capture: capture, Timeout: s.conf.limits.DialTimeout, Client: s.info.client,
+		Local: addrPortOf(s.down.LocalAddr()), First: first}
 }
 
 // handshakeFor is the handshake frame the route's backend gets: the host rewritten if the
@@ -199,6 +136,7 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 // relay hands the session to an event loop (onLoop) or runs both pumps until both directions
 // are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
+	s.down.SetReadDeadline(time.Time{})
 	s.line.relayed = true
 	s.end.AddSocket(func(error) { backend.Close() })
 	if handled, onLoop := s.toLoop(backend, sent); handled {
@@ -228,7 +166,6 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 	return false
 }
 
-// logBytes puts what the session relayed each way on its end line.
 // finish ends one direction, which reads from source and writes to sink: a clean end
 // half-closes the sink, an error aborts both, named after the side that failed.
 func (s *session) finish(err error, source, sink string, halfClose func()) {

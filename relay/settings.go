@@ -10,7 +10,7 @@ type settings struct {
 	Config
 	router *Router
 	limits Limits // Config.Limits with defaults filled in
-	// stopChecks ends the health checkers of router's backends (health.go); set once they run.
+	// stopChecks ends the health checks of router's pools (pools.go); set once they run.
 	stopChecks func()
 }
 
@@ -43,5 +43,5 @@ func newSettings(cfg Config) (*settings, error) {
 	return &settings{Config: cfg, router: router, limits: cfg.Limits.withDefaults()}, nil
 }
 
-// now is the current snapshot.
-func (s *Server) now() *settings { return s.settings.Load() }
+// settings is the current snapshot: what a connection that starts now uses.
+func (s *Server) settings() *settings { return s.current.Load() }

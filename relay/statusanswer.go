@@ -30,7 +30,7 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		body = s.lastKnown(route, key)
 		if body == nil {
 			s.line.answered = "fallback"
-			s.answer(r, hello, s.wakeAnswer(route, err), err)
+			s.answer(r, hello, route.pool.WakeAnswer(s.fallback(), err), err)
 			return
 		}
 		s.line.answered = "last known status"
@@ -61,13 +61,13 @@ func (s *session) lastKnown(route *Route, key statusKey) []byte {
 // host rewritten as the route says), within the dial timeout, and checks it is one.
 func (s *session) liveStatus(route *Route, hs mc.Handshake, capture string) ([]byte, error) {
 	first := mc.AppendStatusRequest(s.handshakeFor(route, hs))
-	timeout := s.conf.limits.DialTimeout
-	conn, _, err := s.srv.dialRoute(route, capture, timeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
+	req := s.dialRequest(capture, first)
+	conn, _, err := route.pool.Dial(s.srv.ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(timeout))
+	conn.SetDeadline(time.Now().Add(req.Timeout))
 	_, body, err := mc.NewFrameReader(conn, 4096).ReadFrame()
 	if err != nil {
 		return nil, &StatusError{Err: err}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // liveStatusServer answers server-list pings with a fixed status JSON and counts them.
@@ -125,7 +126,7 @@ func TestLastKnownStatusWhenBackendIsDown(t *testing.T) {
 	_, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.ln.Addr().String())
 		c.Routes[0].LastKnown = &LastKnown{MOTDPrefix: "[offline] ", VersionName: "offline"}
-		c.Routes = append(c.Routes, Route{Hosts: []string{"fixed.example"}, Backends: []Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: time.Nanosecond})
+		c.Routes = append(c.Routes, Route{Hosts: []string{"fixed.example"}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: time.Nanosecond})
 	}, Minecraft)
 	pingStatus(t, Minecraft, addr, "play.example.net")
 	pingStatus(t, Minecraft, addr, "fixed.example")

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // The wake tests' server is this test binary run again with these variables: an echo backend
@@ -78,7 +79,7 @@ func TestWakeHoldsLoginAndStopsWhenIdle(t *testing.T) {
 	addr, release := reserveAddr(t)
 	start, stop := wakeCommands(t, addr)
 	srv, proxy := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, Wake: &Wake{
+		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: addr}}, Wake: &pool.Wake{
 			Command: start, ReadyTimeout: 60 * time.Second, StopAfterIdle: 300 * time.Millisecond, StopCommand: stop, Hold: true,
 		}}}
 	}, Minecraft)
@@ -106,7 +107,7 @@ func TestWakeHoldsLoginAndStopsWhenIdle(t *testing.T) {
 func TestWakeWithoutHoldSaysStarting(t *testing.T) {
 	addr, release := reserveAddr(t)
 	srv, proxy := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: addr}}, Wake: &Wake{
+		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: addr}}, Wake: &pool.Wake{
 			Command: []string{"true"}, ReadyTimeout: time.Minute, StartingMOTD: "warming up", StartingMessage: "starting, join again in a minute",
 		}}}
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000
@@ -145,8 +146,8 @@ func TestWakeWebhook(t *testing.T) {
 	defer hook.Close()
 	sleeping, release := reserveAddr(t)
 	_, proxy := startProxy(t, func(c *Config) {
-		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []Backend{{Addr: sleeping}},
-			Wake: &Wake{Webhook: hook.URL, ReadyTimeout: time.Minute}}}
+		c.Routes = []Route{{Name: "sleepy", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: sleeping}},
+			Wake: &pool.Wake{Webhook: hook.URL, ReadyTimeout: time.Minute}}}
 	}, Minecraft)
 	release()
 	conn := dialClient(t, Minecraft, proxy)

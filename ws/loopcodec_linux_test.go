@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/loop"
 )
@@ -286,10 +287,10 @@ func TestLoopCodecOversizedFrame(t *testing.T) {
 	if err := <-wrote; err == nil {
 		t.Fatal("the whole message was taken, want a reset after the close")
 	}
-	var se *loop.SideError
+	var se *pipe.SideError
 	var pe *ProtocolError
 	r := lr.result(t)
-	if !errors.As(r.Err, &se) || se.Side != loop.Client || !errors.As(r.Err, &pe) || pe.Code != CloseMessageTooBig {
+	if !errors.As(r.Err, &se) || se.Side != loop.Client.String() || !errors.As(r.Err, &pe) || pe.Code != CloseMessageTooBig {
 		t.Fatalf("session ended with %v, want the client's 1009", r.Err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/loop"
 )
 
@@ -130,7 +131,7 @@ func TestLoopCodecSealAndClose(t *testing.T) {
 		{reason: errors.New("backend reset"), want: []byte{0x88, 0x02, 0x03, 0xf3}},
 		{reason: loop.ErrShutdown, want: []byte{0x88, 0x02, 0x03, 0xe9}},
 		{reason: errors.New("x"), closeFor: func(error) (CloseCode, string) { return CloseTryAgainLater, "full" }, want: []byte{0x88, 0x06, 0x03, 0xf5, 'f', 'u', 'l', 'l'}},
-		{reason: &loop.SideError{Err: &DeadPeerError{Silent: time.Second}}, closeFor: func(error) (CloseCode, string) { return CloseInternalError, "" },
+		{reason: &pipe.SideError{Err: &DeadPeerError{Silent: time.Second}}, closeFor: func(error) (CloseCode, string) { return CloseInternalError, "" },
 			want: append([]byte{0x88, 0x1f, 0x03, 0xe9}, "no frame from the peer for 1s"...)},
 	} {
 		c := newTestCodec(noKeepalive())

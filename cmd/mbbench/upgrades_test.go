@@ -19,6 +19,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -32,7 +33,7 @@ func tokenRelay(t *testing.T, protocol relay.Protocol, mode access.Mode, key acc
 	}
 	rc := relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{protocol}}},
-		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []relay.Backend{{Addr: backendAddr}}, Access: relay.Access{Tokens: mode}}},
+		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backendAddr}}, Access: relay.Access{Tokens: mode}}},
 		Tokens:    tokens,
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  relay.DefaultFallback(),

@@ -6,6 +6,7 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // tokenVerifier reads the access section's key files, again at every reload, so that a key
@@ -27,11 +28,11 @@ func tokenVerifier(a config.Access) (*access.Verifier, error) {
 
 // relayAccess is a route's access section as the relay takes it.
 func relayAccess(a config.RouteAccess) (relay.Access, error) {
-	allow, err := relay.ParseNets("allow entry", a.Allow)
+	allow, err := clientaddr.ParseNets("allow entry", a.Allow)
 	if err != nil {
 		return relay.Access{}, err
 	}
-	deny, err := relay.ParseNets("deny entry", a.Deny)
+	deny, err := clientaddr.ParseNets("deny entry", a.Deny)
 	if err != nil {
 		return relay.Access{}, err
 	}

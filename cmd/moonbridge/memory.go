@@ -15,9 +15,9 @@ import (
 // relayMemory turns the memory section into the relay's settings: memory.limit in MiB, or for
 // 0 the limit of the process's cgroup (none when it has none).
 func relayMemory(m config.Memory) (relay.Memory, error) {
-	profile, err := bufpool.ParseProfile(m.Profile)
+	profile, err := memoryProfile(m)
 	if err != nil {
-		return relay.Memory{}, fmt.Errorf("memory.profile: %w", err)
+		return relay.Memory{}, err
 	}
 	out := relay.Memory{Profile: profile, FullMessage: m.FullMessage}
 	if m.Limit > 0 {
@@ -30,4 +30,24 @@ func relayMemory(m config.Memory) (relay.Memory, error) {
 	}
 	out.Limit, out.LimitFrom = limit.Bytes, limit.File
 	return out, nil
+}
+
+func memoryProfile(m config.Memory) (bufpool.Profile, error) {
+	profile, err := bufpool.ParseProfile(m.Profile)
+	if err != nil {
+		return 0, fmt.Errorf("memory.profile: %w", err)
+	}
+	return profile, nil
+}
+
+// setBufferProfile gives the process's buffer pools (the relay's and the TLS layer's) the
+// memory profile. They are process-wide, so serve sets it once, at start; a reload keeps it, as
+// it keeps the rest of the memory section (notReloaded).
+func setBufferProfile(m config.Memory) error {
+	profile, err := memoryProfile(m)
+	if err != nil {
+		return err
+	}
+	bufpool.SetProfile(profile)
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -34,7 +36,7 @@ func relayConfig(cfg config.Config, log zerolog.Logger) (relay.Config, *gossl.Se
 
 // relaySettings is the relay's configuration without its TLS server.
 func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) {
-	trusted, err := relay.ParseTrustedNets(cfg.TrustedProxies)
+	trusted, err := clientaddr.ParseNets("trusted network", cfg.TrustedProxies)
 	if err != nil {
 		return relay.Config{}, fmt.Errorf("trusted_proxies: %w", err)
 	}
@@ -68,7 +70,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
-		ForwardSecret:   relay.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		ForwardSecret:   clientaddr.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
 		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
 		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
 			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},
@@ -176,22 +178,22 @@ func proxyPolicy(name string) relay.ProxyPolicy {
 func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
 	for i, r := range routes {
-		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: relay.HealthCheck{
-			Mode: relay.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: pool.HealthCheck{
+			Mode: pool.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}, StatusCache: r.StatusCache, Balance: relay.Balance(r.Balance)}
+		}, StatusCache: r.StatusCache, Balance: pool.Balance(r.Balance)}
 		if logins != nil {
 			rr.Login = logins[i]
 		}
 		if w := r.Wake; w.On() {
-			rr.Wake = &relay.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
+			rr.Wake = &pool.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
 				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
 		}
 		if r.Fallback == config.FallbackLastKnown {
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}
 		for _, addr := range r.Backends {
-			rr.Backends = append(rr.Backends, relay.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
+			rr.Backends = append(rr.Backends, pool.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
 		}
 		var err error
 		if rr.Access, err = relayAccess(r.Access); err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
@@ -19,7 +21,7 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := routes[0]
-	want := relay.HealthCheck{Mode: relay.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
+	want := pool.HealthCheck{Mode: pool.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
 	}
@@ -68,7 +70,7 @@ func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (relay.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
+	if want := (clientaddr.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
 		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
 	}
 	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {

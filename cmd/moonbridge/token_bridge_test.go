@@ -22,6 +22,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -71,7 +72,7 @@ func startTokenRelay(t *testing.T, protocol relay.Protocol, keys, backend string
 	}
 	rc := relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{protocol}}},
-		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []relay.Backend{{Addr: backend}}, Access: relay.Access{Tokens: access.TokensRequired}}},
+		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend}}, Access: relay.Access{Tokens: access.TokensRequired}}},
 		Tokens:    tokens,
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  relay.DefaultFallback(),

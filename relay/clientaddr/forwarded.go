@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"net/http"
@@ -8,8 +8,8 @@ import (
 
 // Behind a CDN the WebSocket's TCP peer is the CDN's edge, and the client's
 // address travels in HTTP headers, which anyone can also send. So the
-// headers count only when the peer is in TrustedNets, and only the ones
-// named in Config.ClientIPHeaders, in that order, the first usable one
+// headers count only when the peer is in the trusted Nets, and only the
+// ones the caller names (the relay's Config.ClientIPHeaders), in that order, the first usable one
 // winning. None is named by default: a proxy overwrites the header it sets
 // and passes the others on as the player sent them, so only the owner, who
 // knows the proxy, can name a header that cannot be forged. Typical names:
@@ -32,10 +32,10 @@ import (
 
 const xffHeader = "X-Forwarded-For"
 
-// ForwardedClient returns the client address for a connection from peer
+// FromHeaders returns the client address for a connection from peer
 // carrying header h, reading the headers names in order, and the name of the
 // header it came from ("" when it is the peer itself).
-func ForwardedClient(peer netip.Addr, trusted TrustedNets, names []string, h http.Header) (client netip.Addr, from string) {
+func FromHeaders(peer netip.Addr, trusted Nets, names []string, h http.Header) (client netip.Addr, from string) {
 	if !trusted.Contains(peer) {
 		return peer, ""
 	}
@@ -54,7 +54,7 @@ func ForwardedClient(peer netip.Addr, trusted TrustedNets, names []string, h htt
 }
 
 // rightmostUntrusted walks X-Forwarded-For entries from the right.
-func rightmostUntrusted(headers []string, trusted TrustedNets) (netip.Addr, bool) {
+func rightmostUntrusted(headers []string, trusted Nets) (netip.Addr, bool) {
 	for i := len(headers) - 1; i >= 0; i-- {
 		entries := strings.Split(headers[i], ",")
 		for j := len(entries) - 1; j >= 0; j-- {

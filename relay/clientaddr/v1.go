@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"net/netip"
@@ -15,37 +15,37 @@ import (
 // any other deviation is refused: the spec asks receivers to abort.
 
 const (
-	proxyV1Prefix  = "PROXY "
-	maxProxyV1Line = 107 // "PROXY UNKNOWN", two full IPv6 addresses, two ports, CRLF
+	v1Prefix  = "PROXY "
+	maxV1Line = 107 // "PROXY UNKNOWN", two full IPv6 addresses, two ports, CRLF
 )
 
-func parseProxyV1(b []byte) (ProxyHeader, int, error) {
-	line, n, err := proxyV1Line(b)
+func parseV1(b []byte) (Header, int, error) {
+	line, n, err := v1Line(b)
 	if err != nil {
-		return ProxyHeader{}, 0, err
+		return Header{}, 0, err
 	}
 	fields := strings.Split(string(line), " ")
-	h := ProxyHeader{Version: 1, Command: ProxyProxy}
+	h := Header{Version: 1, Command: Relayed}
 	switch {
 	case len(fields) >= 2 && fields[1] == "UNKNOWN":
 		return h, n, nil // the spec says to ignore the rest of the line
 	case len(fields) != 6 || fields[1] != "TCP4" && fields[1] != "TCP6":
-		return ProxyHeader{}, 0, protocolError("proxy v1", 0, mc.ErrMalformed)
+		return Header{}, 0, protocolError("proxy v1", 0, mc.ErrMalformed)
 	}
 	var srcOK, dstOK bool
-	h.Source, srcOK = proxyV1AddrPort(fields[1], fields[2], fields[4])
-	h.Destination, dstOK = proxyV1AddrPort(fields[1], fields[3], fields[5])
+	h.Source, srcOK = v1AddrPort(fields[1], fields[2], fields[4])
+	h.Destination, dstOK = v1AddrPort(fields[1], fields[3], fields[5])
 	if !srcOK || !dstOK {
-		return ProxyHeader{}, 0, protocolError("proxy v1", len(proxyV1Prefix), ErrProxyAddress)
+		return Header{}, 0, protocolError("proxy v1", len(v1Prefix), ErrAddress)
 	}
 	return h, n, nil
 }
 
-// proxyV1Line finds the line, without its CRLF, and the bytes it takes. A
+// v1Line finds the line, without its CRLF, and the bytes it takes. A
 // CR at the last of the 107 bytes would leave the LF outside, so the scan
 // stops one byte short of the limit.
-func proxyV1Line(b []byte) ([]byte, int, error) {
-	scan := min(len(b), maxProxyV1Line-1)
+func v1Line(b []byte) ([]byte, int, error) {
+	scan := min(len(b), maxV1Line-1)
 	for i, c := range b[:scan] {
 		switch {
 		case c == '\r' && i+1 == len(b):
@@ -56,14 +56,14 @@ func proxyV1Line(b []byte) ([]byte, int, error) {
 			return nil, 0, protocolError("proxy v1", i, mc.ErrMalformed)
 		}
 	}
-	if scan == maxProxyV1Line-1 {
+	if scan == maxV1Line-1 {
 		return nil, 0, protocolError("proxy v1", scan, mc.ErrTooLarge)
 	}
 	return nil, 0, mc.ErrNeedMore
 }
 
-// proxyV1AddrPort parses one address and port of the family's kind.
-func proxyV1AddrPort(family, addr, port string) (netip.AddrPort, bool) {
+// v1AddrPort parses one address and port of the family's kind.
+func v1AddrPort(family, addr, port string) (netip.AddrPort, bool) {
 	a, err := netip.ParseAddr(addr)
 	p, portOK := parseDecimalPort(port)
 	ok := err == nil && portOK && a.Zone() == "" &&
@@ -80,8 +80,8 @@ func parseDecimalPort(s string) (uint16, bool) {
 	return uint16(v), err == nil
 }
 
-func appendProxyV1(dst []byte, h ProxyHeader) []byte {
-	src, dest, v4, ok := h.proxyAddrs()
+func appendV1(dst []byte, h Header) []byte {
+	src, dest, v4, ok := h.addrs()
 	if !ok {
 		return append(dst, "PROXY UNKNOWN\r\n"...)
 	}
@@ -89,7 +89,7 @@ func appendProxyV1(dst []byte, h ProxyHeader) []byte {
 	if v4 {
 		family = "TCP4 "
 	}
-	dst = append(append(dst, proxyV1Prefix...), family...)
+	dst = append(append(dst, v1Prefix...), family...)
 	dst = append(src.Addr().AppendTo(dst), ' ')
 	dst = append(dest.Addr().AppendTo(dst), ' ')
 	dst = append(strconv.AppendUint(dst, uint64(src.Port()), 10), ' ')

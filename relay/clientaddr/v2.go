@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"encoding/binary"
@@ -16,18 +16,18 @@ import (
 // present, must match. LOCAL headers are skipped whole, family included, as
 // the spec says.
 
-const proxyV2Signature = "\r\n\r\n\x00\r\nQUIT\n"
+const v2Signature = "\r\n\r\n\x00\r\nQUIT\n"
 
 const (
-	proxyV2HeadLen = len(proxyV2Signature) + 4 // signature, ver_cmd, family, length
-	proxyV2Version = 0x20
-	tlvCRC32C      = 0x03
+	v2HeadLen = len(v2Signature) + 4 // signature, ver_cmd, family, length
+	v2Version = 0x20
+	tlvCRC32C = 0x03
 )
 
-// proxyV2AddrLen maps the valid family-and-transport bytes to their address
+// v2AddrLen maps the valid family-and-transport bytes to their address
 // block size. Only TCP is decoded; the others count as UNSPEC, which the
 // spec allows.
-var proxyV2AddrLen = map[byte]int{
+var v2AddrLen = map[byte]int{
 	0x00: 0,            // UNSPEC
 	0x11: 12, 0x12: 12, // TCP, UDP over IPv4
 	0x21: 36, 0x22: 36, // TCP, UDP over IPv6
@@ -35,47 +35,47 @@ var proxyV2AddrLen = map[byte]int{
 }
 
 const (
-	proxyV2TCP4 = 0x11
-	proxyV2TCP6 = 0x21
+	v2TCP4 = 0x11
+	v2TCP6 = 0x21
 )
 
-func parseProxyV2(b []byte, maxHeader int) (ProxyHeader, int, error) {
-	n, err := proxyV2Head(b, maxHeader)
+func parseV2(b []byte, maxHeader int) (Header, int, error) {
+	n, err := v2Head(b, maxHeader)
 	if err != nil {
-		return ProxyHeader{}, 0, err
+		return Header{}, 0, err
 	}
-	h := ProxyHeader{Version: 2, Command: ProxyCommand(b[12] & 0x0f)}
-	if h.Command == ProxyLocal {
+	h := Header{Version: 2, Command: Command(b[12] & 0x0f)}
+	if h.Command == Local {
 		return h, n, nil
 	}
-	block := b[proxyV2HeadLen:n]
-	addrLen := proxyV2AddrLen[b[13]]
+	block := b[v2HeadLen:n]
+	addrLen := v2AddrLen[b[13]]
 	if len(block) < addrLen {
-		return ProxyHeader{}, 0, protocolError("proxy v2", 14, ErrProxyAddress)
+		return Header{}, 0, protocolError("proxy v2", 14, ErrAddress)
 	}
-	h.Source, h.Destination = proxyV2Addrs(b[13], block)
+	h.Source, h.Destination = v2Addrs(b[13], block)
 	if len(block) > addrLen {
 		h.TLVs = block[addrLen:]
 	}
-	if err := checkTLVs(b[:n], proxyV2HeadLen+addrLen); err != nil {
-		return ProxyHeader{}, 0, err
+	if err := checkTLVs(b[:n], v2HeadLen+addrLen); err != nil {
+		return Header{}, 0, err
 	}
 	return h, n, nil
 }
 
-// proxyV2Head checks the fixed 16 bytes as far as they have arrived and
+// v2Head checks the fixed 16 bytes as far as they have arrived and
 // returns the header's total size once the whole header has.
-func proxyV2Head(b []byte, maxHeader int) (int, error) {
+func v2Head(b []byte, maxHeader int) (int, error) {
 	fail := func(at int, reason error) (int, error) { return 0, protocolError("proxy v2", at, reason) }
 	switch {
-	case len(b) > 12 && (b[12]&0xf0 != proxyV2Version || b[12]&0x0f > byte(ProxyProxy)):
-		return fail(12, ErrProxyCommand)
-	case len(b) > 13 && b[12] == proxyV2Version|byte(ProxyProxy) && !validProxyV2Family(b[13]):
-		return fail(13, ErrProxyFamily)
-	case len(b) < proxyV2HeadLen:
+	case len(b) > 12 && (b[12]&0xf0 != v2Version || b[12]&0x0f > byte(Relayed)):
+		return fail(12, ErrCommand)
+	case len(b) > 13 && b[12] == v2Version|byte(Relayed) && !validV2Family(b[13]):
+		return fail(13, ErrFamily)
+	case len(b) < v2HeadLen:
 		return 0, mc.ErrNeedMore
 	}
-	n := proxyV2HeadLen + int(binary.BigEndian.Uint16(b[14:]))
+	n := v2HeadLen + int(binary.BigEndian.Uint16(b[14:]))
 	switch {
 	case n > maxHeader:
 		return fail(14, mc.ErrTooLarge)
@@ -85,18 +85,18 @@ func proxyV2Head(b []byte, maxHeader int) (int, error) {
 	return n, nil
 }
 
-func validProxyV2Family(f byte) bool {
-	_, ok := proxyV2AddrLen[f]
+func validV2Family(f byte) bool {
+	_, ok := v2AddrLen[f]
 	return ok
 }
 
-// proxyV2Addrs decodes the TCP address blocks; other families carry none.
-func proxyV2Addrs(family byte, block []byte) (src, dst netip.AddrPort) {
+// v2Addrs decodes the TCP address blocks; other families carry none.
+func v2Addrs(family byte, block []byte) (src, dst netip.AddrPort) {
 	var ipLen int
 	switch family {
-	case proxyV2TCP4:
+	case v2TCP4:
 		ipLen = 4
-	case proxyV2TCP6:
+	case v2TCP6:
 		ipLen = 16
 	default:
 		return src, dst
@@ -121,7 +121,7 @@ func checkTLVs(header []byte, offset int) error {
 			return protocolError("proxy v2", at, mc.ErrMalformed)
 		}
 		if header[at] == tlvCRC32C && !crc32cMatches(header, value, size) {
-			return protocolError("proxy v2", at, ErrProxyChecksum)
+			return protocolError("proxy v2", at, ErrChecksum)
 		}
 		at = value + size
 	}
@@ -143,25 +143,25 @@ func crc32cMatches(header []byte, value, size int) bool {
 	return sum == binary.BigEndian.Uint32(header[value:])
 }
 
-func appendProxyV2(dst []byte, h ProxyHeader) ([]byte, error) {
-	src, dest, v4, ok := h.proxyAddrs()
+func appendV2(dst []byte, h Header) ([]byte, error) {
+	src, dest, v4, ok := h.addrs()
 	family, addrLen := byte(0x00), 0
 	switch {
 	case ok && v4:
-		family, addrLen = proxyV2TCP4, 12
+		family, addrLen = v2TCP4, 12
 	case ok:
-		family, addrLen = proxyV2TCP6, 36
+		family, addrLen = v2TCP6, 36
 	}
 	tlvs := h.TLVs
-	if h.Command == ProxyLocal {
+	if h.Command == Local {
 		tlvs = nil
 	}
 	size := addrLen + len(tlvs)
 	if size > 0xffff {
 		return dst, protocolError("proxy v2", 14, mc.ErrTooLarge)
 	}
-	dst = append(dst, proxyV2Signature...)
-	dst = append(dst, proxyV2Version|byte(h.Command), family)
+	dst = append(dst, v2Signature...)
+	dst = append(dst, v2Version|byte(h.Command), family)
 	dst = binary.BigEndian.AppendUint16(dst, uint16(size))
 	if ok {
 		dst = appendIP(appendIP(dst, src.Addr()), dest.Addr())

@@ -1,4 +1,6 @@
-package relay
+// Package webhook posts JSON events to an operator's URL: the relay's login events and the wake
+// of a sleeping server.
+package webhook
 
 import (
 	"bytes"
@@ -9,11 +11,14 @@ import (
 	"time"
 )
 
-// postJSON posts v as JSON to url within timeout (DefaultWebhookTimeout when 0); an answer
-// other than 2xx is an error. Login and wake webhooks use it.
-func postJSON(ctx context.Context, client *http.Client, url string, timeout time.Duration, v any) error {
+// DefaultTimeout bounds one post when its caller gives no timeout.
+const DefaultTimeout = 5 * time.Second
+
+// Post posts v as JSON to url within timeout (DefaultTimeout when 0); an answer other than 2xx
+// is an error.
+func Post(ctx context.Context, client *http.Client, url string, timeout time.Duration, v any) error {
 	if timeout <= 0 {
-		timeout = DefaultWebhookTimeout
+		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

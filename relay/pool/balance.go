@@ -1,10 +1,9 @@
-package relay
+package pool
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 )
 
 // Balance is the order in which a route offers a new session to its backends. Whatever the
@@ -26,30 +25,25 @@ func (b Balance) check() error {
 	return fmt.Errorf("balance %q: want failover, round-robin, random or least-connections", b)
 }
 
-// balancer is a route's state for its Balance: the round-robin position.
-type balancer struct {
-	next atomic.Uint64
-}
-
-// dialOrder is the order in which this session tries r's backends. Round-robin and random
+// dialOrder is the order in which this session tries p's backends. Round-robin and random
 // rotate the list, so that when the first choice fails the rest are still tried once each.
-func (r *Route) dialOrder() []*backendState {
-	n := len(r.backends)
-	switch r.Balance {
+func (p *Pool) dialOrder() []*member {
+	n := len(p.members)
+	switch p.cfg.Balance {
 	case BalanceRoundRobin:
-		return rotate(r.backends, int((r.balancer.next.Add(1)-1)%uint64(n)))
+		return rotate(p.members, int((p.next.Add(1)-1)%uint64(n)))
 	case BalanceRandom:
-		return rotate(r.backends, rand.IntN(n))
+		return rotate(p.members, rand.IntN(n))
 	case BalanceLeastConnections:
-		order := slices.Clone(r.backends)
-		slices.SortStableFunc(order, func(a, b *backendState) int {
+		order := slices.Clone(p.members)
+		slices.SortStableFunc(order, func(a, b *member) int {
 			return int(a.active.Load() - b.active.Load())
 		})
 		return order
 	}
-	return r.backends
+	return p.members
 }
 
-func rotate(backends []*backendState, start int) []*backendState {
-	return append(slices.Clone(backends[start:]), backends[:start]...)
+func rotate(members []*member, start int) []*member {
+	return append(slices.Clone(members[start:]), members[:start]...)
 }

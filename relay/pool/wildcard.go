@@ -1,4 +1,4 @@
-package relay
+package pool
 
 import (
 	"fmt"
@@ -29,9 +29,9 @@ func (b Backend) addrFor(capture string) string {
 	return strings.ReplaceAll(b.Addr, captureVar, capture)
 }
 
-// captures says whether some backend of r is named by the capture.
-func (r *Route) captures() bool {
-	for _, b := range r.Backends {
+// captures says whether some backend of c is named by the capture.
+func (c Config) captures() bool {
+	for _, b := range c.Backends {
 		if b.templated() {
 			return true
 		}
@@ -42,16 +42,16 @@ func (r *Route) captures() bool {
 // checkCaptures checks a route whose backends name the capture: every host is a wildcard
 // "*.domain" (an exact name or "*" has no single label to capture), and the capture goes in
 // the backend's host only.
-func (r *Route) checkCaptures() error {
-	if !r.captures() {
+func (c Config) checkCaptures() error {
+	if !c.captures() {
 		return nil
 	}
-	for _, h := range r.Hosts {
+	for _, h := range c.Hosts {
 		if !strings.HasPrefix(h, "*.") {
 			return fmt.Errorf("host %q: a route whose backends use %s needs wildcard hosts *.domain only", h, captureVar)
 		}
 	}
-	for _, b := range r.Backends {
+	for _, b := range c.Backends {
 		host, port, err := net.SplitHostPort(b.Addr)
 		if err != nil || strings.Contains(port, captureVar) || strings.Count(host, captureVar) > 1 {
 			return fmt.Errorf("backend %q: %s may stand once in the host of HOST:PORT", b.Addr, captureVar)
@@ -60,15 +60,16 @@ func (r *Route) checkCaptures() error {
 	return nil
 }
 
-// capture is the part of host that r's most specific wildcard matched, when r's backends need
-// it ("" otherwise). Like Match, it ignores case and a trailing dot.
-func (r *Route) capture(host string) (string, error) {
-	if !r.captures() {
+// Capture is the part of host that the route's most specific wildcard matched, when p's
+// backends need it ("" otherwise), for Request.Capture. Like the relay's Router.Match, it
+// ignores case and a trailing dot.
+func (p *Pool) Capture(host string) (string, error) {
+	if !p.cfg.captures() {
 		return "", nil
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	longest := ""
-	for _, pattern := range r.Hosts {
+	for _, pattern := range p.cfg.Hosts {
 		suffix := strings.TrimSuffix(strings.ToLower(pattern), ".")[1:] // ".play.example.net"
 		if strings.HasSuffix(host, suffix) && len(suffix) > len(longest) {
 			longest = suffix

@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"net/netip"
@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-func TestParseTrustedNets(t *testing.T) {
-	nets, err := ParseTrustedNets([]string{"173.245.48.0/20", " 2400:cb00::/32 ", "127.0.0.1", "::1"})
+func TestParseNets(t *testing.T) {
+	nets, err := ParseNets("trusted network", []string{"173.245.48.0/20", " 2400:cb00::/32 ", "127.0.0.1", "::1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,19 +30,19 @@ func TestParseTrustedNets(t *testing.T) {
 			t.Errorf("Contains(%s) = %v, want %v", tc.addr, got, tc.want)
 		}
 	}
-	if (TrustedNets{}).Contains(netip.MustParseAddr("127.0.0.1")) || (TrustedNets{}).Contains(netip.Addr{}) {
+	if (Nets{}).Contains(netip.MustParseAddr("127.0.0.1")) || (Nets{}).Contains(netip.Addr{}) {
 		t.Error("an empty list trusts someone")
 	}
 }
 
-func TestParseTrustedNetsRejects(t *testing.T) {
+func TestParseNetsRejects(t *testing.T) {
 	for _, s := range []string{"", "10.0.0.5/8", "10.0.0.0/33", "fe80::1%eth0", "example.com", "10.0.0.0/"} {
-		_, err := ParseTrustedNets([]string{"10.0.0.0/8", s})
+		_, err := ParseNets("trusted network", []string{"10.0.0.0/8", s})
 		if err == nil {
-			t.Errorf("ParseTrustedNets accepted %q", s)
+			t.Errorf("ParseNets accepted %q", s)
 		}
 	}
-	_, err := ParseTrustedNets([]string{"10.0.0.5/8"})
+	_, err := ParseNets("trusted network", []string{"10.0.0.5/8"})
 	if err == nil || !strings.Contains(err.Error(), "did you mean 10.0.0.0/8") {
 		t.Errorf("host bits error %v does not suggest the network", err)
 	}

@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"net/http"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// everyHeader names each kind of header ForwardedClient reads, in the order these tests expect.
+// everyHeader names each kind of header FromHeaders reads, in the order these tests expect.
 var everyHeader = []string{"CF-Connecting-IP", "True-Client-IP", "X-Real-IP", "X-Forwarded-For"}
 
-func TestForwardedClient(t *testing.T) {
-	trusted, err := ParseTrustedNets([]string{"173.245.48.0/20", "10.0.0.0/8"})
+func TestFromHeaders(t *testing.T) {
+	trusted, err := ParseNets("trusted network", []string{"173.245.48.0/20", "10.0.0.0/8"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestForwardedClient(t *testing.T) {
 				h.Add(k, v)
 			}
 		}
-		got, from := ForwardedClient(netip.MustParseAddr(tc.peer), trusted, everyHeader, h)
+		got, from := FromHeaders(netip.MustParseAddr(tc.peer), trusted, everyHeader, h)
 		if got != netip.MustParseAddr(tc.want) || from != tc.from {
 			t.Errorf("%s: %v from %q, want %v from %q", tc.name, got, from, tc.want, tc.from)
 		}
@@ -67,7 +67,7 @@ func TestForwardedClient(t *testing.T) {
 }
 
 func TestClientIPHeadersList(t *testing.T) {
-	trusted, err := ParseTrustedNets([]string{"173.245.48.0/20"})
+	trusted, err := ParseNets("trusted network", []string{"173.245.48.0/20"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestClientIPHeadersList(t *testing.T) {
 		{[]string{}, "173.245.48.1", ""},                                        // none
 		{nil, "173.245.48.1", ""},                                               // none, the default
 	} {
-		got, from := ForwardedClient(cdn, trusted, c.names, h)
+		got, from := FromHeaders(cdn, trusted, c.names, h)
 		if got != netip.MustParseAddr(c.want) || from != c.from {
 			t.Errorf("%v: %v from %q, want %s from %q", c.names, got, from, c.want, c.from)
 		}
@@ -103,7 +103,7 @@ func FuzzForwardedFor(f *testing.F) {
 	f.Add("198.51.100.9", "203.0.113.1", "", "203.0.113.4", "")
 	f.Add("::ffff:10.0.0.1", "", "[::1]:80", ", ,", "2001:db8::1%eth0")
 	f.Add("10.0.0.1", "", "", "10.0.0.2,[2001:db8::5]:4711", "10.0.0.3")
-	trusted, err := ParseTrustedNets([]string{"173.245.48.0/20", "10.0.0.0/8", "::1"})
+	trusted, err := ParseNets("trusted network", []string{"173.245.48.0/20", "10.0.0.0/8", "::1"})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func FuzzForwardedFor(f *testing.F) {
 		}
 		h.Add("X-Forwarded-For", xff1)
 		h.Add("X-Forwarded-For", xff2)
-		got, from := ForwardedClient(peer, trusted, everyHeader, h)
+		got, from := FromHeaders(peer, trusted, everyHeader, h)
 		switch {
 		case from == "":
 			if got != peer {

@@ -1,4 +1,4 @@
-package relay
+package pool
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/internal/webhook"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -50,23 +50,11 @@ const wakeProbeEvery = 500 * time.Millisecond
 // answered with the starting MOTD.
 var ErrStarting = errors.New("the server is starting")
 
-// wakeResults label moonbridge_wakes_total.
-var wakeResults = []string{"started", "ready", "timeout", "failed", "stopped"}
-
-func newWakeCounter() *prometheus.CounterVec {
-	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: "moonbridge_wakes_total",
-		Help: "Sleeping servers woken and stopped, by route and result: started (the start command or webhook ran), " +
-			"ready (the server answered after a start), timeout (it did not within ready_timeout), failed (the " +
-			"command or webhook failed), stopped (idle, the stop command or webhook ran)."}, []string{"route", "result"})
-}
-
-// waker is a route's wake state. One start runs at a time; held logins wait for its ready.
+// waker is a pool's wake state. One start runs at a time; held logins wait for its ready.
 type waker struct {
-	cfg   Wake
-	route *Route
-	count func(result string)
-	log   zerolog.Logger
-	spawn func(func()) bool // runs on a goroutine the server waits for; false when it is closing
+	cfg  Wake
+	pool *Pool
+	log  zerolog.Logger // the server's, with the route
 
 	mu       sync.Mutex
 	starting chan struct{} // non-nil while a start runs; closed when it has ended
@@ -106,7 +94,7 @@ func (w *waker) wake(ctx context.Context) <-chan struct{} {
 		w.mu.Unlock()
 		close(done)
 	}
-	if !w.spawn(func() { finish(w.start(ctx)) }) {
+	if !w.pool.env.Spawn(func() { finish(w.start(ctx)) }) {
 		w.starting = nil
 		close(done)
 	}
@@ -126,7 +114,7 @@ func (w *waker) start(ctx context.Context) bool {
 	defer cancel()
 	began := time.Now()
 	for {
-		if w.route.accepts(ctx) {
+		if w.pool.accepts(ctx) {
 			w.count("ready")
 			w.log.Info().Dur("took", time.Since(began)).Msg("the woken server is up")
 			return true
@@ -144,7 +132,7 @@ func (w *waker) start(ctx context.Context) bool {
 // act runs command, or posts action to the webhook when there is one.
 func (w *waker) act(ctx context.Context, action string, command []string) error {
 	if w.cfg.Webhook != "" {
-		return postJSON(ctx, http.DefaultClient, w.cfg.Webhook, 0, map[string]string{"action": action, "route": w.route.Label()})
+		return webhook.Post(ctx, http.DefaultClient, w.cfg.Webhook, 0, map[string]string{"action": action, "route": w.pool.cfg.Route})
 	}
 	if len(command) == 0 {
 		return nil
@@ -174,9 +162,9 @@ func (e *WakeCommandError) Error() string {
 
 func (e *WakeCommandError) Unwrap() error { return e.Err }
 
-// accepts says whether some backend of r accepts a TCP connection now.
-func (r *Route) accepts(ctx context.Context) bool {
-	for _, b := range r.backends {
+// accepts says whether some backend of p accepts a TCP connection now.
+func (p *Pool) accepts(ctx context.Context) bool {
+	for _, b := range p.members {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", b.Addr)
 		if err == nil {
 			conn.Close()
@@ -212,7 +200,7 @@ func (w *waker) watchIdle(ctx context.Context) {
 // idleLongEnough notes players on the route and says, once, when a running server has had none
 // for StopAfterIdle (it is then no longer running).
 func (w *waker) idleLongEnough() bool {
-	busy := w.route.activeSessions() > 0
+	busy := w.pool.activeSessions() > 0
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
@@ -225,91 +213,29 @@ func (w *waker) idleLongEnough() bool {
 	return false
 }
 
-// activeSessions counts the sessions relayed to r's backends now.
-func (r *Route) activeSessions() int64 {
-	var n int64
-	for _, b := range r.backends {
-		n += b.active.Load()
-	}
-	return n
+// count counts a wake result of w's route.
+func (w *waker) count(result string) { w.pool.env.Metrics.countWake(w.pool.cfg.Route, result) }
+
+// Wakes says whether p starts its route's sleeping server for a login no backend took.
+func (p *Pool) Wakes() bool { return p.waker != nil }
+
+// Wake starts p's server unless a start is under way (it runs until ctx, the server's, ends).
+// done ends when the start has; hold says whether a login waits for it, or is to be told
+// ErrStarting at once.
+func (p *Pool) Wake(ctx context.Context) (done <-chan struct{}, hold bool) {
+	return p.waker.wake(ctx), p.waker.cfg.Hold
 }
 
-// attachWakers gives the wakers of set's routes the server's log and counter; New and Reload
-// call it before set serves a session.
-func (s *Server) attachWakers(set *settings) {
-	for i := range set.router.routes {
-		route := &set.router.routes[i]
-		if route.Wake == nil {
-			continue
-		}
-		label := route.Label()
-		route.waker = &waker{cfg: *route.Wake, route: route, spawn: s.spawn,
-			count: func(result string) { s.wakes.WithLabelValues(label, result).Inc() },
-			log:   s.log.With().Str("route", label).Logger()}
-		for _, result := range wakeResults {
-			s.wakes.WithLabelValues(label, result)
-		}
-	}
-}
-
-// spawn runs f on a goroutine Close waits for, as it waits for sessions; false, and nothing
-// runs, once the server is closing.
-func (s *Server) spawn(f func()) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		return false
-	}
-	s.live.Add(1) // under mu, before Close can reach live.Wait, as track does
-	go func() { defer s.live.Done(); f() }()
-	return true
-}
-
-// startIdleStops runs the idle watch of every route of set that stops its server, on s.wg
-// until ctx (the settings' health check context) ends.
-func (s *Server) startIdleStops(ctx context.Context, set *settings) {
-	for i := range set.router.routes {
-		if w := set.router.routes[i].waker; w != nil && w.cfg.StopAfterIdle > 0 {
-			s.wg.Add(1)
-			go func() { defer s.wg.Done(); w.watchIdle(ctx) }()
-		}
-	}
-}
-
-// wakeDial is a login's second chance on a route that wakes its server, after no backend took
-// it (dialErr): it starts the server, then with Hold waits for it and dials again; without Hold
-// it ends with ErrStarting, for the starting message. A status ping wakes nothing.
-func (s *session) wakeDial(route *Route, capture string, first []byte, login bool, dialErr error) (net.Conn, *backendState, error) {
-	w := route.waker
-	if !login {
-		return nil, nil, dialErr
-	}
-	done := w.wake(s.srv.ctx)
-	if !w.cfg.Hold {
-		return nil, nil, errors.Join(ErrStarting, dialErr)
-	}
-	select {
-	case <-done:
-	case <-s.srv.ctx.Done():
-		return nil, nil, errShutdown
-	}
-	conn, chosen, err := s.srv.dialRoute(route, capture, s.conf.limits.DialTimeout, s.info.client, addrPortOf(s.down.LocalAddr()), first)
-	if err != nil {
-		return nil, nil, errors.Join(ErrStarting, err)
-	}
-	return conn, chosen, nil
-}
-
-// wakeAnswer is the fallback while route's server starts: the starting MOTD and message.
-func (s *session) wakeAnswer(route *Route, err error) mc.Answer {
-	answer := s.fallback()
-	if w := route.waker; w != nil && (errors.Is(err, ErrStarting) || w.isStarting()) {
+// WakeAnswer is fallback, the answer when no backend took a session (err), with the starting
+// MOTD and message while p's server starts.
+func (p *Pool) WakeAnswer(fallback mc.Answer, err error) mc.Answer {
+	if w := p.waker; w != nil && (errors.Is(err, ErrStarting) || w.isStarting()) {
 		if w.cfg.StartingMOTD != "" {
-			answer.Status.MOTD = w.cfg.StartingMOTD
+			fallback.Status.MOTD = w.cfg.StartingMOTD
 		}
 		if w.cfg.StartingMessage != "" {
-			answer.Disconnect = w.cfg.StartingMessage
+			fallback.Disconnect = w.cfg.StartingMessage
 		}
 	}
-	return answer
+	return fallback
 }

@@ -1,4 +1,4 @@
-package relay
+package clientaddr
 
 import (
 	"github.com/moonbridge/moonbridge/internal/testutil"

@@ -1,4 +1,4 @@
-package relay
+package pool
 
 import (
 	"context"
@@ -8,35 +8,36 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // statusProbeProtocol is the handshake's protocol version in a status check: -1 is the
 // convention of pingers that speak no particular version, and servers answer it.
 const statusProbeProtocol = -1
 
-// probe runs one health check of b within ctx's deadline; nil means the backend passed.
-func probe(ctx context.Context, route *Route, b *backendState) error {
-	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", b.Addr)
+// probe runs one health check of m within ctx's deadline; nil means the backend passed.
+func (p *Pool) probe(ctx context.Context, m *member) error {
+	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", m.Addr)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if route.HealthCheck.Mode != HealthStatus {
+	if p.cfg.HealthCheck.Mode != HealthStatus {
 		return nil
 	}
 	// Ends the exchange at the check's timeout, or at once when the server closes.
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
-	return statusPing(conn, route, b.Backend)
+	return p.statusPing(conn, m.Backend)
 }
 
 // statusPing asks conn's server for its server-list entry, as a client would (with a PROXY
 // LOCAL header first when the backend wants PROXY headers, which says "a health check, no
 // client"), and checks the answer is one.
-func statusPing(conn net.Conn, route *Route, b Backend) error {
-	host, port := probeHost(route, b.Addr)
+func (p *Pool) statusPing(conn net.Conn, b Backend) error {
+	host, port := p.cfg.probeHost(b.Addr)
 	hs := mc.Handshake{Protocol: statusProbeProtocol, Port: port, NextState: mc.NextStatus}
-	request, err := preamble(b, ProxyHeader{Command: ProxyLocal}, mc.AppendStatusRequest(hs.AppendFrame(nil, host)))
+	request, err := preamble(b, clientaddr.Header{Command: clientaddr.Local}, mc.AppendStatusRequest(hs.AppendFrame(nil, host)))
 	if err != nil {
 		return err
 	}
@@ -54,14 +55,14 @@ func statusPing(conn net.Conn, route *Route, b Backend) error {
 // probeHost is the host and port a status check's handshake names: what the backend gets from
 // players of this route (the rewritten host, else the route's first exact host), so a server
 // that routes by host answers as it would for them; the backend's own address otherwise.
-func probeHost(route *Route, addr string) (string, uint16) {
+func (c Config) probeHost(addr string) (string, uint16) {
 	host, portText, _ := net.SplitHostPort(addr)
 	port, _ := strconv.ParseUint(portText, 10, 16)
 	switch {
-	case route.RewriteHost != "":
-		host = route.RewriteHost
-	case !strings.Contains(route.Hosts[0], "*"):
-		host = route.Hosts[0]
+	case c.RewriteHost != "":
+		host = c.RewriteHost
+	case !strings.Contains(c.Hosts[0], "*"):
+		host = c.Hosts[0]
 	}
 	return host, uint16(port)
 }
