@@ -36,7 +36,7 @@ func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
 				cfg.ClientIPHeaders = tc.headers
 			}
 			logs := startServe(t, cfg)
-			addr := waitForLog(t, logs, "Listening for WebSocket")["addr"]
+			addr := waitForLog(t, logs, "Listening on ")["addr"]
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", Header: tc.sent})

@@ -163,7 +163,7 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg.Listeners[0].Listen = "127.0.0.1:0"
 	logs := startServe(t, cfg)
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
+	for !strings.Contains(logs.String(), " for Minecraft, ws and wss (TLS: ") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no listener line in %q", logs.String())
 		}
