@@ -6,6 +6,22 @@ import (
 	"testing"
 )
 
+// addressSetup is the settings the warnings are about; the rest are the defaults.
+type addressSetup struct {
+	trusted, headers []string
+	secret           Secret
+	listeners        []Listener // nil: the default listener
+}
+
+func (a addressSetup) config() Config {
+	cfg := Default()
+	cfg.TrustedProxies, cfg.ClientIPHeaders, cfg.ForwardSecret.Value = a.trusted, a.headers, a.secret
+	if a.listeners != nil {
+		cfg.Listeners = a.listeners
+	}
+	return cfg
+}
+
 // cloudflareRanges is a part of Cloudflare's published ranges, enough for the tests.
 var cloudflareRanges = []string{"173.245.48.0/20", "103.21.244.0/22", "2400:cb00::/32", "2a06:98c0::/29"}
 
@@ -19,43 +35,38 @@ func TestWarnings(t *testing.T) {
 	ignoring.ProxyProtocol = "ignore"
 	minecraft := Listener{Listen: "127.0.0.1:0", Protocols: []string{ProtocolMinecraft}, ProxyProtocol: "off"}
 	for _, tc := range []struct {
-		name      string
-		trusted   []string
-		headers   []string
-		secret    Secret
-		listeners []Listener
-		kind      WarningKind
-		key       string
-		reason    string // in the reason
+		name   string
+		setup  addressSetup
+		kind   WarningKind
+		key    string
+		reason string // in the reason
 	}{
-		{"CDN header without secret", cloudflareRanges, []string{"CF-Connecting-IP"}, "", []Listener{wsListener},
+		{"CDN header without secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "", []Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "any of its customers"},
-		{"True-Client-IP from a private range", []string{"10.0.0.0/8"}, []string{"True-Client-IP"}, "", []Listener{wsListener},
+		{"True-Client-IP from a private range", addressSetup{[]string{"10.0.0.0/8"}, []string{"True-Client-IP"}, "", []Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "set forward_secret"},
-		{"X-Forwarded-For from public ranges", cloudflareRanges, []string{"X-Forwarded-For"}, "", []Listener{wsListener},
+		{"X-Forwarded-For from public ranges", addressSetup{cloudflareRanges, []string{"X-Forwarded-For"}, "", []Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "X-Forwarded-For"},
-		{"X-Real-IP from a public address", []string{"203.0.113.9"}, []string{"X-Real-IP"}, "", []Listener{wsListener},
+		{"X-Real-IP from a public address", addressSetup{[]string{"203.0.113.9"}, []string{"X-Real-IP"}, "", []Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "X-Real-IP"},
-		{"header without trusted proxies", nil, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener},
+		{"header without trusted proxies", addressSetup{nil, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
 			WarnHeaderIgnored, "client_ip_headers", "they are ignored"},
-		{"several headers", []string{"10.0.0.0/8"}, []string{"X-Real-IP", "X-Forwarded-For"}, "", []Listener{wsListener},
+		{"several headers", addressSetup{[]string{"10.0.0.0/8"}, []string{"X-Real-IP", "X-Forwarded-For"}, "", []Listener{wsListener}},
 			WarnSeveralHeaders, "client_ip_headers", "names 2 headers"},
-		{"trusted, no header, ws", []string{"10.0.0.0/8"}, nil, "", []Listener{wsListener},
+		{"trusted, no header, ws", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{wsListener}},
 			WarnNoHeader, "client_ip_headers", "client_ip_headers is empty"},
-		{"trust 0.0.0.0/0", []string{"10.0.0.0/8", "0.0.0.0/0"}, []string{"X-Forwarded-For"}, "s3cret", []Listener{wsListener},
+		{"trust 0.0.0.0/0", addressSetup{[]string{"10.0.0.0/8", "0.0.0.0/0"}, []string{"X-Forwarded-For"}, "s3cret", []Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[1]", "covers every address"},
-		{"trust ::/0", []string{"::/0"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener},
+		{"trust ::/0", addressSetup{[]string{"::/0"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[0]", "covers every address"},
-		{"trust a /7", []string{"2.0.0.0/7"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener},
+		{"trust a /7", addressSetup{[]string{"2.0.0.0/7"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[0]", "1/128 of all addresses"},
-		{"PROXY header, no trusted proxies", nil, nil, "", []Listener{minecraft, proxied},
+		{"PROXY header, no trusted proxies", addressSetup{nil, nil, "", []Listener{minecraft, proxied}},
 			WarnProxyFromAnyone, "listeners[1].proxy_protocol", "no PROXY header is believed"},
-		{"PROXY header from everyone", []string{"0.0.0.0/0", "::/0"}, nil, "", []Listener{ignoring},
+		{"PROXY header from everyone", addressSetup{[]string{"0.0.0.0/0", "::/0"}, nil, "", []Listener{ignoring}},
 			WarnProxyFromAnyone, "listeners[0].proxy_protocol", "anyone can send a PROXY header"},
 	} {
-		cfg := Default()
-		cfg.TrustedProxies, cfg.ClientIPHeaders, cfg.ForwardSecret.Value, cfg.Listeners = tc.trusted, tc.headers, tc.secret, tc.listeners
-		got := cfg.Warnings()
+		got := tc.setup.config().Warnings()
 		i := slices.IndexFunc(got, func(w Warning) bool { return w.Kind == tc.kind })
 		if i < 0 || got[i].Key != tc.key || !strings.Contains(got[i].Reason, tc.reason) {
 			t.Errorf("%s: warnings %v, want a %s one for %s with %q", tc.name, got, tc.kind, tc.key, tc.reason)
@@ -71,24 +82,16 @@ func TestNoWarnings(t *testing.T) {
 	proxied := Listener{Listen: "127.0.0.1:1", Protocols: []string{ProtocolWS}, ProxyProtocol: "reject"}
 	minecraft := Listener{Listen: "127.0.0.1:2", Protocols: []string{ProtocolMinecraft}, ProxyProtocol: "off"}
 	for _, tc := range []struct {
-		name      string
-		trusted   []string
-		headers   []string
-		secret    Secret
-		listeners []Listener
+		name  string
+		setup addressSetup
 	}{
-		{"defaults", nil, nil, "", nil},
-		{"Cloudflare with the secret", cloudflareRanges, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
-		{"nginx on the network", []string{"127.0.0.1", "192.168.1.0/24", "fd00::/8"}, []string{"X-Forwarded-For"}, "", []Listener{wsListener}},
-		{"load balancer's PROXY headers", []string{"10.0.0.0/8"}, nil, "", []Listener{proxied}},
-		{"trusted, Minecraft only", []string{"10.0.0.0/8"}, nil, "", []Listener{minecraft}},
+		{"defaults", addressSetup{nil, nil, "", nil}},
+		{"Cloudflare with the secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}}},
+		{"nginx on the network", addressSetup{[]string{"127.0.0.1", "192.168.1.0/24", "fd00::/8"}, []string{"X-Forwarded-For"}, "", []Listener{wsListener}}},
+		{"load balancer's PROXY headers", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{proxied}}},
+		{"trusted, Minecraft only", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{minecraft}}},
 	} {
-		cfg := Default()
-		cfg.TrustedProxies, cfg.ClientIPHeaders, cfg.ForwardSecret.Value = tc.trusted, tc.headers, tc.secret
-		if tc.listeners != nil {
-			cfg.Listeners = tc.listeners
-		}
-		if got := cfg.Warnings(); len(got) > 0 {
+		if got := tc.setup.config().Warnings(); len(got) > 0 {
 			t.Errorf("%s: warnings %v, want none", tc.name, got)
 		}
 	}
