@@ -3,7 +3,7 @@
 #   make / make build   bin/moonbridge, cgo with BoringSSL linked statically
 #   make purego         bin/moonbridge-purego, CGO_ENABLED=0 (crypto/tls only)
 #   make cross          pure-Go builds for darwin/arm64, darwin/amd64, windows/amd64
-#   make test           deps, native, both builds, vet, go test -race (cgo), the allocation tests
+#   make test           test-deps, native, both builds, vet, go test -race (cgo), the allocation tests
 #                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
 #                       go test of deploy/ (the image builder, the Kubernetes manifests)
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
@@ -11,7 +11,8 @@
 #   make bench-micro    go test -bench of ws, gossl and relay
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make deps           install missing Debian packages (as root) or print the command
-#                       (scripts/bootstrap.sh base; dist-deps, interop, bench-peers add sets)
+#                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, bench-peers
+#                       add sets: the tests' chromium comes with test-deps, not with build or run)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -31,7 +32,7 @@ CGO_TAGS := boringssl
 # cgo finds the shim and BoringSSL through the pkg-config file CMake generates.
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
-.PHONY: build purego cross native native-asan deps test vet test-cgo test-allocs test-purego test-native test-deploy \
+.PHONY: build purego cross native native-asan deps test-deps test vet test-cgo test-allocs test-purego test-native test-deploy \
 	run bench bench-micro bench-peers interop mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -61,6 +62,10 @@ cross:
 deps:
 	scripts/bootstrap.sh base
 
+# What the Go tests need on top of the build: chromium for the relay's landing page test.
+test-deps:
+	scripts/bootstrap.sh base browser
+
 # obtain.sh is cheap when its cache is warm, so it runs every time and CMake decides what to redo.
 native: deps
 	prefix=$$(third_party/boringssl/obtain.sh); \
@@ -81,7 +86,7 @@ vet: native
 	CGO_ENABLED=0 GOOS=windows $(GO) vet $$($(GO) list ./... | grep -v -e /bench -e /cmd/mbbench)
 	$(GO) -C deploy vet ./...
 
-test-cgo: native
+test-cgo: native test-deps
 	$(CGO_ENV) scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 # The allocation tests skip under -race (it makes sync.Pool drop buffers at random), so the cgo
@@ -92,7 +97,7 @@ test-allocs: native
 	scripts/check-alloc-names.sh $(ALLOC_TESTS)
 	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -count=1 -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
-test-purego:
+test-purego: test-deps
 	CGO_ENABLED=0 scripts/gotest.sh purego -count=1 -timeout 20m ./...
 
 test-native: native-asan
@@ -105,7 +110,7 @@ test-native: native-asan
 test-deploy: purego
 	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
 
-test: deps build purego cross vet test-native test-cgo test-allocs test-purego test-deploy
+test: test-deps build purego cross vet test-native test-cgo test-allocs test-purego test-deploy
 
 run: build
 	$(BIN)/moonbridge serve

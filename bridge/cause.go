@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -88,6 +89,10 @@ func tlsAuthority(err error) (Cause, string, bool) {
 	var ua x509.UnknownAuthorityError
 	if !errors.As(err, &ua) {
 		return "", "", false
+	}
+	if ua.Cert != nil && ua.Cert.Subject.CommonName == gossl.SelfSignedName {
+		// serve's own when it has no tls.cert: made at start, never written, so --ca cannot name it
+		return CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; --insecure for a test, or a real certificate on the server", true
 	}
 	return CauseTLSCA, "TLS: certificate signed by an unknown authority (--ca?)", true
 }

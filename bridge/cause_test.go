@@ -2,6 +2,8 @@ package bridge
 
 import (
 	"context"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
 	"fmt"
 	"net"
@@ -9,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -33,6 +36,10 @@ func TestClassify(t *testing.T) {
 		{&ws.HandshakeError{StatusCode: 401, Reason: "401 Unauthorized"}, CauseHTTP, "HTTP 401 Unauthorized: the server refused access (token?)"},
 		{&ws.HandshakeError{Reason: "malformed HTTP response"}, CauseHTTP, "HTTP: no valid answer to the upgrade: malformed HTTP response"},
 		{errors.New("something else"), CauseOther, "cannot open the WebSocket: something else"},
+		{dialed(x509.UnknownAuthorityError{Cert: &x509.Certificate{Subject: pkix.Name{CommonName: "play.example.net"}}}),
+			CauseTLSCA, "TLS: certificate signed by an unknown authority (--ca?)"},
+		{dialed(x509.UnknownAuthorityError{Cert: &x509.Certificate{Subject: pkix.Name{CommonName: gossl.SelfSignedName}}}),
+			CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; --insecure for a test, or a real certificate on the server"},
 	} {
 		got := classify(tc.err)
 		if got.Cause != tc.cause || got.Summary != tc.summary || !errors.Is(got, tc.err) {

@@ -27,9 +27,9 @@ func TestPlayerSeesWhyTheServerIsUnreachable(t *testing.T) {
 			cert := selfSigned(t, time.Hour, "other.example.test")
 			return wssTo(t, cert, trusting(t, cert))
 		}, "not valid for 127.0.0.1"},
-		{"TLS unknown CA", func(t *testing.T) ws.DialConfig {
+		{"TLS unknown CA, serve's throwaway certificate", func(t *testing.T) ws.DialConfig {
 			return wssTo(t, good, trusting(t, selfSigned(t, time.Hour, "127.0.0.1")))
-		}, "unknown authority"},
+		}, "unknown authority: the server uses a throwaway certificate; --insecure"},
 		{"TLS expired", func(t *testing.T) ws.DialConfig {
 			cert := selfSigned(t, -time.Minute, "127.0.0.1")
 			return wssTo(t, cert, trusting(t, cert))

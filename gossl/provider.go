@@ -57,16 +57,13 @@ func Select(name string) (p Provider, reason string, err error) {
 	return nil, "", &TLSError{Op: "config", Reason: fmt.Sprintf("tls.provider %q is not auto, boringssl or go", name)}
 }
 
-// autoRecord is the decision record behind auto's preference.
-const autoRecord = "bench/results/2026-11-30-tls-auto-default.md"
-
 // selectAuto is auto's choice, with the BoringSSL provider (and its self-test) passed in so a
 // test can make it fail.
 func selectAuto(tested func() (Provider, error)) (Provider, string) {
 	p, err := tested()
 	switch {
 	case err == nil:
-		return p, "auto prefers BoringSSL when it is compiled in and passes its self-test (" + autoRecord + ")"
+		return p, "tls.provider auto takes BoringSSL when it is built in and passes its self-test, as here"
 	case errors.Is(err, ErrBoringNotCompiled):
 		return GoProvider(), "auto: this build has no BoringSSL (pure Go), so crypto/tls"
 	default:

@@ -19,6 +19,10 @@ type PEMPair struct {
 	KeyPEM  []byte
 }
 
+// SelfSignedName is the subject common name of SelfSigned's certificates, by which a client tells
+// the throwaway certificate from others it does not trust.
+const SelfSignedName = "moonbridge self-signed"
+
 // SelfSigned makes a throwaway ECDSA P-256 certificate for names (DNS names or IP addresses),
 // valid from an hour ago for validFor. It is what `serve` uses when no certificate is
 // configured, so that wss works out of the box behind a CDN set to not verify the origin or
@@ -35,7 +39,7 @@ func SelfSigned(names []string, validFor time.Duration) (PEMPair, error) {
 	now := time.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: "moonbridge self-signed"},
+		Subject:               pkix.Name{CommonName: SelfSignedName},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(validFor),
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,

@@ -83,11 +83,11 @@ func TestLandingPageRedirectAndOff(t *testing.T) {
 }
 
 // The page in a real browser: headless Chromium (Debian's chromium, which scripts/bootstrap.sh
-// base installs) loads it, its text is checked, and a screenshot goes to the test's artifacts.
+// browser installs: make test runs it) loads it, its text is checked, and a screenshot goes to the test's artifacts.
 func TestLandingPageInChromium(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
-		t.Fatalf("chromium is not installed (scripts/bootstrap.sh base installs it): %v", err)
+		t.Fatalf("chromium is not installed (scripts/bootstrap.sh browser installs it; make test runs that): %v", err)
 	}
 	addr := landingProxy(t, LandingPage{Mode: LandingPageMode, Name: "Moon Island", Address: "play.example.net"})
 	url := "http://" + addr + "/"

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -49,21 +48,20 @@ func (s *Server) listen(cfg Listener) (*listener, error) {
 	return ln, nil
 }
 
-// logStartup writes one startup line per listener, worded as the Java MoonBridge's were
-// (docs/design.md, "Where this comes from"); a wss line names the TLS provider and why.
+// logStartup writes one startup line per listener: its address, what it serves, the TLS
+// provider for wss, and where players go (startupline.go). The fields carry the same for JSON
+// logs, and for wss the TLS record layer and why the provider was chosen.
 func (ln *listener) logStartup() {
-	ev := ln.log.Info().Str("addr", ln.tcp.Addr().String()).Interface("protocols", ln.cfg.Protocols)
-	switch {
-	case ln.wss != nil:
-		provider := ln.srv.settings().TLS.Provider()
-		ev.Str("tls_provider", provider).Str("tls_record_layer", ln.srv.settings().TLS.RecordLayer()).
-			Str("reason", ln.srv.settings().TLSReason).
-			Msg("Listening for WebSocket (TLS via " + strings.ToUpper(provider) + ")")
-	case ln.ws != nil:
-		ev.Msg("Listening for WebSocket")
-	default:
-		ev.Msg("Listening for Minecraft")
+	now := ln.srv.settings()
+	addr := ln.tcp.Addr().String()
+	routes := now.router.routesFor(ln.cfg.Protocols)
+	ev := ln.log.Info().Str("addr", addr).Interface("protocols", ln.cfg.Protocols).Strs("routes", routes)
+	provider := ""
+	if ln.wss != nil {
+		provider = now.TLS.Provider()
+		ev.Str("tls_provider", provider).Str("tls_record_layer", now.TLS.RecordLayer()).Str("reason", now.TLSReason)
 	}
+	ev.Msg(startupLine(addr, ln.cfg.Protocols, provider, routes))
 }
 
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"github.com/moonbridge/moonbridge/relay/pool"
 	"strings"
 	"testing"
 
@@ -39,21 +40,47 @@ func TestHTTPErrorsGoToTheListenerLog(t *testing.T) {
 	}
 }
 
-// TestStartupLines: each listener says what it serves in one line; a wss listener names its TLS
-// provider and why it was chosen.
+// TestStartupLines: each listener says in one line where it listens, what it serves and where
+// players go; a wss listener names its TLS provider, and the fields say why it was chosen.
 func TestStartupLines(t *testing.T) {
 	for _, tc := range []struct {
 		protocols []Protocol
 		want      string
 	}{
-		{[]Protocol{Minecraft}, `"message":"Listening for Minecraft"`},
-		{[]Protocol{Minecraft, WS}, `"message":"Listening for WebSocket"`},
-		{[]Protocol{Minecraft, WS, WSS}, `"tls_provider":"go","tls_record_layer":"crypto/tls","reason":"chosen for the test","message":"Listening for WebSocket (TLS via GO)"`},
+		{[]Protocol{Minecraft}, `"message":"Listening on ADDR for Minecraft: * -> 127.0.0.1:1"`},
+		{[]Protocol{Minecraft, WS}, `"message":"Listening on ADDR for Minecraft and ws: * -> 127.0.0.1:1"`},
+		{[]Protocol{Minecraft, WS, WSS}, `"tls_provider":"go","tls_record_layer":"crypto/tls","reason":"chosen for the test","message":"Listening on ADDR for Minecraft, ws and wss (TLS: Go crypto/tls): * -> 127.0.0.1:1"`},
 	} {
 		var logs testutil.SyncBuffer
-		startProxy(t, func(c *Config) { c.Logger, c.TLSReason = zerolog.New(&logs), "chosen for the test" }, tc.protocols...)
-		if !strings.Contains(logs.String(), tc.want) {
-			t.Errorf("%v: no %s in\n%s", tc.protocols, tc.want, logs.String())
+		_, addr := startProxy(t, func(c *Config) {
+			c.Logger, c.TLSReason = zerolog.New(&logs), "chosen for the test"
+			c.Routes = []Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: "127.0.0.1:1"}}}}
+		}, tc.protocols...)
+		if want := strings.ReplaceAll(tc.want, "ADDR", addr); !strings.Contains(logs.String(), want) {
+			t.Errorf("%v: no %s in\n%s", tc.protocols, want, logs.String())
 		}
+	}
+}
+
+// The line names every route a listener's players can reach, with all its hosts and backends;
+// a route limited to WebSocket paths is not one a Minecraft-only listener's players reach.
+func TestStartupLineNamesRoutes(t *testing.T) {
+	routes := []Route{
+		{Hosts: []string{"play.example.net", "mc.example.net"}, Backends: []pool.Backend{{Addr: "10.0.0.5:25565"}, {Addr: "10.0.0.6:25565"}}},
+		{Hosts: []string{"*"}, Paths: []string{"/creative"}, Backends: []pool.Backend{{Addr: "10.0.0.7:25565"}}},
+		{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: "127.0.0.1:25565"}}},
+	}
+	router, err := NewRouter(routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := startupLine("0.0.0.0:443", []Protocol{Minecraft, WS, WSS}, "boringssl", router.routesFor([]Protocol{Minecraft, WS, WSS}))
+	want := "Listening on 0.0.0.0:443 for Minecraft, ws and wss (TLS: BoringSSL): play.example.net,mc.example.net -> 10.0.0.5:25565, 10.0.0.6:25565; * on /creative -> 10.0.0.7:25565; * -> 127.0.0.1:25565"
+	if got != want {
+		t.Errorf("startup line\n%s\nwant\n%s", got, want)
+	}
+	got = startupLine("0.0.0.0:25565", []Protocol{Minecraft}, "", router.routesFor([]Protocol{Minecraft}))
+	if want := "Listening on 0.0.0.0:25565 for Minecraft: play.example.net,mc.example.net -> 10.0.0.5:25565, 10.0.0.6:25565; * -> 127.0.0.1:25565"; got != want {
+		t.Errorf("Minecraft-only startup line\n%s\nwant\n%s", got, want)
 	}
 }

@@ -5,8 +5,9 @@
 #   base     build and test (make deps): cmake, ninja-build, gcc, g++, pkgconf, openssl,
 #            xz-utils, util-linux (flock), git, file, jq, libasan, and deb-src entries in apt's
 #            sources as root (obtain.sh downloads BoringSSL's Debian source package when the
-#            cache has no build), and chromium (the relay's landing page test loads the page in
-#            headless Chromium). Go 1.26 must be on PATH already.
+#            cache has no build). Go 1.26 must be on PATH already.
+#   browser  make test: chromium (about 356 MB), in which the relay's landing page test loads
+#            the page headless; build and run do not need it.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
 #            zip, unzip, dpkg and rpm (rpm only so dist-check can read the .rpm; nfpm needs
 #            neither), ca-certificates (its bundle goes into the container image), and nfpm
@@ -32,18 +33,19 @@ say() { echo "bootstrap: $*" >&2; }
 
 # command:package pairs per set; a command on PATH means its package is installed.
 needs_base=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf openssl:openssl
-  xz:xz-utils flock:util-linux git:git file:file jq:jq chromium:chromium)
+  xz:xz-utils flock:util-linux git:git file:file jq:jq)
+needs_browser=(chromium:chromium)
 needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu
   qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm)
 needs_interop=(node:nodejs npm:npm python3:python3)
 needs_peers=(haproxy:haproxy websockify:websockify v2ray:v2ray)
 
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || { say "usage: bootstrap.sh base|dist|interop|peers..."; exit 2; }
+[ ${#sets[@]} -gt 0 ] || { say "usage: bootstrap.sh base|browser|dist|interop|peers..."; exit 2; }
 missing=()
 add_deb_src=false
 for set in "${sets[@]}"; do
-  case $set in base | dist | interop | peers) ;; *) say "unknown set $set (base, dist, interop, peers)"; exit 2 ;; esac
+  case $set in base | browser | dist | interop | peers) ;; *) say "unknown set $set (base, browser, dist, interop, peers)"; exit 2 ;; esac
   declare -n needs="needs_$set"
   for pair in "${needs[@]}"; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

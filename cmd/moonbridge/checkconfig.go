@@ -10,7 +10,7 @@ import (
 )
 
 func runCheckConfig(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check-config", "FILE", "Validate a config file as serve would (unknown keys, wrong types, addresses, ports, durations, and whether the certificate and favicon files load; each error names the key and line) and print the effective configuration, defaults included. Binds no port.", stdout, stderr)
+	fs := newFlagSet("check-config", "FILE", "Validate a config file as serve would (unknown keys, wrong types, addresses, ports, durations, and whether the certificate and favicon files load; each error names the key and line) and print the effective configuration, defaults included; unsafe client address setups (a forgeable header, trusting everyone) are warnings on stderr, the file still valid. Binds no port.", stdout, stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -28,6 +28,7 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("rendering the effective config: %w", err)
 	}
+	printWarnings(stderr, cfg)
 	fmt.Fprintf(stdout, "# %s is valid; effective configuration:\n%s", fs.Arg(0), out)
 	return nil
 }

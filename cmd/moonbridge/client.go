@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
+	"syscall"
 
 	"github.com/rs/zerolog"
 
@@ -35,7 +37,7 @@ func runBridge(ctx context.Context, c config.Client, log zerolog.Logger, stdout 
 		return err
 	}
 	if err := b.Start(); err != nil {
-		return err
+		return &gameListenError{addr: c.Listen, err: err}
 	}
 	printStartup(stdout, b.Addr(), bcfg.Remote)
 	log.Info().Stringer("listen", b.Addr()).Str("url", c.URL).Str("connect", c.Connect).Msg("client bridge started")
@@ -84,3 +86,21 @@ func printStartup(w io.Writer, listen net.Addr, remote ws.DialConfig) {
 		fmt.Fprintln(w, "WARNING: --insecure: the server's certificate is not checked; anyone on the way can read and change your game. Use it for tests only.")
 	}
 }
+
+// gameListenError is a client that cannot bind the address the game connects to: it says which
+// setting chooses another. The default, 127.0.0.1:25565, is also the port of a Minecraft
+// server running on the same machine.
+type gameListenError struct {
+	addr string
+	err  error
+}
+
+func (e *gameListenError) Error() string {
+	why := e.err.Error()
+	if errors.Is(e.err, syscall.EADDRINUSE) {
+		why = "another program has that address (a Minecraft server on this machine?)"
+	}
+	return fmt.Sprintf("cannot listen on %s for the game: %s; choose another address with --listen, e.g. --listen 127.0.0.1:25566 (client.listen in a config file), and add that one in Minecraft", e.addr, why)
+}
+
+func (e *gameListenError) Unwrap() error { return e.err }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -96,5 +97,16 @@ func TestClientPrintsWhatToTypeAndStops(t *testing.T) {
 	out := stdout.String()
 	if !strings.Contains(out, "\n    localhost:") || !strings.Contains(out, "ws://play.example.test/mc (connecting to 127.0.0.1:1)") {
 		t.Errorf("startup text %q", out)
+	}
+}
+
+// A client whose game address is taken (by a Minecraft server on this machine, say) says which
+// flag chooses another.
+func TestClientBindErrorNamesTheFlag(t *testing.T) {
+	taken := testutil.Serve(t, func(net.Conn) {})
+	code, _, stderr := run("client", "--url", "ws://127.0.0.1:1/mc", "--listen", taken.Addr().String())
+	if code != 1 || !strings.Contains(stderr, "cannot listen on "+taken.Addr().String()) || !strings.Contains(stderr, "another program has that address") ||
+		!strings.Contains(stderr, "--listen") {
+		t.Errorf("exit %d, stderr %q; want 1, the address and --listen", code, stderr)
 	}
 }

@@ -46,24 +46,27 @@ var errNoURL = errors.New("no server URL: pass --url wss://HOST/PATH or set clie
 
 // effectiveConfig loads the file (or the defaults) and applies the flags given.
 func (f *clientFlags) effectiveConfig() (config.Config, error) {
-	cfg, err := f.load()
+	cfg, keys, err := f.load()
 	if err != nil {
 		return config.Config{}, err
 	}
 	c := &cfg.Client
-	override(&c.Listen, f.listen)
-	override(&c.URL, f.url)
-	override(&c.Connect, f.connect)
-	override(&c.SNI, f.sni)
-	override(&c.Host, f.host)
-	f.overrideToken(c)
-	override(&c.CA, f.ca)
-	override(&c.TLSMin, f.tlsMin)
+	keys.set(&c.Listen, f.listen, "client.listen", "--listen")
+	keys.set(&c.URL, f.url, "client.url", "--url")
+	keys.set(&c.Connect, f.connect, "client.connect", "--connect")
+	keys.set(&c.SNI, f.sni, "client.sni", "--sni")
+	keys.set(&c.Host, f.host, "client.host", "--host")
+	f.overrideToken(c, keys)
+	keys.set(&c.CA, f.ca, "client.ca", "--ca")
+	keys.set(&c.TLSMin, f.tlsMin, "client.tls_min", "--tls-min")
 	if len(f.headers) > 0 {
 		c.Headers = f.headers
+		for i := range f.headers {
+			keys[fmt.Sprintf("client.headers[%d]", i)] = "--header"
+		}
 	}
 	c.Insecure = c.Insecure || f.insecure
-	if err := cfg.Validate(); err != nil {
+	if err := keys.validate(cfg); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}
 	if c.URL == "" {
@@ -74,9 +77,11 @@ func (f *clientFlags) effectiveConfig() (config.Config, error) {
 
 // overrideToken lets a token flag replace the file's token, whichever way the file gives it;
 // both flags at once are refused by validation.
-func (f *clientFlags) overrideToken(c *config.Client) {
+func (f *clientFlags) overrideToken(c *config.Client, keys flagKeys) {
 	if f.token != "" || f.tokenFile != "" {
-		c.Token, c.TokenFile = f.token, f.tokenFile
+		c.Token, c.TokenFile = "", ""
+		keys.set(&c.Token, f.token, "client.token", "--token")
+		keys.set(&c.TokenFile, f.tokenFile, "client.token_file", "--token-file")
 	}
 }
 

@@ -36,7 +36,7 @@ func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
 				cfg.ClientIPHeaders = tc.headers
 			}
 			logs := startServe(t, cfg)
-			addr := waitForLog(t, logs, "Listening for WebSocket")["addr"]
+			addr := waitForLog(t, logs, "Listening on ")["addr"]
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", Header: tc.sent})
@@ -108,31 +108,4 @@ func waitForLog(t *testing.T, logs *testutil.SyncBuffer, prefix string) map[stri
 	}
 	t.Fatalf("no log line %q in %s", prefix, logs.String())
 	return nil
-}
-
-func TestClientIPWarning(t *testing.T) {
-	wsListener := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}
-	proxied := wsListener
-	proxied.ProxyProtocol = "reject"
-	minecraft := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolMinecraft}, ProxyProtocol: "off"}
-	for _, tc := range []struct {
-		name      string
-		trusted   []string
-		headers   []string
-		listeners []config.Listener
-		want      string // in the warning; "" for none
-	}{
-		{"no trusted proxies", nil, nil, []config.Listener{wsListener}, ""},
-		{"trusted, no header, ws", []string{"10.0.0.0/8"}, nil, []config.Listener{wsListener}, "client_ip_headers is empty"},
-		{"trusted, no header, ws with PROXY", []string{"10.0.0.0/8"}, nil, []config.Listener{proxied}, ""},
-		{"trusted, no header, minecraft only", []string{"10.0.0.0/8"}, nil, []config.Listener{minecraft}, ""},
-		{"trusted, one header", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, []config.Listener{wsListener}, ""},
-		{"trusted, several headers", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP", "X-Forwarded-For"}, []config.Listener{wsListener}, "names 2 headers"},
-	} {
-		cfg := config.Config{TrustedProxies: tc.trusted, ClientIPHeaders: tc.headers, Listeners: tc.listeners}
-		got := clientIPWarning(cfg)
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-			t.Errorf("%s: warning %q, want one with %q", tc.name, got, tc.want)
-		}
-	}
 }

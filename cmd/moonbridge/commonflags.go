@@ -26,25 +26,21 @@ func (f *commonFlags) register(fs *flag.FlagSet, configUsage string) {
 	fs.StringVar(&f.logFormat, "log-format", "", "auto, console or json (default auto: console on a terminal)")
 }
 
-// load reads the config file (or takes the embedded defaults) and applies the log flags.
-func (f *commonFlags) load() (config.Config, error) {
+// load reads the config file (or takes the embedded defaults) and applies the log flags; the
+// keys it returns are those the flags set, for the command's own flags to add to.
+func (f *commonFlags) load() (config.Config, flagKeys, error) {
 	cfg := config.Default()
 	if f.configFile != "" {
 		loaded, err := config.Load(f.configFile)
 		if err != nil {
-			return config.Config{}, err
+			return config.Config{}, nil, err
 		}
 		cfg = loaded
 	}
-	override(&cfg.Log.Level, f.logLevel)
-	override(&cfg.Log.Format, f.logFormat)
-	return cfg, nil
-}
-
-func override(dst *string, flagValue string) {
-	if flagValue != "" {
-		*dst = flagValue
-	}
+	keys := flagKeys{}
+	keys.set(&cfg.Log.Level, f.logLevel, "log.level", "--log-level")
+	keys.set(&cfg.Log.Format, f.logFormat, "log.format", "--log-format")
+	return cfg, keys, nil
 }
 
 // runDaemon parses args, builds the effective config, the logger and the contexts that the

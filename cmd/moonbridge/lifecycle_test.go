@@ -73,7 +73,7 @@ func TestSignalsReloadAndDrain(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "moonbridge.yml")
 	writeFile(t, file, serveConfig(first, "1m"))
 	p := startMoonbridge(t, "serve", "--config", file)
-	addr := p.waitFor(t, "Listening for Minecraft").Addr
+	addr := p.waitFor(t, "Listening on ").Addr
 	admin := "http://" + p.waitFor(t, "Admin endpoint").Addr
 	running, tag := play(t, addr)
 	if tag != 'A' {
@@ -134,7 +134,7 @@ func TestSecondSignalEndsTheDrain(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "moonbridge.yml")
 	writeFile(t, file, serveConfig(taggedBackend(t, 'A'), "1m"))
 	p := startMoonbridge(t, "serve", "--config", file)
-	conn, _ := play(t, p.waitFor(t, "Listening for Minecraft").Addr)
+	conn, _ := play(t, p.waitFor(t, "Listening on ").Addr)
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	p.waitFor(t, "draining")
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -156,7 +156,7 @@ func TestReloadedDrainTimeoutApplies(t *testing.T) {
 	backend := taggedBackend(t, 'A')
 	writeFile(t, file, serveConfig(backend, "1m"))
 	p := startMoonbridge(t, "serve", "--config", file)
-	play(t, p.waitFor(t, "Listening for Minecraft").Addr)
+	play(t, p.waitFor(t, "Listening on ").Addr)
 	writeFile(t, file, serveConfig(backend, "0s"))
 	p.cmd.Process.Signal(syscall.SIGHUP)
 	p.waitFor(t, "SIGHUP: configuration reloaded")

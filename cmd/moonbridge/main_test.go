@@ -146,11 +146,11 @@ func TestServeRefusesBadCommandLines(t *testing.T) {
 	if _, err := parseCommandLine("serve", new(serveFlags), "--colour"); !errors.Is(err, cliflags.ErrUsage) {
 		t.Errorf("unknown flag: %v, want cliflags.ErrUsage", err)
 	}
-	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-provider", "openssl"); err == nil || !strings.Contains(err.Error(), "tls.provider") {
-		t.Errorf("bad provider flag: %v, want an error naming tls.provider", err)
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-provider", "openssl"); err == nil || !strings.Contains(err.Error(), "--tls-provider") {
+		t.Errorf("bad provider flag: %v, want an error naming --tls-provider", err)
 	}
-	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-record-layer", "kernel"); err == nil || !strings.Contains(err.Error(), "tls.record_layer") {
-		t.Errorf("bad record layer flag: %v, want an error naming tls.record_layer", err)
+	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-record-layer", "kernel"); err == nil || !strings.Contains(err.Error(), "--tls-record-layer") {
+		t.Errorf("bad record layer flag: %v, want an error naming --tls-record-layer", err)
 	}
 	var invalid *config.InvalidError
 	if _, err := parseCommandLine("serve", new(serveFlags), "--tls-cert", "/etc/mb/cert.pem"); !errors.As(err, &invalid) {
@@ -163,7 +163,7 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg.Listeners[0].Listen = "127.0.0.1:0"
 	logs := startServe(t, cfg)
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
+	for !strings.Contains(logs.String(), " for Minecraft, ws and wss (TLS: ") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no listener line in %q", logs.String())
 		}

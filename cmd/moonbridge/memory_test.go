@@ -18,8 +18,8 @@ func TestMemoryProfileFlagAndLimit(t *testing.T) {
 		t.Errorf("the default profile is %q, want throughput (bench/results/2026-11-30-memory-profiles.md)", cfg.Memory.Profile)
 	}
 	bad := serveFlags{memProfile: "fast"}
-	if _, err := bad.effectiveConfig(); err == nil || !strings.Contains(err.Error(), "memory.profile") {
-		t.Errorf("--memory-profile fast: %v, want an error naming memory.profile", err)
+	if _, err := bad.effectiveConfig(); err == nil || !strings.Contains(err.Error(), "--memory-profile") {
+		t.Errorf("--memory-profile fast: %v, want an error naming --memory-profile", err)
 	}
 	cfg.Memory.Limit = 512
 	mem, err := relayMemory(cfg.Memory)

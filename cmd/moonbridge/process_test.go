@@ -97,15 +97,19 @@ func TestHangupKeepsServingWithoutWSS(t *testing.T) {
 		protocol, listening string
 		serving             func(t *testing.T, addr string)
 	}{
-		{"minecraft", "Listening for Minecraft", answersStatusPing},
-		{"ws", "Listening for WebSocket", answersHTTP},
+		{"minecraft", " for Minecraft: ", answersStatusPing},
+		{"ws", " for ws: ", answersHTTP},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "moonbridge.yml")
 			writeFile(t, file, []byte("log: {format: json}\nlisteners:\n  - listen: 127.0.0.1:0\n    protocols: ["+
 				tc.protocol+"]\nroutes:\n  - hosts: ['*']\n    backends: ['127.0.0.1:1']\n"))
 			p := startMoonbridge(t, "serve", "--config", file)
-			addr := p.waitFor(t, tc.listening).Addr
+			line := p.waitFor(t, "Listening on ")
+			if !strings.Contains(line.Message, tc.listening) {
+				t.Errorf("startup line %q, want one with %q", line.Message, tc.listening)
+			}
+			addr := line.Addr
 			for range 2 {
 				if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 					t.Fatal(err)

@@ -73,6 +73,7 @@ func (r *configReloader) apply() error {
 		return err
 	}
 	r.logChanges(next, changes)
+	logWarnings(r.log, next)
 	r.swapTLS(tlsServer)
 	r.current = next
 	return nil

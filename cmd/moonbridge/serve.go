@@ -46,9 +46,7 @@ func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *tlsChoice,
 func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, reread func() (config.Config, error)) error {
 	hup := catchHangups()
 	defer hup.stop()
-	if warning := clientIPWarning(cfg); warning != "" {
-		log.Warn().Msg(warning)
-	}
+	logWarnings(log, cfg)
 	raiseNoFile(log)
 	srv, tlsServer, err := newRelay(cfg, log)
 	if err != nil {

@@ -36,28 +36,29 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 
 // effectiveConfig loads the file (or the embedded defaults) and applies the flags given.
 func (f *serveFlags) effectiveConfig() (config.Config, error) {
-	cfg, err := f.load()
+	cfg, keys, err := f.load()
 	if err != nil {
 		return config.Config{}, err
 	}
 	if f.listen != "" {
 		cfg.Listeners = []config.Listener{{
-			Listen:        f.listen,
 			Protocols:     []string{config.ProtocolMinecraft, config.ProtocolWS, config.ProtocolWSS},
 			ProxyProtocol: "off",
 		}}
+		keys.set(&cfg.Listeners[0].Listen, f.listen, "listeners[0].listen", "--listen")
 	}
 	if f.backend != "" {
 		cfg.Routes = []config.Route{config.DefaultRoute(f.backend)}
+		keys["routes[0].backends[0]"] = "--backend"
 	}
-	override(&cfg.TLS.Cert, f.tlsCert)
-	override(&cfg.TLS.Key, f.tlsKey)
-	override(&cfg.TLS.Provider, f.tlsProvider)
-	override(&cfg.TLS.RecordLayer, f.tlsRecords)
-	override(&cfg.WebSocket.Path, f.wsPath)
-	override(&cfg.Admin.Listen, f.admin)
-	override(&cfg.Memory.Profile, f.memProfile)
-	if err := cfg.Validate(); err != nil {
+	keys.set(&cfg.TLS.Cert, f.tlsCert, "tls.cert", "--tls-cert")
+	keys.set(&cfg.TLS.Key, f.tlsKey, "tls.key", "--tls-key")
+	keys.set(&cfg.TLS.Provider, f.tlsProvider, "tls.provider", "--tls-provider")
+	keys.set(&cfg.TLS.RecordLayer, f.tlsRecords, "tls.record_layer", "--tls-record-layer")
+	keys.set(&cfg.WebSocket.Path, f.wsPath, "websocket.path", "--ws-path")
+	keys.set(&cfg.Admin.Listen, f.admin, "admin.listen", "--admin")
+	keys.set(&cfg.Memory.Profile, f.memProfile, "memory.profile", "--memory-profile")
+	if err := keys.validate(cfg); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}
 	return cfg, nil

@@ -84,3 +84,21 @@ func touch(t *testing.T, dir, name string) string {
 	}
 	return path
 }
+
+// A syntax error names the line of the mistake: a list or map left open is the line of its
+// last item, not the next line's key where the parser noticed it.
+func TestSyntaxErrorsNameTheLineOfTheMistake(t *testing.T) {
+	for name, tc := range map[string]struct{ yaml, want string }{
+		"open list": {"listeners:\n  - listen: 127.0.0.1:25577\n    protocols: [minecraft, ws\nroutes: []\n",
+			"[3:28] the list is not closed after this"},
+		"open map":      {"log: {level: info\nadmin: {}\n", "[1:14] the map is not closed after this"},
+		"missing colon": {"log:\n  level: info\nadmin\n", "[3:1] "},
+		"tab":           {"log:\n\tlevel: info\n", "[2:1] "},
+		"open quote":    {"log:\n  level: \"info\n  format: json\n", "[2:10] "},
+	} {
+		_, err := Parse([]byte(tc.yaml), noEnv)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to start with %q", name, err, tc.want)
+		}
+	}
+}

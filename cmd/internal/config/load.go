@@ -76,11 +76,6 @@ func decode(text []byte, cfg *Config) (keyLines, error) {
 	return lines, nil
 }
 
-// yamlError shows the YAML library's error with its position and the line it is on.
-func yamlError(err error) error {
-	return errors.New(yaml.FormatError(err, false, true))
-}
-
 // annotate gives each InvalidError in err the line of its key, and puts them in the file's
 // order, those about defaults last.
 func (l keyLines) annotate(err error) error {

@@ -1,0 +1,149 @@
+package config
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+)
+
+// Warning is a setting that loads and runs but is unsafe or does nothing: what kind, the key it
+// is about and what to do. serve logs them at start and on reload, check-config prints them.
+type Warning struct {
+	Kind   WarningKind
+	Key    string // dotted path, e.g. trusted_proxies[0]
+	Reason string
+}
+
+func (w Warning) String() string { return w.Key + ": " + w.Reason }
+
+// WarningKind names what is wrong with the client address setup.
+type WarningKind string
+
+const (
+	// WarnForgeableHeader: client_ip_headers believed without forward_secret from a proxy others
+	// can send through (a CDN), so any of its customers can choose the address.
+	WarnForgeableHeader WarningKind = "forgeable-header"
+	// WarnHeaderIgnored: client_ip_headers without trusted_proxies, from whom alone they count.
+	WarnHeaderIgnored WarningKind = "header-ignored"
+	// WarnSeveralHeaders: a proxy overwrites only the header it sets; players fill the others.
+	WarnSeveralHeaders WarningKind = "several-headers"
+	// WarnNoHeader: trusted_proxies on ws/wss listeners without a header or PROXY header to
+	// read, so every player there has the proxy's address.
+	WarnNoHeader WarningKind = "no-header"
+	// WarnWideTrust: a trusted_proxies range of a /0 to /7, every client or most of them.
+	WarnWideTrust WarningKind = "wide-trust"
+	// WarnProxyFromAnyone: a listener reads PROXY headers while trusted_proxies is empty (the
+	// header is never believed) or covers every address (anyone can send one).
+	WarnProxyFromAnyone WarningKind = "proxy-from-anyone"
+)
+
+// widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
+// CDN's ranges are /12 and narrower for IPv4, /29 and narrower for IPv6.
+const widestTrust = 8
+
+// cdnHeaders are the headers a CDN sets for its every customer; behind one, only
+// forward_secret tells requests from the owner's CDN configuration from anyone else's.
+var cdnHeaders = []string{"cf-connecting-ip", "true-client-ip", "fastly-client-ip", "cf-connecting-ipv6"}
+
+// ownNetworks are the ranges of a proxy on the owner's machine or network: headers from there
+// are the owner's proxy's, which no one else can send through.
+var ownNetworks = []netip.Prefix{
+	netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.0.0.0/8"),
+	netip.MustParsePrefix("172.16.0.0/12"), netip.MustParsePrefix("192.168.0.0/16"),
+	netip.MustParsePrefix("100.64.0.0/10"), netip.MustParsePrefix("169.254.0.0/16"),
+	netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("fc00::/7"), netip.MustParsePrefix("fe80::/10"),
+}
+
+// Warnings lists the client address setups of c that are valid but unsafe or without effect.
+// c is a validated config.
+func (c Config) Warnings() []Warning {
+	var out []Warning
+	out = append(out, c.headerWarnings()...)
+	out = append(out, c.trustWarnings()...)
+	return append(out, c.proxyHeaderWarnings()...)
+}
+
+// headerWarnings are about client_ip_headers.
+func (c Config) headerWarnings() []Warning {
+	headers := c.ClientIPHeaders
+	switch {
+	case len(headers) == 0 && len(c.TrustedProxies) > 0 && slices.ContainsFunc(c.Listeners, wsWithoutProxyHeader):
+		return []Warning{{WarnNoHeader, "client_ip_headers", "trusted_proxies is set but client_ip_headers is empty: ws/wss players will have the proxy's address; name the header your proxy sets (CF-Connecting-IP for Cloudflare, X-Forwarded-For for nginx)"}}
+	case len(headers) == 0:
+		return nil
+	case len(c.TrustedProxies) == 0:
+		return []Warning{{WarnHeaderIgnored, "client_ip_headers", "trusted_proxies is empty, and the headers are believed only from trusted proxies: they are ignored; list your proxy's or CDN's addresses in trusted_proxies"}}
+	}
+	var out []Warning
+	if len(headers) > 1 {
+		out = append(out, Warning{WarnSeveralHeaders, "client_ip_headers", fmt.Sprintf("names %d headers %v: a proxy overwrites only the one it sets, so players can choose their address with the others; name only your proxy's header", len(headers), headers)})
+	}
+	if c.ForwardSecret.Value == "" && (slices.ContainsFunc(headers, isCDNHeader) || slices.ContainsFunc(c.TrustedProxies, sharedNetwork)) {
+		out = append(out, Warning{WarnForgeableHeader, "forward_secret.value", fmt.Sprintf("is empty while client_ip_headers %v are believed from a CDN: any of its customers can send a request through it with the header set to any address; set forward_secret to a header your CDN adds (a Cloudflare Transform Rule)", headers)})
+	}
+	return out
+}
+
+// trustWarnings are about trusted_proxies ranges that take in every client or most of them.
+func (c Config) trustWarnings() []Warning {
+	var out []Warning
+	for i, cidr := range c.TrustedProxies {
+		if p, err := netip.ParsePrefix(cidr); err == nil && p.Bits() < widestTrust {
+			out = append(out, Warning{WarnWideTrust, fmt.Sprintf("trusted_proxies[%d]", i), fmt.Sprintf("%s covers %s: a client there can send a PROXY header or client_ip_headers and choose its address; list only your proxy's or CDN's ranges", cidr, coverage(p))})
+		}
+	}
+	return out
+}
+
+func coverage(p netip.Prefix) string {
+	if p.Bits() == 0 {
+		return "every address"
+	}
+	return fmt.Sprintf("1/%d of all addresses", 1<<p.Bits())
+}
+
+// proxyHeaderWarnings are about listeners that read PROXY headers from no one, or from anyone.
+func (c Config) proxyHeaderWarnings() []Warning {
+	everyone := slices.ContainsFunc(c.TrustedProxies, func(cidr string) bool {
+		p, err := netip.ParsePrefix(cidr)
+		return err == nil && p.Bits() == 0
+	})
+	var out []Warning
+	for i, l := range c.Listeners {
+		key := fmt.Sprintf("listeners[%d].proxy_protocol", i)
+		switch {
+		case !readsProxyHeader(l):
+		case len(c.TrustedProxies) == 0:
+			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s but trusted_proxies is empty: no PROXY header is believed, so every player has the load balancer's address; list its addresses in trusted_proxies", l.ProxyProtocol)})
+		case everyone:
+			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s and trusted_proxies covers every address: anyone can send a PROXY header and choose its address; list only your load balancer's addresses", l.ProxyProtocol)})
+		}
+	}
+	return out
+}
+
+func readsProxyHeader(l Listener) bool { return l.ProxyProtocol != "" && l.ProxyProtocol != "off" }
+
+func wsWithoutProxyHeader(l Listener) bool {
+	servesWS := slices.Contains(l.Protocols, ProtocolWS) || slices.Contains(l.Protocols, ProtocolWSS)
+	return servesWS && !readsProxyHeader(l)
+}
+
+func isCDNHeader(name string) bool { return slices.Contains(cdnHeaders, strings.ToLower(name)) }
+
+// sharedNetwork: cidr (a range or an address) reaches outside ownNetworks, where a CDN's edges
+// are.
+func sharedNetwork(cidr string) bool {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		addr, err := netip.ParseAddr(cidr)
+		if err != nil {
+			return false
+		}
+		p = netip.PrefixFrom(addr, addr.BitLen())
+	}
+	return !slices.ContainsFunc(ownNetworks, func(own netip.Prefix) bool {
+		return own.Bits() <= p.Bits() && own.Contains(p.Addr())
+	})
+}
