@@ -133,8 +133,8 @@ func TestDataPathSettingsAreChecked(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{DataPath: "epoll"}, `unknown data path "epoll" (auto, loop or goroutines)`},
-		{Config{Loops: -1}, "loops: -1, want 0 (one per GOMAXPROCS) or more"},
+		{Config{DataPath: "epoll"}, `data path: "epoll" is not one of auto, loop, goroutines`},
+		{Config{Loops: -1}, "loops: must be 0 (one per CPU Go uses) or positive"},
 	} {
 		if err := checkDataPath(c.cfg); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
