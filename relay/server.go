@@ -12,8 +12,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
+	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"

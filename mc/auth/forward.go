@@ -5,7 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	
+
 	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/mc"
 )

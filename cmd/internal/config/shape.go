@@ -16,7 +16,7 @@ import (
 type keyLines map[string]int
 
 // line is the line of key, or of the closest enclosing key the file sets ("listeners[0]" for a
-// listener's omitted proxy_protocol); 0 when the value is a default the file does not touch.
+// listener's omitted protocols); 0 when the value is a default the file does not touch.
 func (l keyLines) line(key string) int {
 	for key != "" {
 		if n, ok := l[key]; ok {
@@ -91,6 +91,10 @@ func (s *shapeChecker) mapping(key string, n ast.Node, t reflect.Type) {
 		name := entry.Key.GetToken().Value
 		field, ok := fieldByTag(t, name)
 		child := joinKey(key, name)
+		if renamed, was := fieldWas(t, name); !ok && was {
+			s.fail(child, entry.Key, "this key is now %s", yamlName(renamed))
+			continue
+		}
 		if !ok {
 			s.fail(child, entry.Key, "unknown key; %s", knownKeys(key, t))
 			continue
@@ -163,7 +167,17 @@ func mappingEntries(n ast.Node) ([]*ast.MappingValueNode, bool) {
 
 func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	for i := range t.NumField() {
-		if f := t.Field(i); yamlName(f) == name {
+		if f := t.Field(i); yamlName(f) == name && name != "-" {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// fieldWas finds the field whose key was name before it was renamed (its tag was:"name").
+func fieldWas(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("was") == name {
 			return f, true
 		}
 	}
@@ -178,7 +192,9 @@ func yamlName(f reflect.StructField) string {
 func knownKeys(key string, t reflect.Type) string {
 	var names []string
 	for i := range t.NumField() {
-		names = append(names, yamlName(t.Field(i)))
+		if name := yamlName(t.Field(i)); name != "-" {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	where := "here"
