@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // clientIPWarning is the one startup line for a client_ip_headers choice that looks wrong, or ""
@@ -26,7 +27,7 @@ func clientIPWarning(cfg config.Config) string {
 	return ""
 }
 
-func wsWithoutProxyHeader(l config.Listener) bool {
-	servesWS := slices.Contains(l.Protocols, config.ProtocolWS) || slices.Contains(l.Protocols, config.ProtocolWSS)
-	return servesWS && (l.ProxyProtocol == "" || l.ProxyProtocol == "off")
+func wsWithoutProxyHeader(l relay.Listener) bool {
+	servesWS := slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
+	return servesWS && l.Proxy == relay.ProxyOff
 }

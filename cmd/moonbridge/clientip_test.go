@@ -11,6 +11,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -29,7 +30,7 @@ func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := closingBackend(t)
 			cfg := config.Default()
-			cfg.Listeners = []config.Listener{{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}}
+			cfg.Listeners = []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.WS}}}
 			cfg.Routes = []config.Route{{Hosts: []string{"*"}, Backends: []string{backend}}}
 			cfg.TrustedProxies = []string{"127.0.0.1/32"}
 			if tc.headers != nil {
@@ -111,23 +112,23 @@ func waitForLog(t *testing.T, logs *testutil.SyncBuffer, prefix string) map[stri
 }
 
 func TestClientIPWarning(t *testing.T) {
-	wsListener := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}
+	wsListener := relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.WS}}
 	proxied := wsListener
-	proxied.ProxyProtocol = "reject"
-	minecraft := config.Listener{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolMinecraft}, ProxyProtocol: "off"}
+	proxied.Proxy = relay.ProxyRefuseUntrusted
+	minecraft := relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}
 	for _, tc := range []struct {
 		name      string
 		trusted   []string
 		headers   []string
-		listeners []config.Listener
+		listeners []relay.Listener
 		want      string // in the warning; "" for none
 	}{
-		{"no trusted proxies", nil, nil, []config.Listener{wsListener}, ""},
-		{"trusted, no header, ws", []string{"10.0.0.0/8"}, nil, []config.Listener{wsListener}, "client_ip_headers is empty"},
-		{"trusted, no header, ws with PROXY", []string{"10.0.0.0/8"}, nil, []config.Listener{proxied}, ""},
-		{"trusted, no header, minecraft only", []string{"10.0.0.0/8"}, nil, []config.Listener{minecraft}, ""},
-		{"trusted, one header", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, []config.Listener{wsListener}, ""},
-		{"trusted, several headers", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP", "X-Forwarded-For"}, []config.Listener{wsListener}, "names 2 headers"},
+		{"no trusted proxies", nil, nil, []relay.Listener{wsListener}, ""},
+		{"trusted, no header, ws", []string{"10.0.0.0/8"}, nil, []relay.Listener{wsListener}, "client_ip_headers is empty"},
+		{"trusted, no header, ws with PROXY", []string{"10.0.0.0/8"}, nil, []relay.Listener{proxied}, ""},
+		{"trusted, no header, minecraft only", []string{"10.0.0.0/8"}, nil, []relay.Listener{minecraft}, ""},
+		{"trusted, one header", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP"}, []relay.Listener{wsListener}, ""},
+		{"trusted, several headers", []string{"10.0.0.0/8"}, []string{"CF-Connecting-IP", "X-Forwarded-For"}, []relay.Listener{wsListener}, "names 2 headers"},
 	} {
 		cfg := config.Config{TrustedProxies: tc.trusted, ClientIPHeaders: tc.headers, Listeners: tc.listeners}
 		got := clientIPWarning(cfg)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding"
 	"flag"
 	"io"
 	"os"
@@ -45,6 +46,17 @@ func override(dst *string, flagValue string) {
 	if flagValue != "" {
 		*dst = flagValue
 	}
+}
+
+// overrideText parses a flag given into a typed setting; a wrong value names the key it sets.
+func overrideText(dst encoding.TextUnmarshaler, key, flagValue string) error {
+	if flagValue == "" {
+		return nil
+	}
+	if err := dst.UnmarshalText([]byte(flagValue)); err != nil {
+		return &config.InvalidError{Key: key, Reason: err.Error()}
+	}
+	return nil
 }
 
 // runDaemon parses args, builds the effective config, the logger and the contexts that the

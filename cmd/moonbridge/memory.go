@@ -8,18 +8,13 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/cgroup"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
 // relayMemory turns the memory section into the relay's settings: memory.limit in MiB, or for
 // 0 the limit of the process's cgroup (none when it has none).
 func relayMemory(m config.Memory) (relay.Memory, error) {
-	profile, err := bufpool.ParseProfile(m.Profile)
-	if err != nil {
-		return relay.Memory{}, fmt.Errorf("memory.profile: %w", err)
-	}
-	out := relay.Memory{Profile: profile, FullMessage: m.FullMessage}
+	out := relay.Memory{Profile: m.Profile, FullMessage: m.FullMessage}
 	if m.Limit > 0 {
 		out.Limit, out.LimitFrom = uint64(m.Limit)<<20, "memory.limit"
 		return out, nil

@@ -11,10 +11,10 @@ import (
 func TestMemoryProfileFlagAndLimit(t *testing.T) {
 	f := serveFlags{memProfile: "low"}
 	cfg, err := f.effectiveConfig()
-	if err != nil || cfg.Memory.Profile != "low" {
+	if err != nil || cfg.Memory.Profile != bufpool.Low {
 		t.Fatalf("--memory-profile low: %q, %v", cfg.Memory.Profile, err)
 	}
-	if cfg := config.Default(); cfg.Memory.Profile != "throughput" {
+	if cfg := config.Default(); cfg.Memory.Profile != bufpool.Throughput {
 		t.Errorf("the default profile is %q, want throughput (bench/results/2026-11-30-memory-profiles.md)", cfg.Memory.Profile)
 	}
 	bad := serveFlags{memProfile: "fast"}

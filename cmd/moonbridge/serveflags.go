@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // serveFlags are the quick-start flags; each one that is given overrides the config file.
@@ -41,11 +43,7 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 		return config.Config{}, err
 	}
 	if f.listen != "" {
-		cfg.Listeners = []config.Listener{{
-			Listen:        f.listen,
-			Protocols:     []string{config.ProtocolMinecraft, config.ProtocolWS, config.ProtocolWSS},
-			ProxyProtocol: "off",
-		}}
+		cfg.Listeners = []relay.Listener{{Addr: f.listen, Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS}}}
 	}
 	if f.backend != "" {
 		cfg.Routes = []config.Route{config.DefaultRoute(f.backend)}
@@ -56,8 +54,8 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 	override(&cfg.TLS.RecordLayer, f.tlsRecords)
 	override(&cfg.WebSocket.Path, f.wsPath)
 	override(&cfg.Admin.Listen, f.admin)
-	override(&cfg.Memory.Profile, f.memProfile)
-	if err := cfg.Validate(); err != nil {
+	err = overrideText(&cfg.Memory.Profile, "memory.profile", f.memProfile)
+	if err = errors.Join(err, cfg.Validate()); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}
 	return cfg, nil

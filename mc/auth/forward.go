@@ -123,14 +123,6 @@ func boolByte(b bool) byte {
 
 var forwardings = []Forwarding{ForwardNone, ForwardBungeeCord, ForwardVelocity}
 
-// ParseForwarding checks a configured forwarding mode; "" is ForwardNone.
-func ParseForwarding(s string) (Forwarding, error) {
-	if s == "" {
-		return ForwardNone, nil
-	}
-	return enum.Parse([]byte(s), forwardings...)
-}
-
 // UnmarshalText reads none, bungeecord or velocity.
 func (f *Forwarding) UnmarshalText(text []byte) (err error) {
 	*f, err = enum.Parse(text, forwardings...)
