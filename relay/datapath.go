@@ -28,6 +28,18 @@ const (
 
 var dataPaths = []DataPath{DataPathAuto, DataPathLoop, DataPathGoroutines}
 
+// DataPathConfig is the data path and, for the loop, how many loops. The config file's relay
+// section is this struct.
+type DataPathConfig struct {
+	DataPath DataPath `yaml:"data_path"` // "": auto
+	Loops    Loops    `yaml:"loops"`
+}
+
+// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops.
+func DefaultDataPath() DataPathConfig {
+	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops}
+}
+
 // UnmarshalText reads auto, loop or goroutines.
 func (d *DataPath) UnmarshalText(text []byte) (err error) {
 	*d, err = enum.Parse(text, dataPaths...)

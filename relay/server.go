@@ -56,12 +56,10 @@ type Config struct {
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
 	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
 	RestartingMOTD string
-	// DataPath says what relays established sessions ("": auto); Loops is how many event
-	// loops (0: GOMAXPROCS). Both are read at Start; a Reload does not change them.
-	// See datapath.go.
-	DataPath DataPath
-	Loops    Loops
-	Logger   zerolog.Logger
+	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
+	// does not change it (datapath.go).
+	DataPathConfig
+	Logger zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a

@@ -14,9 +14,9 @@ import (
 // relayMemory turns the memory section into the relay's settings: memory.limit in MiB, or for
 // 0 the limit of the process's cgroup (none when it has none).
 func relayMemory(m config.Memory) (relay.Memory, error) {
-	out := relay.Memory{Profile: m.Profile, FullMessage: m.FullMessage}
-	if m.Limit > 0 {
-		out.Limit, out.LimitFrom = uint64(m.Limit)<<20, "memory.limit"
+	out := m.Memory
+	if m.LimitMiB > 0 {
+		out.Limit, out.LimitFrom = uint64(m.LimitMiB)<<20, "memory.limit"
 		return out, nil
 	}
 	limit, err := cgroup.MemoryLimit(os.DirFS("/"))

@@ -21,7 +21,7 @@ func TestMemoryProfileFlagAndLimit(t *testing.T) {
 	if _, err := bad.effectiveConfig(); err == nil || !strings.Contains(err.Error(), "memory.profile") {
 		t.Errorf("--memory-profile fast: %v, want an error naming memory.profile", err)
 	}
-	cfg.Memory.Limit = 512
+	cfg.Memory.LimitMiB = 512
 	mem, err := relayMemory(cfg.Memory)
 	if err != nil || mem.Profile != bufpool.Low || mem.Limit != 512<<20 || mem.LimitFrom != "memory.limit" ||
 		mem.FullMessage != cfg.Memory.FullMessage {

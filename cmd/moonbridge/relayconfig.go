@@ -74,8 +74,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		LandingPage:     cfg.LandingPage,
 		Fallback:        fallback,
 		RestartingMOTD:  cfg.Shutdown.MOTD,
-		DataPath:        cfg.Relay.DataPath,
-		Loops:           cfg.Relay.Loops,
+		DataPathConfig:  cfg.Relay,
 		Logger:          log,
 	}, nil
 }

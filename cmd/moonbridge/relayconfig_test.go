@@ -15,7 +15,7 @@ func TestRelayConfigCarriesLimits(t *testing.T) {
 	cfg.Listeners[0].Protocols = []relay.Protocol{relay.Minecraft}
 	cfg.Limits.ConnectionRate, cfg.Limits.ConnectionBurst = 2.5, 4
 	cfg.Routes[0].MaxConnections = 20
-	cfg.Relay = config.Relay{DataPath: relay.DataPathGoroutines, Loops: 3}
+	cfg.Relay = relay.DataPathConfig{DataPath: relay.DataPathGoroutines, Loops: 3}
 	out, _, err := relayConfig(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)

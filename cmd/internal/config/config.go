@@ -28,15 +28,15 @@ type Config struct {
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
-	ClientIPHeaders []string     `yaml:"client_ip_headers"`
-	Access          Access       `yaml:"access"`
-	Limits          relay.Limits `yaml:"limits"`
-	Memory          Memory       `yaml:"memory"`
-	Relay           Relay        `yaml:"relay"`
-	Fallback        Fallback     `yaml:"fallback"`
-	Shutdown        Shutdown     `yaml:"shutdown"`
-	Client          Client       `yaml:"client"`
-	Login           Login        `yaml:"login"`
+	ClientIPHeaders []string             `yaml:"client_ip_headers"`
+	Access          Access               `yaml:"access"`
+	Limits          relay.Limits         `yaml:"limits"`
+	Memory          Memory               `yaml:"memory"`
+	Relay           relay.DataPathConfig `yaml:"relay"`
+	Fallback        Fallback             `yaml:"fallback"`
+	Shutdown        Shutdown             `yaml:"shutdown"`
+	Client          Client               `yaml:"client"`
+	Login           Login                `yaml:"login"`
 
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
@@ -106,19 +106,12 @@ type Shutdown struct {
 	MOTD string `yaml:"motd"`
 }
 
-// Memory chooses the buffer pools' profile and the memory limit new logins are refused near.
+// Memory chooses the buffer pools' profile (low, throughput), the memory limit new logins are
+// refused near, and what they are told (relay.Memory). The file gives the limit in MiB, or 0
+// for the cgroup's limit (cmd/moonbridge reads it), or none.
 type Memory struct {
-	Profile     bufpool.Profile `yaml:"profile"`      // low, throughput
-	Limit       int             `yaml:"limit"`        // MiB; 0: the cgroup's limit, or none
-	FullMessage string          `yaml:"full_message"` // login disconnect and server list line near the limit
-}
-
-// Relay says what moves an established session's bytes.
-type Relay struct {
-	// DataPath: auto (event loops where the system has them, Linux; goroutines elsewhere), loop
-	// (an error where there are none) or goroutines (two per session).
-	DataPath relay.DataPath `yaml:"data_path"`
-	Loops    relay.Loops    `yaml:"loops"` // event loops; 0: one per CPU Go uses (GOMAXPROCS)
+	relay.Memory `yaml:",inline"`
+	LimitMiB     int `yaml:"limit"`
 }
 
 // Fallback is what players see when no backend is reachable.
@@ -128,6 +121,12 @@ type Fallback struct {
 	MaxPlayers  int    `yaml:"max_players"`
 	Favicon     string `yaml:"favicon"` // a 64x64 PNG file; empty for none
 	Disconnect  string `yaml:"disconnect"`
+}
+
+// defaultFallback is relay.DefaultFallback, without a favicon.
+func defaultFallback() Fallback {
+	d := relay.DefaultFallback()
+	return Fallback{MOTD: d.Status.MOTD, VersionName: d.Status.VersionName, MaxPlayers: d.Status.MaxPlayers, Disconnect: d.Disconnect}
 }
 
 // Log chooses the log level and format.
@@ -287,14 +286,10 @@ func Default() Config {
 		LoginWebhook:    relay.LoginWebhook{Timeout: relay.DefaultWebhookTimeout},
 		LandingPage:     relay.DefaultLandingPage(),
 		Limits:          relay.DefaultLimits(),
-		Memory:          Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage},
-		Relay:           Relay{DataPath: relay.DataPathAuto, Loops: relay.DefaultLoops},
+		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
+		Relay:           relay.DefaultDataPath(),
 		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
-		Fallback: Fallback{
-			MOTD:        "§cThe server is not reachable right now",
-			VersionName: "moonbridge",
-			Disconnect:  "The server is not reachable right now. Please try again in a minute.",
-		},
+		Fallback: defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,
 			MOTD:         "§eThe server is restarting; try again in a minute",

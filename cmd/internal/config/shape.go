@@ -166,22 +166,37 @@ func mappingEntries(n ast.Node) ([]*ast.MappingValueNode, bool) {
 }
 
 func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if f := t.Field(i); yamlName(f) == name && name != "-" {
+	return findField(t, func(f reflect.StructField) bool { return yamlName(f) == name })
+}
+
+// fieldWas finds the field whose key was name before it was renamed (its tag was:"name").
+func fieldWas(t reflect.Type, name string) (reflect.StructField, bool) {
+	return findField(t, func(f reflect.StructField) bool { return f.Tag.Get("was") == name })
+}
+
+// findField is the first key of t that is, looking into the structs t inlines (a runtime
+// package's settings with keys of the file's own beside them).
+func findField(t reflect.Type, is func(reflect.StructField) bool) (reflect.StructField, bool) {
+	for _, f := range keyFields(t) {
+		if is(f) {
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
 }
 
-// fieldWas finds the field whose key was name before it was renamed (its tag was:"name").
-func fieldWas(t reflect.Type, name string) (reflect.StructField, bool) {
+// keyFields are the fields of t that are keys, those of inlined structs in their place.
+func keyFields(t reflect.Type) []reflect.StructField {
+	var fields []reflect.StructField
 	for i := range t.NumField() {
-		if f := t.Field(i); f.Tag.Get("was") == name {
-			return f, true
+		f := t.Field(i)
+		if _, opts, _ := strings.Cut(f.Tag.Get("yaml"), ","); opts == "inline" && f.Type.Kind() == reflect.Struct {
+			fields = append(fields, keyFields(f.Type)...)
+		} else if yamlName(f) != "-" {
+			fields = append(fields, f)
 		}
 	}
-	return reflect.StructField{}, false
+	return fields
 }
 
 func yamlName(f reflect.StructField) string {
@@ -191,10 +206,8 @@ func yamlName(f reflect.StructField) string {
 
 func knownKeys(key string, t reflect.Type) string {
 	var names []string
-	for i := range t.NumField() {
-		if name := yamlName(t.Field(i)); name != "-" {
-			names = append(names, name)
-		}
+	for _, f := range keyFields(t) {
+		names = append(names, yamlName(f))
 	}
 	slices.Sort(names)
 	where := "here"

@@ -144,7 +144,7 @@ const MinMemoryLimit = 32
 
 func (m Memory) validate() []error {
 	var errs []error
-	if m.Limit != 0 && m.Limit < MinMemoryLimit {
+	if m.LimitMiB != 0 && m.LimitMiB < MinMemoryLimit {
 		errs = append(errs, invalid("memory.limit", "must be 0 (the cgroup's limit, or none) or at least %d (MiB)", MinMemoryLimit))
 	}
 	if strings.TrimSpace(m.FullMessage) == "" {
