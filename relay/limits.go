@@ -13,9 +13,8 @@ import (
 // The config file's limits section is this struct: the yaml tags are its keys, and fields
 // tagged "-" are not in the file.
 type Limits struct {
-	// open client connections in total, and per client address, counted from accept (see addrSlot)
-	MaxConnections      int `yaml:"max_connections"`
-	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"`
+	MaxConnections      int `yaml:"max_connections"`        // open client connections in total, counted from accept
+	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"` // per client address, counted from accept (see addrSlot)
 	// IPv6Prefix is how many leading bits of an IPv6 address make one "address" for the
 	// per-address limits: an ISP gives a customer a whole /64 (or more), so counting per /128
 	// would let one host spread over 2^64 addresses. 128 counts each address on its own.

@@ -32,8 +32,8 @@ func (p Protocol) String() string { return string(p) }
 
 // ProxyPolicy says what a listener does with an incoming PROXY protocol header. Under both
 // policies that read headers, a peer in TrustedProxies must send one and its source address is
-// the client's; they differ only in what an untrusted peer's header gets. Its names are
-// proxyPolicies.
+// the client's; they differ only in what an untrusted peer's header gets. The config file
+// names them none, refuse-untrusted and discard-untrusted.
 type ProxyPolicy int
 
 const (

@@ -1,9 +1,11 @@
 // Package config is moonbridge's configuration: the YAML schema, its embedded defaults, strict
 // loading with ${NAME} / ${NAME:default} environment placeholders, and validation. Only cmd/
 // uses it. A section the packages that do the work take as it is (relay.Limits,
-// relay.Listener, relay.LandingPage, relay.LoginWebhook) is their type, with its yaml tags and
-// its defaults; a named value (a protocol, a data path, a token mode) is their type too, and
-// parses itself, so a wrong one is reported with its line as the file is read.
+// relay.Listener, relay.LandingPage, relay.LoginWebhook, relay.DataPathConfig, most of
+// relay.Memory) is their type, with its yaml tags and its defaults; a named value (a protocol,
+// a data path, a token mode, a forwarding) is their type too and parses itself, so a wrong one
+// is reported with its line as the file is read. What remains here is what the file says
+// otherwise than the packages take it (paths of files to read, MiB, CIDRs as text).
 package config
 
 import (
@@ -289,7 +291,7 @@ func Default() Config {
 		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
 		Relay:           relay.DefaultDataPath(),
 		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
-		Fallback: defaultFallback(),
+		Fallback:        defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,
 			MOTD:         "§eThe server is restarting; try again in a minute",
