@@ -1,6 +1,6 @@
 package access
 
-import "fmt"
+import "github.com/moonbridge/moonbridge/internal/enum"
 
 // Mode says whether a route wants a token.
 type Mode string
@@ -11,13 +11,20 @@ const (
 	TokensRequired Mode = "required" // no session without a valid token
 )
 
+var modes = []Mode{TokensOff, TokensOptional, TokensRequired}
+
 // ParseMode reads a mode; "" is TokensOff.
 func ParseMode(s string) (Mode, error) {
-	switch Mode(s) {
-	case "", TokensOff:
+	if s == "" {
 		return TokensOff, nil
-	case TokensOptional, TokensRequired:
-		return Mode(s), nil
 	}
-	return "", fmt.Errorf("tokens: %q: want required, optional or off", s)
+	return enum.Parse([]byte(s), modes...)
 }
+
+// UnmarshalText reads off, optional or required.
+func (m *Mode) UnmarshalText(text []byte) (err error) {
+	*m, err = enum.Parse(text, modes...)
+	return err
+}
+
+func (m Mode) String() string { return string(m) }

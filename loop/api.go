@@ -84,6 +84,7 @@ func (s *Session) Close(reason error) {
 
 // Stats are the engine's gauges, for metrics.
 type Stats struct {
+	Loops    int    // event loops running
 	Sessions int64  // registered and not yet ended
 	Held     int64  // held buffers (partial writes waiting for a slow reader)
 	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are

@@ -129,7 +129,7 @@ func (e *Engine) Close() error {
 
 // Stats reads the engine's gauges.
 func (e *Engine) Stats() Stats {
-	st := Stats{Sessions: e.sessions.Load(), Held: e.held.Load()}
+	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load()}
 	for _, l := range e.loops {
 		st.Wakeups += l.wakeups.Load()
 	}

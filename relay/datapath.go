@@ -1,13 +1,13 @@
 package relay
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/loop"
 )
 
@@ -26,6 +26,53 @@ const (
 	DataPathGoroutines DataPath = "goroutines"
 )
 
+var dataPaths = []DataPath{DataPathAuto, DataPathLoop, DataPathGoroutines}
+
+// DataPathConfig is the data path and, for the loop, how many loops. The config file's relay
+// section is this struct.
+type DataPathConfig struct {
+	DataPath DataPath `yaml:"data_path"` // "": auto
+	Loops    Loops    `yaml:"loops"`
+}
+
+// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops.
+func DefaultDataPath() DataPathConfig {
+	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops}
+}
+
+// UnmarshalText reads auto, loop or goroutines.
+func (d *DataPath) UnmarshalText(text []byte) (err error) {
+	*d, err = enum.Parse(text, dataPaths...)
+	return err
+}
+
+func (d DataPath) String() string { return string(d) }
+
+// Loops is how many event loops carry established sessions; 0 is one per CPU Go uses
+// (GOMAXPROCS, loop.Config's default).
+type Loops int
+
+// DefaultLoops is what a server owner gets: one loop measured cheaper than one per CPU on a
+// 2-vCPU machine (bench/results/2026-11-30-loop-data-path.md).
+const DefaultLoops Loops = 1
+
+// UnmarshalText reads a whole number, 0 or more.
+func (n *Loops) UnmarshalText(text []byte) error {
+	v, err := strconv.Atoi(string(text))
+	if err != nil {
+		return fmt.Errorf("want a whole number, not %q", text)
+	}
+	*n = Loops(v)
+	return n.check()
+}
+
+func (n Loops) check() error {
+	if n < 0 {
+		return errors.New("must be 0 (one per CPU Go uses) or positive")
+	}
+	return nil
+}
+
 // loopProtocols are the protocols whose sessions move to the loop (their downstream's
 // loopSide): minecraft and ws, and wss when its TLS server can detach an established session,
 // which goes along as a codec. Otherwise (crypto/tls) wss keeps its pumps.
@@ -39,17 +86,14 @@ func (s *Server) loopProtocols() []Protocol {
 
 // checkDataPath checks the data path settings (New's, and a Reload's, which does not apply them).
 func checkDataPath(cfg Config) error {
-	switch cfg.DataPath {
-	case "", DataPathAuto, DataPathGoroutines:
-	case DataPathLoop:
-		if !loop.Supported {
-			return fmt.Errorf("data path loop: %w", loop.ErrUnsupported)
-		}
-	default:
-		return fmt.Errorf("unknown data path %q (auto, loop or goroutines)", cfg.DataPath)
+	if err := enum.Check(cfg.DataPath, dataPaths...); err != nil {
+		return fmt.Errorf("data path: %w", err)
 	}
-	if cfg.Loops < 0 {
-		return fmt.Errorf("loops: %d, want 0 (one per GOMAXPROCS) or more", cfg.Loops)
+	if cfg.DataPath == DataPathLoop && !loop.Supported {
+		return fmt.Errorf("data path loop: %w", loop.ErrUnsupported)
+	}
+	if err := cfg.Loops.check(); err != nil {
+		return fmt.Errorf("loops: %w", err)
 	}
 	return nil
 }
@@ -59,12 +103,11 @@ func checkDataPath(cfg Config) error {
 func (s *Server) startDataPath() error {
 	cfg, why := s.settings().Config, "configured"
 	if cfg.DataPath != DataPathGoroutines {
-		loops := cmp.Or(cfg.Loops, runtime.GOMAXPROCS(0))
-		engine, err := loop.New(loop.Config{Loops: loops})
+		engine, err := loop.New(loop.Config{Loops: int(cfg.Loops)})
 		switch {
 		case err == nil:
 			s.engine = engine
-			s.logDataPath(loops)
+			s.logDataPath(engine.Stats().Loops)
 			return nil
 		case errors.Is(err, loop.ErrUnsupported) && cfg.DataPath != DataPathLoop:
 			why = "no event loops on this system"

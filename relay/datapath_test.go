@@ -134,14 +134,14 @@ func TestDataPathSettingsAreChecked(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{DataPath: "epoll"}, `unknown data path "epoll" (auto, loop or goroutines)`},
-		{Config{Loops: -1}, "loops: -1, want 0 (one per GOMAXPROCS) or more"},
+		{Config{DataPathConfig: DataPathConfig{DataPath: "epoll"}}, `data path: "epoll" is not one of auto, loop, goroutines`},
+		{Config{DataPathConfig: DataPathConfig{Loops: -1}}, "loops: must be 0 (one per CPU Go uses) or positive"},
 	} {
 		if err := checkDataPath(c.cfg); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
 	}
-	err := checkDataPath(Config{DataPath: DataPathLoop})
+	err := checkDataPath(Config{DataPathConfig: DataPathConfig{DataPath: DataPathLoop}})
 	if loop.Supported != (err == nil) || (err != nil && !errors.Is(err, loop.ErrUnsupported)) {
 		t.Errorf("data path loop where loops are supported: %v: %v", loop.Supported, err)
 	}

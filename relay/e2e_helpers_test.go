@@ -167,12 +167,12 @@ func tlsServer(t *testing.T, provider string) *gossl.Server {
 func startProxy(t *testing.T, mutate func(*Config), protocols ...Protocol) (*Server, string) {
 	t.Helper()
 	cfg := Config{
-		Listeners: []Listener{{Addr: "127.0.0.1:0", Protocols: protocols}},
-		TLS:       tlsServer(t, "go"),
-		WebSocket: ws.ServerConfig{Path: "/mc"},
-		Fallback:  DefaultFallback(),
-		DataPath:  testDataPath,
-		Logger:    zerolog.New(zerolog.NewTestWriter(t)),
+		Listeners:      []Listener{{Addr: "127.0.0.1:0", Protocols: protocols}},
+		TLS:            tlsServer(t, "go"),
+		WebSocket:      ws.ServerConfig{Path: "/mc"},
+		Fallback:       DefaultFallback(),
+		DataPathConfig: DataPathConfig{DataPath: testDataPath},
+		Logger:         zerolog.New(zerolog.NewTestWriter(t)),
 	}
 	if mutate != nil {
 		mutate(&cfg)

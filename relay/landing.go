@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -18,15 +19,18 @@ import (
 // WebSocket upgrade, on any path: a small page saying what the server is and how to join, or a
 // redirect. The zero value is off: such requests get 404 or 426 as before.
 type LandingPage struct {
-	Mode LandingMode
+	Mode LandingMode `yaml:"mode"`
 	// Redirect is where LandingRedirect sends the browser (302).
-	Redirect string
+	Redirect string `yaml:"redirect"`
 	// Name is the server's name on the page; "": the host the browser asked for.
-	Name string
+	Name string `yaml:"name"`
 	// Address is what players put in the server list (with a client mod, or direct); "": the
 	// host the browser asked for.
-	Address string
+	Address string `yaml:"address"`
 }
+
+// DefaultLandingPage is what a server owner gets: the page.
+func DefaultLandingPage() LandingPage { return LandingPage{Mode: LandingPageMode} }
 
 // LandingMode says what the landing page is.
 type LandingMode string
@@ -37,17 +41,24 @@ const (
 	LandingRedirect LandingMode = "redirect"
 )
 
+var landingModes = []LandingMode{LandingPageMode, LandingRedirect, LandingOff}
+
+// UnmarshalText reads page, redirect or off.
+func (m *LandingMode) UnmarshalText(text []byte) (err error) {
+	*m, err = enum.Parse(text, landingModes...)
+	return err
+}
+
+func (m LandingMode) String() string { return string(m) }
+
 func (p LandingPage) check() error {
-	switch p.Mode {
-	case "", LandingOff, LandingPageMode:
-		return nil
-	case LandingRedirect:
-		if p.Redirect == "" {
-			return fmt.Errorf("landing page: redirect needs a URL")
-		}
-		return nil
+	if err := enum.Check(p.Mode, landingModes...); err != nil {
+		return fmt.Errorf("landing page mode: %w", err)
 	}
-	return fmt.Errorf("landing page mode %q: want page, redirect or off", p.Mode)
+	if p.Mode == LandingRedirect && p.Redirect == "" {
+		return fmt.Errorf("landing page: redirect needs a URL")
+	}
+	return nil
 }
 
 // landing puts the landing page in front of next, the WebSocket upgrade, for a listener

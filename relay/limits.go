@@ -11,22 +11,24 @@ import (
 )
 
 // Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".
+// The config file's limits section is this struct: the yaml tags are its keys, and fields
+// tagged "-" are not in the file.
 type Limits struct {
-	MaxConnections      int // open client connections in total, counted from accept
-	MaxConnectionsPerIP int // per client address, counted from accept (see addrSlot)
+	MaxConnections      int `yaml:"max_connections"`        // open client connections in total, counted from accept
+	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"` // per client address, counted from accept (see addrSlot)
 	// IPv6Prefix is how many leading bits of an IPv6 address make one "address" for the
 	// per-address limits: an ISP gives a customer a whole /64 (or more), so counting per /128
 	// would let one host spread over 2^64 addresses. 128 counts each address on its own.
-	IPv6Prefix int
+	IPv6Prefix int `yaml:"ipv6_prefix"`
 	// ConnectionRate is how many new connections per second one address may open on average,
 	// ConnectionBurst how many at once (a token bucket per address).
-	ConnectionRate    float64
-	ConnectionBurst   int
-	SniffTimeout      time.Duration // for the first bytes that decide the protocol
-	HandshakeTimeout  time.Duration // from accept through TLS, HTTP upgrade and Minecraft handshake
-	MaxHandshakeFrame int           // bytes of the handshake body
-	MaxProxyHeader    int           // bytes of an incoming PROXY header
-	DialTimeout       time.Duration // per backend
+	ConnectionRate    float64       `yaml:"connection_rate_per_ip"`
+	ConnectionBurst   int           `yaml:"connection_burst_per_ip"`
+	SniffTimeout      time.Duration `yaml:"-"`                  // for the first bytes that decide the protocol
+	HandshakeTimeout  time.Duration `yaml:"handshake_timeout"`  // from accept through TLS, HTTP upgrade and Minecraft handshake
+	MaxHandshakeFrame int           `yaml:"max_handshake_size"` // bytes of the handshake body
+	MaxProxyHeader    int           `yaml:"-"`                  // bytes of an incoming PROXY header
+	DialTimeout       time.Duration `yaml:"dial_timeout"`       // per backend
 }
 
 // DefaultLimits are what a server owner gets without configuring anything. The rate fits a

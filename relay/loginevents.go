@@ -16,8 +16,8 @@ import (
 // one sender goroutine, never from the data path: a full queue drops the event (counted) and a
 // slow endpoint delays only the events behind it, each post bounded by Timeout.
 type LoginWebhook struct {
-	URL     string        // "": no webhook
-	Timeout time.Duration // per post; 0: DefaultWebhookTimeout
+	URL     string        `yaml:"url"`     // http:// or https://; "": no webhook
+	Timeout time.Duration `yaml:"timeout"` // per post; 0: DefaultWebhookTimeout
 }
 
 // DefaultWebhookTimeout bounds one webhook post when LoginWebhook.Timeout is 0.

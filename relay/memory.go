@@ -13,24 +13,25 @@ import (
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
-// Memory is how the relay keeps its memory in check.
+// Memory is how the relay keeps its memory in check. The config file's memory section holds
+// the fields with yaml tags.
 type Memory struct {
 	// Profile is the one the process gave its buffer pools (bufpool.SetProfile, which the
 	// relay does not call: the pools, the relay's and the TLS layer's, are process-wide). Low
 	// also makes the relay trim them: see trimmer.
-	Profile bufpool.Profile
+	Profile bufpool.Profile `yaml:"profile"`
 	// Limit is the memory, in bytes, the process must stay under; 0 means none. Near it, new
 	// logins are refused (admission control) while running sessions go on. Start sets Go's
 	// memory limit (runtime/debug.SetMemoryLimit) to goLimitAt (95) percent of it, and Close
 	// puts the previous one back.
-	Limit uint64
+	Limit uint64 `yaml:"-"`
 	// LimitFrom says where Limit came from (a config key, a cgroup file), for the startup line.
-	LimitFrom string
+	LimitFrom string `yaml:"-"`
 	// FullMessage is what a refused login is told and the server list shows while refusing;
 	// empty means DefaultFullMessage.
-	FullMessage string
+	FullMessage string `yaml:"full_message"`
 	// Usage reads the memory the process uses now; nil means ProcessMemory.
-	Usage func() (uint64, error)
+	Usage func() (uint64, error) `yaml:"-"`
 }
 
 // DefaultFullMessage is the login disconnect while memory is near the limit.

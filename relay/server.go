@@ -11,41 +11,13 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
-
-// Protocol is what a listener accepts; with several, the first bytes decide.
-type Protocol string
-
-const (
-	Minecraft Protocol = "minecraft"
-	WS        Protocol = "ws"
-	WSS       Protocol = "wss"
-)
-
-// ProxyPolicy says what a listener does with an incoming PROXY protocol header. Under both
-// policies that read headers, a peer in TrustedProxies must send one and its source address is
-// the client's; they differ only in what an untrusted peer's header gets. (The config file
-// calls them reject and ignore.)
-type ProxyPolicy int
-
-const (
-	ProxyOff              ProxyPolicy = iota // no PROXY header is expected; one would be bad input
-	ProxyRefuseUntrusted                     // an untrusted peer that sends a header is refused
-	ProxyDiscardUntrusted                    // an untrusted peer's header is read and thrown away
-)
-
-// Listener is one address and what it serves.
-type Listener struct {
-	Addr      string
-	Protocols []Protocol
-	// Proxy enables PROXY headers from TrustedProxies on this listener.
-	Proxy ProxyPolicy
-}
 
 // Config is everything a Server needs; cmd/moonbridge builds it from the config file and flags.
 type Config struct {
@@ -84,12 +56,10 @@ type Config struct {
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
 	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
 	RestartingMOTD string
-	// DataPath says what relays established sessions ("": auto); Loops is how many event
-	// loops (0: GOMAXPROCS). Both are read at Start; a Reload does not change them.
-	// See datapath.go.
-	DataPath DataPath
-	Loops    int
-	Logger   zerolog.Logger
+	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
+	// does not change it (datapath.go).
+	DataPathConfig
+	Logger zerolog.Logger
 }
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a
@@ -158,14 +128,11 @@ func checkProtocols(l Listener, haveTLS bool) error {
 		return fmt.Errorf("listener %s: no protocols", l.Addr)
 	}
 	for _, p := range l.Protocols {
-		switch p {
-		case Minecraft, WS:
-		case WSS:
-			if !haveTLS {
-				return fmt.Errorf("listener %s: wss needs a TLS server", l.Addr)
-			}
-		default:
+		if err := enum.Check(p, protocols...); err != nil || p == "" {
 			return fmt.Errorf("listener %s: unknown protocol %q", l.Addr, p)
+		}
+		if p == WSS && !haveTLS {
+			return fmt.Errorf("listener %s: wss needs a TLS server", l.Addr)
 		}
 	}
 	return nil

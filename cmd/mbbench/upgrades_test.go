@@ -18,6 +18,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
+	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
@@ -158,7 +159,7 @@ func TestServedConfig(t *testing.T) {
 		}
 		files = append(files, base+".pub")
 	}
-	online := &onlineRoute{sessionServer: "http://127.0.0.1:1234", forwarding: config.ForwardBungeeCord}
+	online := &onlineRoute{sessionServer: "http://127.0.0.1:1234", forwarding: string(auth.ForwardBungeeCord)}
 	for _, c := range []servedConfig{
 		{quiet: true, tokenKeys: files, tokenCache: 4096}, {quiet: true}, {online: online}, {quiet: true, tokenKeys: files, online: online},
 	} {
@@ -175,12 +176,12 @@ func TestServedConfig(t *testing.T) {
 
 func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 	t.Helper()
-	tokens, auth, forwarding, sessions, level := config.TokensOff, config.AuthPassthrough, config.ForwardNone, "https://sessionserver.mojang.com", "info"
+	tokens, authMode, forwarding, sessions, level := access.TokensOff, config.AuthPassthrough, auth.ForwardNone, "https://sessionserver.mojang.com", "info"
 	if c.tokenKeys != nil {
-		tokens = config.TokensRequired
+		tokens = access.TokensRequired
 	}
 	if c.online != nil {
-		auth, forwarding, sessions = config.AuthOnline, c.online.forwarding, c.online.sessionServer
+		authMode, forwarding, sessions = config.AuthOnline, auth.Forwarding(c.online.forwarding), c.online.sessionServer
 	}
 	if c.quiet {
 		level = "warn"
@@ -189,13 +190,13 @@ func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 		t.Fatalf("%+v: routes %+v", c, cfg.Routes)
 	}
 	r := cfg.Routes[0]
-	if r.Access.Tokens != tokens || r.Auth != auth || r.Forwarding != forwarding || cfg.Login.SessionServer != sessions || cfg.Log.Level != level {
+	if r.Access.Tokens != tokens || r.Auth != authMode || r.Forwarding != forwarding || cfg.Login.SessionServer != sessions || cfg.Log.Level != level {
 		t.Errorf("%+v: tokens %q auth %q forwarding %q session server %q log level %q", c, r.Access.Tokens, r.Auth, r.Forwarding, cfg.Login.SessionServer, cfg.Log.Level)
 	}
 	if !slices.Equal(cfg.Access.Keys, c.tokenKeys) || cfg.Access.TokenCache != c.tokenCache {
 		t.Errorf("access.keys %v, token_cache %d, want %v and %d", cfg.Access.Keys, cfg.Access.TokenCache, c.tokenKeys, c.tokenCache)
 	}
-	if l := cfg.Limits; l.ConnectionRatePerIP < 100000 || l.ConnectionBurstPerIP < 100000 || l.MaxConnectionsPerIP < 10000 {
+	if l := cfg.Limits; l.ConnectionRate < 100000 || l.ConnectionBurst < 100000 || l.MaxConnectionsPerIP < 10000 {
 		t.Errorf("limits %+v refuse a loop of sessions from one address", l)
 	}
 }

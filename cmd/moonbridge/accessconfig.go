@@ -36,5 +36,5 @@ func relayAccess(a config.RouteAccess) (relay.Access, error) {
 	if err != nil {
 		return relay.Access{}, err
 	}
-	return relay.Access{Tokens: access.Mode(a.Tokens), Allow: allow, Deny: deny}, nil
+	return relay.Access{Tokens: a.Tokens, Allow: allow, Deny: deny}, nil
 }

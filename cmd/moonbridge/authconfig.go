@@ -49,17 +49,13 @@ func routeLogins(routes []config.Route, login config.Login, log zerolog.Logger) 
 }
 
 func routeLogin(r config.Route, login config.Login) (*auth.Config, error) {
-	fwd, err := auth.ParseForwarding(r.Forwarding)
-	if err != nil {
-		return nil, err
-	}
 	c := &auth.Config{
 		Online:     r.Auth == config.AuthOnline,
-		Forwarding: fwd,
+		Forwarding: r.Forwarding,
 		Sessions:   auth.SessionServer{BaseURL: strings.TrimRight(login.SessionServer, "/"), Timeout: login.SessionTimeout},
 		SendIP:     login.PreventProxyConnections,
 	}
-	if fwd == auth.ForwardVelocity {
+	if r.Forwarding == auth.ForwardVelocity {
 		secret, err := os.ReadFile(r.VelocitySecretFile)
 		if err != nil {
 			return nil, fmt.Errorf("velocity_secret_file: %w", err)

@@ -20,7 +20,7 @@ func TestRouteLogins(t *testing.T) {
 	os.WriteFile(secret, []byte("s3cret\r\n"), 0o600)
 	empty := filepath.Join(dir, "empty")
 	os.WriteFile(empty, []byte("\n"), 0o600)
-	route := func(authMode, fwd, file string) config.Route {
+	route := func(authMode string, fwd auth.Forwarding, file string) config.Route {
 		r := config.DefaultRoute("127.0.0.1:25565")
 		r.Auth, r.Forwarding, r.VelocitySecretFile = authMode, fwd, file
 		return r
@@ -28,10 +28,10 @@ func TestRouteLogins(t *testing.T) {
 	login := config.Default().Login
 	var log bytes.Buffer
 	logins, err := routeLogins([]config.Route{
-		route(config.AuthPassthrough, config.ForwardNone, ""),
-		route(config.AuthOnline, config.ForwardVelocity, secret),
-		route(config.AuthOnline, config.ForwardBungeeCord, ""),
-		route(config.AuthOffline, config.ForwardBungeeCord, ""),
+		route(config.AuthPassthrough, auth.ForwardNone, ""),
+		route(config.AuthOnline, auth.ForwardVelocity, secret),
+		route(config.AuthOnline, auth.ForwardBungeeCord, ""),
+		route(config.AuthOffline, auth.ForwardBungeeCord, ""),
 	}, login, zerolog.New(&log))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestRouteLogins(t *testing.T) {
 	if o := logins[1]; o.Sessions.BaseURL != "https://sessionserver.mojang.com" || o.Sessions.Timeout != login.SessionTimeout {
 		t.Errorf("session server %+v", o.Sessions)
 	}
-	if _, err := routeLogins([]config.Route{route(config.AuthOnline, config.ForwardVelocity, empty)}, login, zerolog.Nop()); err == nil {
+	if _, err := routeLogins([]config.Route{route(config.AuthOnline, auth.ForwardVelocity, empty)}, login, zerolog.Nop()); err == nil {
 		t.Error("an empty velocity secret was taken")
 	}
 	if want := map[bool]string{true: "boringssl", false: "go"}[cfb8.BoringAccelerated()]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {

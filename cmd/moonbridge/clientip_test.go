@@ -11,6 +11,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -29,7 +30,7 @@ func TestClientIPHeadersBehindTrustedProxy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := closingBackend(t)
 			cfg := config.Default()
-			cfg.Listeners = []config.Listener{{Listen: "127.0.0.1:0", Protocols: []string{config.ProtocolWS}, ProxyProtocol: "off"}}
+			cfg.Listeners = []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.WS}}}
 			cfg.Routes = []config.Route{{Hosts: []string{"*"}, Backends: []string{backend}}}
 			cfg.TrustedProxies = []string{"127.0.0.1/32"}
 			if tc.headers != nil {

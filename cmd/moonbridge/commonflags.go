@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding"
 	"flag"
 	"io"
 	"os"
@@ -41,6 +42,17 @@ func (f *commonFlags) load() (config.Config, flagKeys, error) {
 	keys.set(&cfg.Log.Level, f.logLevel, "log.level", "--log-level")
 	keys.set(&cfg.Log.Format, f.logFormat, "log.format", "--log-format")
 	return cfg, keys, nil
+}
+
+// overrideText parses a flag given into a typed setting; a wrong value names the key it sets.
+func overrideText(dst encoding.TextUnmarshaler, key, flagValue string) error {
+	if flagValue == "" {
+		return nil
+	}
+	if err := dst.UnmarshalText([]byte(flagValue)); err != nil {
+		return &config.InvalidError{Key: key, Reason: err.Error()}
+	}
+	return nil
 }
 
 // runDaemon parses args, builds the effective config, the logger and the contexts that the

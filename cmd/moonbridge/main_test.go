@@ -22,6 +22,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 func run(args ...string) (code int, stdout, stderr string) {
@@ -123,8 +124,7 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantListeners := []config.Listener{{Listen: "127.0.0.1:0", ProxyProtocol: "off",
-		Protocols: []string{config.ProtocolMinecraft, config.ProtocolWS, config.ProtocolWSS}}}
+	wantListeners := []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS}}}
 	if !reflect.DeepEqual(cfg.Listeners, wantListeners) {
 		t.Errorf("listeners %+v, want %+v", cfg.Listeners, wantListeners)
 	}
@@ -160,7 +160,7 @@ func TestServeRefusesBadCommandLines(t *testing.T) {
 
 func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg := config.Default()
-	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	cfg.Listeners[0].Addr = "127.0.0.1:0"
 	logs := startServe(t, cfg)
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(logs.String(), " for Minecraft, ws and wss (TLS: ") {
@@ -194,7 +194,7 @@ func startServe(t *testing.T, cfg config.Config) *testutil.SyncBuffer {
 
 func TestServeAdminExportsRelayMetrics(t *testing.T) {
 	cfg := config.Default()
-	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	cfg.Listeners[0].Addr = "127.0.0.1:0"
 	cfg.Admin.Listen = "127.0.0.1:0"
 	admin := adminAddr(t, startServe(t, cfg))
 	body := httpGet(t, "http://"+admin+"/metrics")
@@ -217,7 +217,7 @@ func TestServeAdminExportsRelayMetrics(t *testing.T) {
 func TestServeAdminPprofOnlyWhenAsked(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		cfg := config.Default()
-		cfg.Listeners[0].Listen = "127.0.0.1:0"
+		cfg.Listeners[0].Addr = "127.0.0.1:0"
 		cfg.Admin = config.Admin{Listen: "127.0.0.1:0", Pprof: on}
 		admin := "http://" + adminAddr(t, startServe(t, cfg))
 		want := http.StatusNotFound

@@ -15,13 +15,9 @@ import (
 // relayMemory turns the memory section into the relay's settings: memory.limit in MiB, or for
 // 0 the limit of the process's cgroup (none when it has none).
 func relayMemory(m config.Memory) (relay.Memory, error) {
-	profile, err := memoryProfile(m)
-	if err != nil {
-		return relay.Memory{}, err
-	}
-	out := relay.Memory{Profile: profile, FullMessage: m.FullMessage}
-	if m.Limit > 0 {
-		out.Limit, out.LimitFrom = uint64(m.Limit)<<20, "memory.limit"
+	out := m.Memory
+	if m.LimitMiB > 0 {
+		out.Limit, out.LimitFrom = uint64(m.LimitMiB)<<20, "memory.limit"
 		return out, nil
 	}
 	limit, err := cgroup.MemoryLimit(os.DirFS("/"))
@@ -32,22 +28,7 @@ func relayMemory(m config.Memory) (relay.Memory, error) {
 	return out, nil
 }
 
-func memoryProfile(m config.Memory) (bufpool.Profile, error) {
-	profile, err := bufpool.ParseProfile(m.Profile)
-	if err != nil {
-		return 0, fmt.Errorf("memory.profile: %w", err)
-	}
-	return profile, nil
-}
-
 // setBufferProfile gives the process's buffer pools (the relay's and the TLS layer's) the
 // memory profile. They are process-wide, so serve sets it once, at start; a reload keeps it, as
 // it keeps the rest of the memory section (notReloaded).
-func setBufferProfile(m config.Memory) error {
-	profile, err := memoryProfile(m)
-	if err != nil {
-		return err
-	}
-	bufpool.SetProfile(profile)
-	return nil
-}
+func setBufferProfile(m config.Memory) { bufpool.SetProfile(m.Profile) }

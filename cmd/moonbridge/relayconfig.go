@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -61,36 +62,27 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		return relay.Config{}, err
 	}
 	return relay.Config{
-		Listeners:       relayListeners(cfg.Listeners),
+		Listeners:       cfg.Listeners,
 		Routes:          routes,
 		Tokens:          tokens,
 		TokenInQuery:    cfg.Access.QueryToken,
 		WebSocket:       wsConfig(cfg.WebSocket, log),
-		Limits:          relayLimits(cfg.Limits),
+		Limits:          cfg.Limits,
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		ForwardSecret:   clientaddr.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
-		LoginWebhook:    relay.LoginWebhook{URL: cfg.LoginWebhook.URL, Timeout: cfg.LoginWebhook.Timeout},
-		LandingPage: relay.LandingPage{Mode: relay.LandingMode(cfg.LandingPage.Mode), Redirect: cfg.LandingPage.Redirect,
-			Name: cfg.LandingPage.Name, Address: cfg.LandingPage.Address},
-		Fallback:       fallback,
-		RestartingMOTD: cfg.Shutdown.MOTD,
-		DataPath:       relay.DataPath(cfg.Relay.DataPath),
-		Loops:          cfg.Relay.Loops,
-		Logger:         log,
+		LoginWebhook:    cfg.LoginWebhook,
+		LandingPage:     cfg.LandingPage,
+		Fallback:        fallback,
+		RestartingMOTD:  cfg.Shutdown.MOTD,
+		DataPathConfig:  cfg.Relay,
+		Logger:          log,
 	}, nil
 }
 
-func servesWSS(listeners []config.Listener) bool {
-	for _, l := range listeners {
-		for _, p := range l.Protocols {
-			if p == config.ProtocolWSS {
-				return true
-			}
-		}
-	}
-	return false
+func servesWSS(listeners []relay.Listener) bool {
+	return slices.ContainsFunc(listeners, func(l relay.Listener) bool { return slices.Contains(l.Protocols, relay.WSS) })
 }
 
 // startTLS selects the provider (auto, boringssl, go) and builds its server.
@@ -151,28 +143,6 @@ func certSources(tlsCfg config.TLS, log zerolog.Logger) ([]gossl.CertSource, err
 	return sources, nil
 }
 
-func relayListeners(listeners []config.Listener) []relay.Listener {
-	out := make([]relay.Listener, 0, len(listeners))
-	for _, l := range listeners {
-		rl := relay.Listener{Addr: l.Listen, Proxy: proxyPolicy(l.ProxyProtocol)}
-		for _, p := range l.Protocols {
-			rl.Protocols = append(rl.Protocols, relay.Protocol(p))
-		}
-		out = append(out, rl)
-	}
-	return out
-}
-
-func proxyPolicy(name string) relay.ProxyPolicy {
-	switch name {
-	case "reject":
-		return relay.ProxyRefuseUntrusted
-	case "ignore":
-		return relay.ProxyDiscardUntrusted
-	}
-	return relay.ProxyOff
-}
-
 // relayRoutes turns the file's routes into the relay's; logins[i] is route i's login (nil: the
 // login passes through), or logins is nil for none.
 func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
@@ -193,7 +163,7 @@ func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, e
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}
 		for _, addr := range r.Backends {
-			rr.Backends = append(rr.Backends, pool.Backend{Addr: addr, ProxyProtocol: r.ProxyProtocol})
+			rr.Backends = append(rr.Backends, pool.Backend{Addr: addr, ProxyProtocol: int(r.SendProxy)})
 		}
 		var err error
 		if rr.Access, err = relayAccess(r.Access); err != nil {
@@ -217,19 +187,6 @@ func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {
 		MaxHeaderBytes:    int(w.MaxHeaderSize),
 		Conn:              conn,
 		Logger:            log,
-	}
-}
-
-func relayLimits(l config.Limits) relay.Limits {
-	return relay.Limits{
-		MaxConnections:      l.MaxConnections,
-		MaxConnectionsPerIP: l.MaxConnectionsPerIP,
-		IPv6Prefix:          l.IPv6Prefix,
-		ConnectionRate:      l.ConnectionRatePerIP,
-		ConnectionBurst:     l.ConnectionBurstPerIP,
-		HandshakeTimeout:    l.HandshakeTimeout,
-		MaxHandshakeFrame:   l.MaxHandshakeSize,
-		DialTimeout:         l.DialTimeout,
 	}
 }
 

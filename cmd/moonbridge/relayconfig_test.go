@@ -12,10 +12,10 @@ import (
 // The limits and the data path the file sets reach the relay.
 func TestRelayConfigCarriesLimits(t *testing.T) {
 	cfg := config.Default()
-	cfg.Listeners[0].Protocols = []string{config.ProtocolMinecraft}
-	cfg.Limits.ConnectionRatePerIP, cfg.Limits.ConnectionBurstPerIP = 2.5, 4
+	cfg.Listeners[0].Protocols = []relay.Protocol{relay.Minecraft}
+	cfg.Limits.ConnectionRate, cfg.Limits.ConnectionBurst = 2.5, 4
 	cfg.Routes[0].MaxConnections = 20
-	cfg.Relay = config.Relay{DataPath: config.DataPathGoroutines, Loops: 3}
+	cfg.Relay = relay.DataPathConfig{DataPath: relay.DataPathGoroutines, Loops: 3}
 	out, _, err := relayConfig(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)

@@ -65,7 +65,7 @@ func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
 	cfg := config.Default()
 	cfg.ForwardSecret.Value = "s3cret"
 	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
-	cfg.LandingPage = config.LandingPage{Mode: config.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
+	cfg.LandingPage = relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
 	got, err := relaySettings(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)

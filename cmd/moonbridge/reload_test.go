@@ -18,6 +18,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	"github.com/moonbridge/moonbridge/gossl"
 	synctest "github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -44,7 +45,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 
 func localConfig() config.Config {
 	cfg := config.Default()
-	cfg.Listeners[0].Listen = "127.0.0.1:0"
+	cfg.Listeners[0].Addr = "127.0.0.1:0"
 	return cfg
 }
 
@@ -86,7 +87,7 @@ func TestHangupCountsAndNamesChanges(t *testing.T) {
 	next, loadErr = cfg, nil
 	next.Limits.MaxConnections = 5
 	next.Log.Level = "debug"
-	next.Listeners = append(slices.Clone(next.Listeners), config.Listener{Listen: "127.0.0.1:0", Protocols: []string{"ws"}})
+	next.Listeners = append(slices.Clone(next.Listeners), relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.WS}})
 	r.reload() // two listeners on one address: refused
 	next.Listeners = next.Listeners[:1]
 	r.reload()

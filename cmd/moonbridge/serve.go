@@ -52,9 +52,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if err != nil {
 		return err
 	}
-	if err := setBufferProfile(cfg.Memory); err != nil {
-		return err
-	}
+	setBufferProfile(cfg.Memory)
 	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	if err := srv.Start(); err != nil {

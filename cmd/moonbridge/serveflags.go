@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // serveFlags are the quick-start flags; each one that is given overrides the config file.
@@ -41,11 +43,8 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 		return config.Config{}, err
 	}
 	if f.listen != "" {
-		cfg.Listeners = []config.Listener{{
-			Protocols:     []string{config.ProtocolMinecraft, config.ProtocolWS, config.ProtocolWSS},
-			ProxyProtocol: "off",
-		}}
-		keys.set(&cfg.Listeners[0].Listen, f.listen, "listeners[0].listen", "--listen")
+		cfg.Listeners = []relay.Listener{{Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS}}}
+		keys.set(&cfg.Listeners[0].Addr, f.listen, "listeners[0].listen", "--listen")
 	}
 	if f.backend != "" {
 		cfg.Routes = []config.Route{config.DefaultRoute(f.backend)}
@@ -57,8 +56,11 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 	keys.set(&cfg.TLS.RecordLayer, f.tlsRecords, "tls.record_layer", "--tls-record-layer")
 	keys.set(&cfg.WebSocket.Path, f.wsPath, "websocket.path", "--ws-path")
 	keys.set(&cfg.Admin.Listen, f.admin, "admin.listen", "--admin")
-	keys.set(&cfg.Memory.Profile, f.memProfile, "memory.profile", "--memory-profile")
-	if err := keys.validate(cfg); err != nil {
+	profileErr := overrideText(&cfg.Memory.Profile, "memory.profile", f.memProfile)
+	if f.memProfile != "" {
+		keys["memory.profile"] = "--memory-profile"
+	}
+	if err := errors.Join(keys.rename(profileErr), keys.validate(cfg)); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}
 	return cfg, nil

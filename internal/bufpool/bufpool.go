@@ -12,9 +12,10 @@
 package bufpool
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/moonbridge/moonbridge/internal/enum"
 )
 
 // Profile says how pools keep buffers that are given back.
@@ -34,14 +35,24 @@ func (p Profile) String() string {
 
 // ParseProfile reads "low" or "throughput".
 func ParseProfile(s string) (Profile, error) {
-	switch s {
-	case "low":
-		return Low, nil
-	case "throughput":
-		return Throughput, nil
+	name, err := enum.Parse([]byte(s), "low", "throughput")
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("unknown memory profile %q (low or throughput)", s)
+	if name == "low" {
+		return Low, nil
+	}
+	return Throughput, nil
 }
+
+// UnmarshalText reads "low" or "throughput".
+func (p *Profile) UnmarshalText(text []byte) (err error) {
+	*p, err = ParseProfile(string(text))
+	return err
+}
+
+// MarshalText writes the profile's name.
+func (p Profile) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // LowKeep is how many free buffers one pool keeps in the Low profile: enough for the reads of a
 // few sessions moving data at the same moment, little next to a burst (8 64 KiB buffers are

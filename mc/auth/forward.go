@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 
+	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -121,13 +121,12 @@ func boolByte(b bool) byte {
 	return 0
 }
 
-// ParseForwarding checks a configured forwarding mode.
-func ParseForwarding(s string) (Forwarding, error) {
-	switch f := Forwarding(s); f {
-	case "", ForwardNone:
-		return ForwardNone, nil
-	case ForwardBungeeCord, ForwardVelocity:
-		return f, nil
-	}
-	return "", fmt.Errorf("forwarding %q: want none, bungeecord or velocity", s)
+var forwardings = []Forwarding{ForwardNone, ForwardBungeeCord, ForwardVelocity}
+
+// UnmarshalText reads none, bungeecord or velocity.
+func (f *Forwarding) UnmarshalText(text []byte) (err error) {
+	*f, err = enum.Parse(text, forwardings...)
+	return err
 }
+
+func (f Forwarding) String() string { return string(f) }

@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/moonbridge/moonbridge/access"
+)
 
 // maxTokenCache bounds access.token_cache: an entry is about 200 bytes.
 const maxTokenCache = 1 << 20
@@ -21,7 +25,7 @@ func (a Access) validate(routes []Route) []error {
 		return errs
 	}
 	for i, r := range routes {
-		if r.Access.Tokens == TokensRequired || r.Access.Tokens == TokensOptional {
+		if r.Access.Tokens == access.TokensRequired || r.Access.Tokens == access.TokensOptional {
 			errs = append(errs, invalid(fmt.Sprintf("routes[%d].access.tokens", i), "%s needs access.keys, the public keys tokens are checked with", r.Access.Tokens))
 		}
 	}
@@ -29,7 +33,6 @@ func (a Access) validate(routes []Route) []error {
 }
 
 func (a RouteAccess) validate(key string) []error {
-	errs := []error{oneOf(key+".tokens", a.Tokens, TokensOff, TokensOptional, TokensRequired)}
-	errs = append(errs, validateCIDRs(key+".allow", a.Allow)...)
+	errs := validateCIDRs(key+".allow", a.Allow)
 	return append(errs, validateCIDRs(key+".deny", a.Deny)...)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/access"
 )
 
 func TestAccessErrorsNameKeyAndLine(t *testing.T) {
@@ -43,10 +45,10 @@ func TestAccessDefaultsAndAFullSection(t *testing.T) {
 	if cfg.Access.Leeway != time.Minute || cfg.Access.QueryToken || cfg.Access.Audience != "play.example.net" {
 		t.Errorf("access %+v", cfg.Access)
 	}
-	if a := cfg.Routes[0].Access; a.Tokens != TokensRequired || len(a.Deny) != 1 || len(a.Allow) != 0 {
+	if a := cfg.Routes[0].Access; a.Tokens != access.TokensRequired || len(a.Deny) != 1 || len(a.Allow) != 0 {
 		t.Errorf("routes[0].access %+v", a)
 	}
-	if a := cfg.Routes[1].Access; a.Tokens != TokensOff {
+	if a := cfg.Routes[1].Access; a.Tokens != access.TokensOff {
 		t.Errorf("a route without access has tokens %q, want off", a.Tokens)
 	}
 }

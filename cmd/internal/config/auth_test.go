@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 func TestRouteAuthDefaults(t *testing.T) {
@@ -12,7 +14,7 @@ func TestRouteAuthDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := cfg.Routes[0]; r.Auth != AuthPassthrough || r.Forwarding != ForwardNone {
+	if r := cfg.Routes[0]; r.Auth != AuthPassthrough || r.Forwarding != auth.ForwardNone {
 		t.Errorf("a route without auth keys: auth %q forwarding %q, want passthrough and none", r.Auth, r.Forwarding)
 	}
 }

@@ -1,42 +1,52 @@
 // Package config is moonbridge's configuration: the YAML schema, its embedded defaults, strict
 // loading with ${NAME} / ${NAME:default} environment placeholders, and validation. Only cmd/
-// uses it; the packages that do the work take plain settings values built from it.
+// uses it. A section the packages that do the work take as it is (relay.Limits,
+// relay.Listener, relay.LandingPage, relay.LoginWebhook, relay.DataPathConfig, most of
+// relay.Memory) is their type, with its yaml tags and its defaults; a named value (a protocol,
+// a data path, a token mode, a forwarding) is their type too and parses itself, so a wrong one
+// is reported with its line as the file is read. What remains here is what the file says
+// otherwise than the packages take it (paths of files to read, MiB, CIDRs as text).
 package config
 
 import (
 	"time"
+
+	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/internal/bufpool"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // Config is the whole file. Every key has a default (see Default and moonbridge.example.yml).
 type Config struct {
-	Log       Log        `yaml:"log"`
-	Admin     Admin      `yaml:"admin"`
-	TLS       TLS        `yaml:"tls"`
-	WebSocket WebSocket  `yaml:"websocket"`
-	Listeners []Listener `yaml:"listeners"`
-	Routes    []Route    `yaml:"routes"`
+	Log       Log              `yaml:"log"`
+	Admin     Admin            `yaml:"admin"`
+	TLS       TLS              `yaml:"tls"`
+	WebSocket WebSocket        `yaml:"websocket"`
+	Listeners []relay.Listener `yaml:"listeners"`
+	Routes    []Route          `yaml:"routes"`
 	// TrustedProxies may send PROXY headers and forwarded-for headers (CIDRs of a CDN or LB).
 	TrustedProxies []string `yaml:"trusted_proxies"`
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
-	ClientIPHeaders []string `yaml:"client_ip_headers"`
-	Access          Access   `yaml:"access"`
-	Limits          Limits   `yaml:"limits"`
-	Memory          Memory   `yaml:"memory"`
-	Relay           Relay    `yaml:"relay"`
-	Fallback        Fallback `yaml:"fallback"`
-	Shutdown        Shutdown `yaml:"shutdown"`
-	Client          Client   `yaml:"client"`
-	Login           Login    `yaml:"login"`
+	ClientIPHeaders []string             `yaml:"client_ip_headers"`
+	Access          Access               `yaml:"access"`
+	Limits          relay.Limits         `yaml:"limits"`
+	Memory          Memory               `yaml:"memory"`
+	Relay           relay.DataPathConfig `yaml:"relay"`
+	Fallback        Fallback             `yaml:"fallback"`
+	Shutdown        Shutdown             `yaml:"shutdown"`
+	Client          Client               `yaml:"client"`
+	Login           Login                `yaml:"login"`
 
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
 	ForwardSecret ForwardSecret `yaml:"forward_secret"`
 	// LoginWebhook gets join and leave events (loginwebhook.go).
-	LoginWebhook LoginWebhook `yaml:"login_webhook"`
+	LoginWebhook relay.LoginWebhook `yaml:"login_webhook"`
 	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
-	LandingPage LandingPage `yaml:"landing_page"`
+	LandingPage relay.LandingPage `yaml:"landing_page"`
 }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
@@ -54,17 +64,10 @@ type Access struct {
 
 // RouteAccess says who may use a route.
 type RouteAccess struct {
-	Tokens string   `yaml:"tokens"` // off, optional, required
-	Allow  []string `yaml:"allow"`  // CIDRs; empty: every address
-	Deny   []string `yaml:"deny"`   // CIDRs; win over allow
+	Tokens access.Mode `yaml:"tokens"` // off, optional, required
+	Allow  []string    `yaml:"allow"`  // CIDRs; empty: every address
+	Deny   []string    `yaml:"deny"`   // CIDRs; win over allow
 }
-
-// Token modes of a route.
-const (
-	TokensOff      = "off"
-	TokensOptional = "optional"
-	TokensRequired = "required"
-)
 
 // Login is what routes with auth online share: the key of the Encryption Requests and the
 // session server that vouches for players.
@@ -97,13 +100,6 @@ const (
 	AuthOffline     = "offline"
 )
 
-// Forwarding modes.
-const (
-	ForwardNone       = "none"
-	ForwardBungeeCord = "bungeecord"
-	ForwardVelocity   = "velocity"
-)
-
 // Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
 // close the rest.
 type Shutdown struct {
@@ -112,48 +108,13 @@ type Shutdown struct {
 	MOTD string `yaml:"motd"`
 }
 
-// Limits bound what one client can take; all are on by default.
-type Limits struct {
-	MaxConnections      int `yaml:"max_connections"`
-	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"`
-	// IPv6Prefix is the bits of an IPv6 address that count as one address for the per-address
-	// limits (a /64 is one customer's network).
-	IPv6Prefix int `yaml:"ipv6_prefix"`
-	// ConnectionRatePerIP is new connections per second per address on average, with bursts of
-	// up to ConnectionBurstPerIP.
-	ConnectionRatePerIP  float64       `yaml:"connection_rate_per_ip"`
-	ConnectionBurstPerIP int           `yaml:"connection_burst_per_ip"`
-	HandshakeTimeout     time.Duration `yaml:"handshake_timeout"`
-	MaxHandshakeSize     int           `yaml:"max_handshake_size"`
-	DialTimeout          time.Duration `yaml:"dial_timeout"`
-}
-
-// Memory chooses the buffer pools' profile and the memory limit new logins are refused near.
+// Memory chooses the buffer pools' profile (low, throughput), the memory limit new logins are
+// refused near, and what they are told (relay.Memory). The file gives the limit in MiB, or 0
+// for the cgroup's limit (cmd/moonbridge reads it), or none.
 type Memory struct {
-	Profile     string `yaml:"profile"`      // low, throughput
-	Limit       int    `yaml:"limit"`        // MiB; 0: the cgroup's limit, or none
-	FullMessage string `yaml:"full_message"` // login disconnect and server list line near the limit
+	relay.Memory `yaml:",inline"`
+	LimitMiB     int `yaml:"limit"`
 }
-
-// Relay says what moves an established session's bytes.
-type Relay struct {
-	// DataPath: auto (event loops where the system has them, Linux; goroutines elsewhere), loop
-	// (an error where there are none) or goroutines (two per session).
-	DataPath string `yaml:"data_path"`
-	Loops    int    `yaml:"loops"` // event loops; 0: one per CPU Go uses (GOMAXPROCS)
-}
-
-// DefaultLoops is relay.loops when the file says nothing: one loop measured cheaper than one
-// per CPU on a 2-vCPU machine (bench/results/2026-11-30-loop-data-path.md); 0 asks for one
-// per CPU Go uses.
-const DefaultLoops = 1
-
-// Data path names.
-const (
-	DataPathAuto       = "auto"
-	DataPathLoop       = "loop"
-	DataPathGoroutines = "goroutines"
-)
 
 // Fallback is what players see when no backend is reachable.
 type Fallback struct {
@@ -162,6 +123,12 @@ type Fallback struct {
 	MaxPlayers  int    `yaml:"max_players"`
 	Favicon     string `yaml:"favicon"` // a 64x64 PNG file; empty for none
 	Disconnect  string `yaml:"disconnect"`
+}
+
+// defaultFallback is relay.DefaultFallback, without a favicon.
+func defaultFallback() Fallback {
+	d := relay.DefaultFallback()
+	return Fallback{MOTD: d.Status.MOTD, VersionName: d.Status.VersionName, MaxPlayers: d.Status.MaxPlayers, Disconnect: d.Disconnect}
 }
 
 // Log chooses the log level and format.
@@ -204,15 +171,6 @@ type WebSocket struct {
 	MaxHeaderSize ByteSize      `yaml:"max_header_size"` // of the HTTP upgrade request
 }
 
-// Listener is one address and the protocols it serves; with several, the first bytes decide.
-type Listener struct {
-	Listen    string   `yaml:"listen"`
-	Protocols []string `yaml:"protocols"` // minecraft, ws, wss
-	// ProxyProtocol: off, or reject / ignore, which read a PROXY header from trusted_proxies and
-	// refuse, or read and ignore, one from anyone else.
-	ProxyProtocol string `yaml:"proxy_protocol"`
-}
-
 // Route sends clients whose handshake host matches Hosts to the first reachable backend.
 type Route struct {
 	// Name labels the route in metrics and logs; empty: its first host, followed by its first
@@ -221,9 +179,9 @@ type Route struct {
 	Hosts    []string `yaml:"hosts"` // exact names or *.example.net; "*" is the default route
 	Paths    []string `yaml:"paths"` // WebSocket paths this route is limited to; empty: any
 	Backends []string `yaml:"backends"`
-	// ProxyProtocol sends a PROXY header (1 or 2) with the real client address; 0 sends none.
-	ProxyProtocol int    `yaml:"proxy_protocol"`
-	RewriteHost   string `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
+	// SendProxy sends the backends a PROXY header (v1 or v2) with the real client address.
+	SendProxy   relay.SendProxy `yaml:"send_proxy" was:"proxy_protocol"`
+	RewriteHost string          `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 	// MaxConnections bounds this route's sessions; 0: only the global limits.
 	MaxConnections int `yaml:"max_connections"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
@@ -246,7 +204,7 @@ type Route struct {
 	// server) or offline (the proxy takes the name as it is, for forwarding).
 	Auth string `yaml:"auth"`
 	// Forwarding tells the backend who the player is: none, bungeecord or velocity.
-	Forwarding string `yaml:"forwarding"`
+	Forwarding auth.Forwarding `yaml:"forwarding"`
 	// VelocitySecretFile holds the secret velocity forwarding signs with (Paper's
 	// velocity.secret); a trailing newline is not part of it.
 	VelocitySecretFile string `yaml:"velocity_secret_file"`
@@ -273,12 +231,12 @@ func DefaultRoute(backends ...string) Route {
 func routeDefaults() Route {
 	return Route{HealthCheck: defaultHealthCheck(), Fallback: FallbackFixed, LastKnown: defaultLastKnown(),
 		Balance: BalanceFailover, Wake: defaultWake(), Access: defaultRouteAccess(),
-		Auth: AuthPassthrough, Forwarding: ForwardNone}
+		Auth: AuthPassthrough, Forwarding: auth.ForwardNone}
 }
 
 // defaultRouteAccess lets everyone in: no token, no address list.
 func defaultRouteAccess() RouteAccess {
-	return RouteAccess{Tokens: TokensOff, Allow: []string{}, Deny: []string{}}
+	return RouteAccess{Tokens: access.TokensOff, Allow: []string{}, Deny: []string{}}
 }
 
 // HealthCheck says how a route checks its backends.
@@ -304,23 +262,6 @@ func defaultHealthCheck() HealthCheck {
 	return HealthCheck{Mode: HealthTCP, Interval: 10 * time.Second, Timeout: 2 * time.Second, Rise: 2, Fall: 3}
 }
 
-// fillListDefaults sets what a list item in the file leaves out (decoding over Default keeps
-// only the defaults of keys outside lists): a listener's proxy_protocol is off.
-func (c *Config) fillListDefaults() {
-	for i := range c.Listeners {
-		if c.Listeners[i].ProxyProtocol == "" {
-			c.Listeners[i].ProxyProtocol = "off"
-		}
-	}
-}
-
-// Protocol names a listener accepts.
-const (
-	ProtocolMinecraft = "minecraft"
-	ProtocolWS        = "ws"
-	ProtocolWSS       = "wss"
-)
-
 // Default is the embedded configuration `moonbridge serve` runs with when given no file: one
 // listener for Minecraft, ws and wss on 127.0.0.1:25577 in front of a server on 127.0.0.1:25565.
 func Default() Config {
@@ -335,39 +276,22 @@ func Default() Config {
 			HeaderTimeout: 10 * time.Second,
 			MaxHeaderSize: 8 << 10,
 		},
-		Listeners: []Listener{{
-			Listen:        "127.0.0.1:25577",
-			Protocols:     []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS},
-			ProxyProtocol: "off",
+		Listeners: []relay.Listener{{
+			Addr:      "127.0.0.1:25577",
+			Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS},
 		}},
 		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
 		Access:          Access{Keys: []string{}, Leeway: time.Minute},
 		ForwardSecret:   defaultForwardSecret(),
-		LoginWebhook:    defaultLoginWebhook(),
-		LandingPage:     defaultLandingPage(),
-		Limits: Limits{
-			MaxConnections:       10000,
-			MaxConnectionsPerIP:  50,
-			IPv6Prefix:           64,
-			ConnectionRatePerIP:  5,
-			ConnectionBurstPerIP: 10,
-			HandshakeTimeout:     10 * time.Second,
-			MaxHandshakeSize:     1024,
-			DialTimeout:          5 * time.Second,
-		},
-		Memory: Memory{
-			Profile:     "throughput",
-			FullMessage: "The server is full right now. Please try again in a few minutes.",
-		},
-		Relay: Relay{DataPath: DataPathAuto, Loops: DefaultLoops},
-		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
-		Fallback: Fallback{
-			MOTD:        "§cThe server is not reachable right now",
-			VersionName: "moonbridge",
-			Disconnect:  "The server is not reachable right now. Please try again in a minute.",
-		},
+		LoginWebhook:    relay.LoginWebhook{Timeout: relay.DefaultWebhookTimeout},
+		LandingPage:     relay.DefaultLandingPage(),
+		Limits:          relay.DefaultLimits(),
+		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
+		Relay:           relay.DefaultDataPath(),
+		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
+		Fallback:        defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,
 			MOTD:         "§eThe server is restarting; try again in a minute",

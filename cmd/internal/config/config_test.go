@@ -20,7 +20,7 @@ func TestEmptyFileGivesDefaults(t *testing.T) {
 	if cfg.WebSocket != def.WebSocket || cfg.Log != def.Log || cfg.TLS.Provider != "auto" {
 		t.Errorf("empty file: got %+v, want defaults %+v", cfg, def)
 	}
-	if cfg.Listeners[0].Listen != "127.0.0.1:25577" || cfg.Routes[0].Backends[0] != "127.0.0.1:25565" {
+	if cfg.Listeners[0].Addr != "127.0.0.1:25577" || cfg.Routes[0].Backends[0] != "127.0.0.1:25565" {
 		t.Errorf("default listener/route: %+v %+v", cfg.Listeners, cfg.Routes)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // What serve would refuse, Parse refuses, naming the key and its line in words a server owner
@@ -27,8 +29,14 @@ func TestErrorsServeWouldMeetNameKeyAndLine(t *testing.T) {
 		"list duration":   {"websocket:\n  keepalive: [30s]\n", "line 2: websocket.keepalive: want a duration such as 5s, 1m30s or 500ms, not a list"},
 		"zero duration":   {"limits:\n  handshake_timeout: 0s\n", "line 2: limits.handshake_timeout: must be positive"},
 		"fraction":        {"limits:\n  max_connections: 1.5\n", `line 2: limits.max_connections: want a whole number, not "1.5"`},
-		"proxy_protocol on": {"listeners:\n  - listen: :1\n    protocols: [ws]\n    proxy_protocol: on\n",
-			`line 4: listeners[0].proxy_protocol: "on" is not one of off, reject, ignore`},
+		"proxy_header on": {"listeners:\n  - listen: :1\n    protocols: [ws]\n    proxy_header: on\n",
+			`line 4: listeners[0].proxy_header: "on" is not one of none, refuse-untrusted, discard-untrusted`},
+		"old listener key": {"listeners:\n  - listen: :1\n    protocols: [ws]\n    proxy_protocol: reject\n",
+			"line 4: listeners[0].proxy_protocol: this key is now proxy_header"},
+		"old route key": {"routes:\n  - hosts: ['*']\n    backends: ['b:1']\n    proxy_protocol: 2\n",
+			"line 4: routes[0].proxy_protocol: this key is now send_proxy"},
+		"send_proxy 2": {"routes:\n  - hosts: ['*']\n    backends: ['b:1']\n    send_proxy: 2\n",
+			`line 4: routes[0].send_proxy: "2" is not one of none, v1, v2`},
 		"CIDR":            {"trusted_proxies:\n  - 10.0.0.0/8\n  - 10.0.0.0/33\n", `line 3: trusted_proxies[1]: "10.0.0.0/33" is not a CIDR`},
 		"enum line":       {"log:\n  level: info\n  format: xml\n", `line 3: log.format: "xml" is not one of auto, console, json`},
 		"list not map":    {"log: [a]\n", "line 1: log: want keys and values (key: value), not a list"},
@@ -49,17 +57,17 @@ func TestErrorsServeWouldMeetNameKeyAndLine(t *testing.T) {
 	}
 }
 
-// A listener that leaves proxy_protocol out has it off, and the effective config says so.
-func TestOmittedProxyProtocolIsOff(t *testing.T) {
+// A listener that leaves proxy_header out has it none, and the effective config says so.
+func TestOmittedProxyHeaderIsNone(t *testing.T) {
 	cfg, err := Parse([]byte("listeners:\n  - listen: 127.0.0.1:25577\n    protocols: [minecraft]\n"), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cfg.Listeners[0].ProxyProtocol; got != "off" {
-		t.Errorf("proxy_protocol %q, want off", got)
+	if got := cfg.Listeners[0].Proxy; got != relay.ProxyOff {
+		t.Errorf("proxy_header %q, want none", got)
 	}
 	out, err := cfg.Marshal()
-	if err != nil || strings.Contains(string(out), `proxy_protocol: ""`) {
+	if err != nil || !strings.Contains(string(out), "proxy_header: none") {
 		t.Errorf("effective config (%v):\n%s", err, out)
 	}
 }

@@ -16,7 +16,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("log:\n  level: debug\n"))
 	f.Add([]byte("websocket:\n  keepalive: ${KA:10s}\n  max_message: 4MiB\n"))
 	f.Add([]byte("listeners:\n  - listen: '[::1]:25577'\n    protocols: [ws]\n"))
-	f.Add([]byte("routes: [{hosts: ['*.a.net'], backends: ['b:1'], proxy_protocol: 2}]\n"))
+	f.Add([]byte("routes: [{hosts: ['*.a.net'], backends: ['b:1'], send_proxy: v2}]\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		cfg, err := Parse(raw, func(string) (string, bool) { return "", false })
 		if err != nil {

@@ -14,7 +14,7 @@ func TestLimitKeys(t *testing.T) {
 	if cfg.Limits.IPv6Prefix != 64 {
 		t.Errorf("ipv6_prefix %d by default, want 64", cfg.Limits.IPv6Prefix)
 	}
-	if cfg.Limits.ConnectionRatePerIP != 2.5 || cfg.Limits.ConnectionBurstPerIP != 4 || cfg.Routes[0].MaxConnections != 20 {
+	if cfg.Limits.ConnectionRate != 2.5 || cfg.Limits.ConnectionBurst != 4 || cfg.Routes[0].MaxConnections != 20 {
 		t.Errorf("got %+v and route %+v", cfg.Limits, cfg.Routes[0])
 	}
 	cases := map[string]struct{ yaml, want string }{

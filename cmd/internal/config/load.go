@@ -50,7 +50,6 @@ func Parse(raw []byte, lookup func(string) (string, bool)) (Config, error) {
 			return Config{}, err
 		}
 	}
-	cfg.fillListDefaults()
 	if err := cfg.Validate(); err != nil {
 		return Config{}, lines.annotate(err)
 	}

@@ -2,18 +2,12 @@ package config
 
 import (
 	"net/url"
-	"time"
+
+	"github.com/moonbridge/moonbridge/relay"
 )
 
-// LoginWebhook gets a JSON POST when a player joins and leaves (relay.LoginEvent).
-type LoginWebhook struct {
-	URL     string        `yaml:"url"`     // http:// or https://; empty: none
-	Timeout time.Duration `yaml:"timeout"` // per post
-}
-
-func defaultLoginWebhook() LoginWebhook { return LoginWebhook{Timeout: 5 * time.Second} }
-
-func (w LoginWebhook) validate() []error {
+// validateLoginWebhook checks the URL join and leave events are posted to (relay.LoginEvent).
+func validateLoginWebhook(w relay.LoginWebhook) []error {
 	var errs []error
 	if w.URL != "" {
 		errs = append(errs, httpURL("login_webhook.url", w.URL))

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
 func TestMemoryKeysAreChecked(t *testing.T) {
@@ -19,7 +21,7 @@ func TestMemoryKeysAreChecked(t *testing.T) {
 		}
 	}
 	cfg, err := Parse([]byte("memory:\n  profile: throughput\n  limit: 512\n"), noEnv)
-	if err != nil || cfg.Memory.Profile != "throughput" || cfg.Memory.Limit != 512 || cfg.Memory.FullMessage == "" {
+	if err != nil || cfg.Memory.Profile != bufpool.Throughput || cfg.Memory.LimitMiB != 512 || cfg.Memory.FullMessage == "" {
 		t.Errorf("a valid memory section: %+v, %v", cfg.Memory, err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 func TestRouteExtraKeys(t *testing.T) {
@@ -81,7 +83,7 @@ func TestLoginWebhook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.LoginWebhook != (LoginWebhook{URL: "https://hooks.example.net/mc", Timeout: 5 * time.Second}) {
+	if cfg.LoginWebhook != (relay.LoginWebhook{URL: "https://hooks.example.net/mc", Timeout: 5 * time.Second}) {
 		t.Errorf("got %+v", cfg.LoginWebhook)
 	}
 	for text, wantKey := range map[string]string{
@@ -141,7 +143,7 @@ func TestLandingPageKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.LandingPage != (LandingPage{Mode: LandingPageMode, Name: "Moon Island"}) {
+	if cfg.LandingPage != (relay.LandingPage{Mode: relay.LandingPageMode, Name: "Moon Island"}) {
 		t.Errorf("got %+v", cfg.LandingPage)
 	}
 	for text, wantKey := range map[string]string{

@@ -16,7 +16,7 @@ import (
 type keyLines map[string]int
 
 // line is the line of key, or of the closest enclosing key the file sets ("listeners[0]" for a
-// listener's omitted proxy_protocol); 0 when the value is a default the file does not touch.
+// listener's omitted protocols); 0 when the value is a default the file does not touch.
 func (l keyLines) line(key string) int {
 	for key != "" {
 		if n, ok := l[key]; ok {
@@ -91,6 +91,10 @@ func (s *shapeChecker) mapping(key string, n ast.Node, t reflect.Type) {
 		name := entry.Key.GetToken().Value
 		field, ok := fieldByTag(t, name)
 		child := joinKey(key, name)
+		if renamed, was := fieldWas(t, name); !ok && was {
+			s.fail(child, entry.Key, "this key is now %s", yamlName(renamed))
+			continue
+		}
 		if !ok {
 			s.fail(child, entry.Key, "unknown key; %s", knownKeys(key, t))
 			continue
@@ -162,12 +166,37 @@ func mappingEntries(n ast.Node) ([]*ast.MappingValueNode, bool) {
 }
 
 func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if f := t.Field(i); yamlName(f) == name {
+	return findField(t, func(f reflect.StructField) bool { return yamlName(f) == name })
+}
+
+// fieldWas finds the field whose key was name before it was renamed (its tag was:"name").
+func fieldWas(t reflect.Type, name string) (reflect.StructField, bool) {
+	return findField(t, func(f reflect.StructField) bool { return f.Tag.Get("was") == name })
+}
+
+// findField is the first key of t that is, looking into the structs t inlines (a runtime
+// package's settings with keys of the file's own beside them).
+func findField(t reflect.Type, is func(reflect.StructField) bool) (reflect.StructField, bool) {
+	for _, f := range keyFields(t) {
+		if is(f) {
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// keyFields are the fields of t that are keys, those of inlined structs in their place.
+func keyFields(t reflect.Type) []reflect.StructField {
+	var fields []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, opts, _ := strings.Cut(f.Tag.Get("yaml"), ","); opts == "inline" && f.Type.Kind() == reflect.Struct {
+			fields = append(fields, keyFields(f.Type)...)
+		} else if yamlName(f) != "-" {
+			fields = append(fields, f)
+		}
+	}
+	return fields
 }
 
 func yamlName(f reflect.StructField) string {
@@ -177,8 +206,8 @@ func yamlName(f reflect.StructField) string {
 
 func knownKeys(key string, t reflect.Type) string {
 	var names []string
-	for i := range t.NumField() {
-		names = append(names, yamlName(t.Field(i)))
+	for _, f := range keyFields(t) {
+		names = append(names, yamlName(f))
 	}
 	slices.Sort(names)
 	where := "here"

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // InvalidError names the key whose value is wrong, its line and why.
@@ -46,19 +49,18 @@ func (c Config) Validate() error {
 		errs = append(errs, invalid("listeners", "at least one listener is needed"))
 	}
 	for i, l := range c.Listeners {
-		errs = append(errs, l.validate(fmt.Sprintf("listeners[%d]", i))...)
+		errs = append(errs, validateListener(fmt.Sprintf("listeners[%d]", i), l)...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
 	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
 	errs = append(errs, c.Access.validate(c.Routes)...)
 	errs = append(errs, c.ForwardSecret.validate()...)
-	errs = append(errs, c.LoginWebhook.validate()...)
-	errs = append(errs, c.LandingPage.validate()...)
+	errs = append(errs, validateLoginWebhook(c.LoginWebhook)...)
+	errs = append(errs, validateLandingPage(c.LandingPage)...)
 	errs = append(errs, c.Login.validate()...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
-	errs = append(errs, c.Limits.validate()...)
+	errs = append(errs, validateLimits(c.Limits)...)
 	errs = append(errs, c.Memory.validate()...)
-	errs = append(errs, c.Relay.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
 		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
@@ -113,25 +115,25 @@ func (w WebSocket) validate() []error {
 	return errs
 }
 
-func (l Limits) validate() []error {
+func validateLimits(l relay.Limits) []error {
 	var errs []error
 	positive := map[string]int64{
 		"limits.max_connections": int64(l.MaxConnections), "limits.max_connections_per_ip": int64(l.MaxConnectionsPerIP),
 		"limits.handshake_timeout": int64(l.HandshakeTimeout), "limits.dial_timeout": int64(l.DialTimeout),
-		"limits.connection_burst_per_ip": int64(l.ConnectionBurstPerIP),
+		"limits.connection_burst_per_ip": int64(l.ConnectionBurst),
 	}
 	for key, v := range positive {
 		if v <= 0 {
 			errs = append(errs, invalid(key, "must be positive"))
 		}
 	}
-	if l.ConnectionRatePerIP <= 0 {
+	if l.ConnectionRate <= 0 {
 		errs = append(errs, invalid("limits.connection_rate_per_ip", "must be positive (new connections per second)"))
 	}
 	if l.IPv6Prefix < 32 || l.IPv6Prefix > 128 {
 		errs = append(errs, invalid("limits.ipv6_prefix", "must be between 32 and 128 (bits of an IPv6 address counted as one address)"))
 	}
-	if l.MaxHandshakeSize < 776 || l.MaxHandshakeSize > 1<<21 {
+	if l.MaxHandshakeFrame < 776 || l.MaxHandshakeFrame > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
 	}
 	return errs
@@ -141,8 +143,8 @@ func (l Limits) validate() []error {
 const MinMemoryLimit = 32
 
 func (m Memory) validate() []error {
-	errs := []error{oneOf("memory.profile", m.Profile, "low", "throughput")}
-	if m.Limit != 0 && m.Limit < MinMemoryLimit {
+	var errs []error
+	if m.LimitMiB != 0 && m.LimitMiB < MinMemoryLimit {
 		errs = append(errs, invalid("memory.limit", "must be 0 (the cgroup's limit, or none) or at least %d (MiB)", MinMemoryLimit))
 	}
 	if strings.TrimSpace(m.FullMessage) == "" {
@@ -151,21 +153,10 @@ func (m Memory) validate() []error {
 	return errs
 }
 
-func (r Relay) validate() []error {
-	errs := []error{oneOf("relay.data_path", r.DataPath, DataPathAuto, DataPathLoop, DataPathGoroutines)}
-	if r.Loops < 0 {
-		errs = append(errs, invalid("relay.loops", "must be 0 (one per CPU Go uses) or positive"))
-	}
-	return errs
-}
-
-func (l Listener) validate(key string) []error {
-	errs := []error{listenAddr(key+".listen", l.Listen), oneOf(key+".proxy_protocol", l.ProxyProtocol, "off", "reject", "ignore")}
+func validateListener(key string, l relay.Listener) []error {
+	errs := []error{listenAddr(key+".listen", l.Addr)}
 	if len(l.Protocols) == 0 {
 		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
-	}
-	for i, p := range l.Protocols {
-		errs = append(errs, oneOf(fmt.Sprintf("%s.protocols[%d]", key, i), p, ProtocolMinecraft, ProtocolWS, ProtocolWSS))
 	}
 	return errs
 }
@@ -185,9 +176,6 @@ func validateRoutes(routes []Route) []error {
 		}
 		for j, b := range r.Backends {
 			errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
-		}
-		if r.ProxyProtocol < 0 || r.ProxyProtocol > 2 {
-			errs = append(errs, invalid(key+".proxy_protocol", "must be 0 (none), 1 or 2"))
 		}
 		if r.MaxConnections < 0 {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
@@ -238,17 +226,14 @@ func (r Route) label() string {
 // validateAuth checks a route's login settings: forwarding needs the proxy to run the login, and
 // velocity its secret.
 func (r Route) validateAuth(key string) []error {
-	errs := []error{
-		oneOf(key+".auth", r.Auth, AuthPassthrough, AuthOnline, AuthOffline),
-		oneOf(key+".forwarding", r.Forwarding, ForwardNone, ForwardBungeeCord, ForwardVelocity),
-	}
-	if r.Forwarding != ForwardNone && r.Auth == AuthPassthrough {
+	errs := []error{oneOf(key+".auth", r.Auth, AuthPassthrough, AuthOnline, AuthOffline)}
+	if r.Forwarding != auth.ForwardNone && r.Auth == AuthPassthrough {
 		errs = append(errs, invalid(key+".forwarding", "needs auth online or offline: a passed-through login has nobody to forward"))
 	}
 	switch {
-	case r.Forwarding == ForwardVelocity && r.VelocitySecretFile == "":
+	case r.Forwarding == auth.ForwardVelocity && r.VelocitySecretFile == "":
 		errs = append(errs, invalid(key+".velocity_secret_file", "velocity forwarding needs the secret the backend checks"))
-	case r.Forwarding == ForwardVelocity:
+	case r.Forwarding == auth.ForwardVelocity:
 		errs = append(errs, readableFile(key+".velocity_secret_file", r.VelocitySecretFile))
 	}
 	return errs

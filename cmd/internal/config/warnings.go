@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/moonbridge/moonbridge/relay"
 	"net/netip"
 	"slices"
 	"strings"
@@ -111,22 +112,22 @@ func (c Config) proxyHeaderWarnings() []Warning {
 	})
 	var out []Warning
 	for i, l := range c.Listeners {
-		key := fmt.Sprintf("listeners[%d].proxy_protocol", i)
+		key := fmt.Sprintf("listeners[%d].proxy_header", i)
 		switch {
 		case !readsProxyHeader(l):
 		case len(c.TrustedProxies) == 0:
-			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s but trusted_proxies is empty: no PROXY header is believed, so every player has the load balancer's address; list its addresses in trusted_proxies", l.ProxyProtocol)})
+			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s but trusted_proxies is empty: no PROXY header is believed, so every player has the load balancer's address; list its addresses in trusted_proxies", l.Proxy)})
 		case everyone:
-			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s and trusted_proxies covers every address: anyone can send a PROXY header and choose its address; list only your load balancer's addresses", l.ProxyProtocol)})
+			out = append(out, Warning{WarnProxyFromAnyone, key, fmt.Sprintf("is %s and trusted_proxies covers every address: anyone can send a PROXY header and choose its address; list only your load balancer's addresses", l.Proxy)})
 		}
 	}
 	return out
 }
 
-func readsProxyHeader(l Listener) bool { return l.ProxyProtocol != "" && l.ProxyProtocol != "off" }
+func readsProxyHeader(l relay.Listener) bool { return l.Proxy != relay.ProxyOff }
 
-func wsWithoutProxyHeader(l Listener) bool {
-	servesWS := slices.Contains(l.Protocols, ProtocolWS) || slices.Contains(l.Protocols, ProtocolWSS)
+func wsWithoutProxyHeader(l relay.Listener) bool {
+	servesWS := slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
 	return servesWS && !readsProxyHeader(l)
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/moonbridge/moonbridge/relay"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 type addressSetup struct {
 	trusted, headers []string
 	secret           Secret
-	listeners        []Listener // nil: the default listener
+	listeners        []relay.Listener // nil: the default listener
 }
 
 func (a addressSetup) config() Config {
@@ -28,12 +29,12 @@ var cloudflareRanges = []string{"173.245.48.0/20", "103.21.244.0/22", "2400:cb00
 // Each unsafe or useless client address setup gets its warning, with its kind and key, and the
 // reason says what to change.
 func TestWarnings(t *testing.T) {
-	wsListener := Listener{Listen: "127.0.0.1:0", Protocols: []string{ProtocolWS}, ProxyProtocol: "off"}
+	wsListener := relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.WS}}
 	proxied := wsListener
-	proxied.ProxyProtocol = "reject"
+	proxied.Proxy = relay.ProxyRefuseUntrusted
 	ignoring := wsListener
-	ignoring.ProxyProtocol = "ignore"
-	minecraft := Listener{Listen: "127.0.0.1:0", Protocols: []string{ProtocolMinecraft}, ProxyProtocol: "off"}
+	ignoring.Proxy = relay.ProxyDiscardUntrusted
+	minecraft := relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}
 	for _, tc := range []struct {
 		name   string
 		setup  addressSetup
@@ -41,30 +42,30 @@ func TestWarnings(t *testing.T) {
 		key    string
 		reason string // in the reason
 	}{
-		{"CDN header without secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "", []Listener{wsListener}},
+		{"CDN header without secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "", []relay.Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "any of its customers"},
-		{"True-Client-IP from a private range", addressSetup{[]string{"10.0.0.0/8"}, []string{"True-Client-IP"}, "", []Listener{wsListener}},
+		{"True-Client-IP from a private range", addressSetup{[]string{"10.0.0.0/8"}, []string{"True-Client-IP"}, "", []relay.Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "set forward_secret"},
-		{"X-Forwarded-For from public ranges", addressSetup{cloudflareRanges, []string{"X-Forwarded-For"}, "", []Listener{wsListener}},
+		{"X-Forwarded-For from public ranges", addressSetup{cloudflareRanges, []string{"X-Forwarded-For"}, "", []relay.Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "X-Forwarded-For"},
-		{"X-Real-IP from a public address", addressSetup{[]string{"203.0.113.9"}, []string{"X-Real-IP"}, "", []Listener{wsListener}},
+		{"X-Real-IP from a public address", addressSetup{[]string{"203.0.113.9"}, []string{"X-Real-IP"}, "", []relay.Listener{wsListener}},
 			WarnForgeableHeader, "forward_secret.value", "X-Real-IP"},
-		{"header without trusted proxies", addressSetup{nil, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
+		{"header without trusted proxies", addressSetup{nil, []string{"CF-Connecting-IP"}, "s3cret", []relay.Listener{wsListener}},
 			WarnHeaderIgnored, "client_ip_headers", "they are ignored"},
-		{"several headers", addressSetup{[]string{"10.0.0.0/8"}, []string{"X-Real-IP", "X-Forwarded-For"}, "", []Listener{wsListener}},
+		{"several headers", addressSetup{[]string{"10.0.0.0/8"}, []string{"X-Real-IP", "X-Forwarded-For"}, "", []relay.Listener{wsListener}},
 			WarnSeveralHeaders, "client_ip_headers", "names 2 headers"},
-		{"trusted, no header, ws", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{wsListener}},
+		{"trusted, no header, ws", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []relay.Listener{wsListener}},
 			WarnNoHeader, "client_ip_headers", "client_ip_headers is empty"},
-		{"trust 0.0.0.0/0", addressSetup{[]string{"10.0.0.0/8", "0.0.0.0/0"}, []string{"X-Forwarded-For"}, "s3cret", []Listener{wsListener}},
+		{"trust 0.0.0.0/0", addressSetup{[]string{"10.0.0.0/8", "0.0.0.0/0"}, []string{"X-Forwarded-For"}, "s3cret", []relay.Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[1]", "covers every address"},
-		{"trust ::/0", addressSetup{[]string{"::/0"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
+		{"trust ::/0", addressSetup{[]string{"::/0"}, []string{"CF-Connecting-IP"}, "s3cret", []relay.Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[0]", "covers every address"},
-		{"trust a /7", addressSetup{[]string{"2.0.0.0/7"}, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}},
+		{"trust a /7", addressSetup{[]string{"2.0.0.0/7"}, []string{"CF-Connecting-IP"}, "s3cret", []relay.Listener{wsListener}},
 			WarnWideTrust, "trusted_proxies[0]", "1/128 of all addresses"},
-		{"PROXY header, no trusted proxies", addressSetup{nil, nil, "", []Listener{minecraft, proxied}},
-			WarnProxyFromAnyone, "listeners[1].proxy_protocol", "no PROXY header is believed"},
-		{"PROXY header from everyone", addressSetup{[]string{"0.0.0.0/0", "::/0"}, nil, "", []Listener{ignoring}},
-			WarnProxyFromAnyone, "listeners[0].proxy_protocol", "anyone can send a PROXY header"},
+		{"PROXY header, no trusted proxies", addressSetup{nil, nil, "", []relay.Listener{minecraft, proxied}},
+			WarnProxyFromAnyone, "listeners[1].proxy_header", "no PROXY header is believed"},
+		{"PROXY header from everyone", addressSetup{[]string{"0.0.0.0/0", "::/0"}, nil, "", []relay.Listener{ignoring}},
+			WarnProxyFromAnyone, "listeners[0].proxy_header", "anyone can send a PROXY header"},
 	} {
 		got := tc.setup.config().Warnings()
 		i := slices.IndexFunc(got, func(w Warning) bool { return w.Kind == tc.kind })
@@ -78,18 +79,18 @@ func TestWarnings(t *testing.T) {
 // the forward secret, nginx on the same network, a load balancer's PROXY headers, and trusted
 // proxies on listeners whose players have no header to send (Minecraft only, PROXY headers).
 func TestNoWarnings(t *testing.T) {
-	wsListener := Listener{Listen: "127.0.0.1:0", Protocols: []string{ProtocolMinecraft, ProtocolWS, ProtocolWSS}, ProxyProtocol: "off"}
-	proxied := Listener{Listen: "127.0.0.1:1", Protocols: []string{ProtocolWS}, ProxyProtocol: "reject"}
-	minecraft := Listener{Listen: "127.0.0.1:2", Protocols: []string{ProtocolMinecraft}, ProxyProtocol: "off"}
+	wsListener := relay.Listener{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS}}
+	proxied := relay.Listener{Addr: "127.0.0.1:1", Protocols: []relay.Protocol{relay.WS}, Proxy: relay.ProxyRefuseUntrusted}
+	minecraft := relay.Listener{Addr: "127.0.0.1:2", Protocols: []relay.Protocol{relay.Minecraft}}
 	for _, tc := range []struct {
 		name  string
 		setup addressSetup
 	}{
 		{"defaults", addressSetup{nil, nil, "", nil}},
-		{"Cloudflare with the secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "s3cret", []Listener{wsListener}}},
-		{"nginx on the network", addressSetup{[]string{"127.0.0.1", "192.168.1.0/24", "fd00::/8"}, []string{"X-Forwarded-For"}, "", []Listener{wsListener}}},
-		{"load balancer's PROXY headers", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{proxied}}},
-		{"trusted, Minecraft only", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []Listener{minecraft}}},
+		{"Cloudflare with the secret", addressSetup{cloudflareRanges, []string{"CF-Connecting-IP"}, "s3cret", []relay.Listener{wsListener}}},
+		{"nginx on the network", addressSetup{[]string{"127.0.0.1", "192.168.1.0/24", "fd00::/8"}, []string{"X-Forwarded-For"}, "", []relay.Listener{wsListener}}},
+		{"load balancer's PROXY headers", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []relay.Listener{proxied}}},
+		{"trusted, Minecraft only", addressSetup{[]string{"10.0.0.0/8"}, nil, "", []relay.Listener{minecraft}}},
 	} {
 		if got := tc.setup.config().Warnings(); len(got) > 0 {
 			t.Errorf("%s: warnings %v, want none", tc.name, got)
