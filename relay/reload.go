@@ -48,7 +48,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	}
 	s.counter.resize(next.limits)
 	// A backend's health starts again from up under the new routes: the checks soon say
-	// otherwise (docs: README, "Backends and health checks").
+	// otherwise (docs/routes.md).
 	prev.stopChecks()
 	s.backends.Follow(prev.router.pools(), next.router.pools())
 	s.events.follow(next.router)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,4 +40,59 @@ func TestVersionFlagIsTheVersionCommand(t *testing.T) {
 	if code, stdout, _ := run("--version", "--json"); code != 0 || !strings.HasPrefix(stdout, "{") {
 		t.Errorf("moonbridge --version --json: exit %d, %q", code, stdout)
 	}
+}
+
+// Every flag of every command's --help is in the owner documents (README.md, docs/): a flag no
+// document names is one nobody finds.
+func TestEveryFlagIsDocumented(t *testing.T) {
+	docs := ownerDocs(t)
+	for _, args := range helpCommands() {
+		_, usage, _ := run(append(args, "--help")...)
+		for _, name := range flagNames(usage) {
+			if !strings.Contains(docs, "--"+name) {
+				t.Errorf("moonbridge %s: --%s is in --help but in no document under README.md or docs/", strings.Join(args, " "), name)
+			}
+		}
+	}
+}
+
+// helpCommands are the commands with flags, token's subcommands among them.
+func helpCommands() [][]string {
+	var out [][]string
+	for _, c := range commands() {
+		out = append(out, []string{c.name})
+	}
+	for _, sub := range []string{"keygen", "issue", "verify"} {
+		out = append(out, []string{"token", sub})
+	}
+	return out
+}
+
+// flagNames reads the flag package's usage lines ("  -listen ADDR").
+func flagNames(usage string) []string {
+	var names []string
+	for _, line := range strings.Split(usage, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			names = append(names, strings.TrimPrefix(name, "-"))
+		}
+	}
+	return names
+}
+
+func ownerDocs(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no documents under docs/: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range append(files, "../../README.md") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(data)
+	}
+	return all.String()
 }

@@ -22,7 +22,7 @@ func tokenCommands() []command {
 	}
 }
 
-const tokenSummary = "Make signing keys and access tokens for routes with access.tokens: required or optional (README, \"Access control\")."
+const tokenSummary = "Make signing keys and access tokens for routes with access.tokens: required or optional (docs/access.md)."
 
 func runToken(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("token", "keygen|issue|verify [flags]", tokenSummary+"\n\nSubcommands:\n"+tokenCommandList(), stdout, stderr)
