@@ -15,8 +15,9 @@ import (
 )
 
 // LandingPage is what a browser gets from a ws or wss listener for a request that is not a
-// WebSocket upgrade, on any path: a small page saying what the server is and how to join, or a
-// redirect. The zero value is off: such requests get 404 or 426 as before.
+// WebSocket upgrade, on any path and with any method (HEAD: the headers only): a small page
+// saying what the server is and how to join, or a redirect. The zero value is off: such
+// requests get 404 or 426 as before.
 type LandingPage struct {
 	Mode LandingMode
 	// Redirect is where LandingRedirect sends the browser (302).
@@ -56,8 +57,7 @@ func (ln *listener) landing(protocol string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		set := ln.srv.now()
 		page := set.LandingPage
-		if websocket.IsWebSocketUpgrade(r) || (r.Method != http.MethodGet && r.Method != http.MethodHead) ||
-			page.Mode == "" || page.Mode == LandingOff {
+		if websocket.IsWebSocketUpgrade(r) || page.Mode == "" || page.Mode == LandingOff {
 			next.ServeHTTP(w, r)
 			return
 		}
