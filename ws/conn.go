@@ -36,7 +36,8 @@ type Conn struct {
 	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
 	masks     maskSource                             // guarded by wmu; clients only
 
-	wrote atomic.Bool // set by every frame written; read by the keepalive
+	wrote      atomic.Bool // set by every frame written; read by the keepalive
+	peerClosed atomic.Bool // the peer's close frame was read
 	// reader is the Read side's word for the keepalive (readerHeard, readerWaiting): one word,
 	// so a read costs one store more than before the dead-peer check needed to know the wait.
 	reader atomic.Uint32
@@ -97,6 +98,11 @@ func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 	})
 	return c.closeErr
 }
+
+// PeerClosed says whether the peer's close frame has been read: nothing written from then on
+// reaches it (WriteBatch returns ErrClosed once the answer is out). It is set before the Read
+// that met the close frame returns.
+func (c *Conn) PeerClosed() bool { return c.peerClosed.Load() }
 
 // LocalAddr returns the underlying connection's local address.
 func (c *Conn) LocalAddr() net.Addr { return c.nc.LocalAddr() }
