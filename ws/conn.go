@@ -74,6 +74,16 @@ func (c *Conn) CloseWithCode(code CloseCode, reason string) error {
 	return c.close(code, reason, false)
 }
 
+// SendClose sends a close frame with code and reason (at most CloseTimeout is spent on it) and
+// leaves the connection open for the peer's answer, as RFC 6455 section 7.1.2 wants of the side
+// that starts the closing handshake: the Read that meets the answer returns io.EOF and closes
+// the connection. Nothing but that answer may be written after it. The caller bounds the wait
+// (SetReadDeadline) and closes the connection in the end.
+func (c *Conn) SendClose(code CloseCode, reason string) error {
+	_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
+	return c.writeClose(code, reason)
+}
+
 // maxLingerBytes bounds what a lingering close reads and drops.
 const maxLingerBytes = 1 << 20
 
