@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -141,4 +142,35 @@ func sendUntil(c net.Conn, read chan error) error {
 			return err
 		}
 	}
+}
+
+// TestDrainAfterThePlayerLeftIsBounded: a backend that never closes after the player left (and
+// keeps sending) holds the session for the drain bound only; the session still ends as the
+// player closing it.
+func TestDrainAfterThePlayerLeftIsBounded(t *testing.T) {
+	endless := testutil.Serve(t, func(c net.Conn) {
+		if _, err := mc.ReadHello(bufio.NewReader(c), 0); err != nil {
+			return
+		}
+		for chunk := make([]byte, 1<<10); ; time.Sleep(2 * time.Millisecond) {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	}).Addr().String()
+	var lines *logLines
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(endless)
+		lines = captureLog(t, c)
+	}, WS)
+	left := time.Now()
+	leave(t, WS, addr)
+	waitFor(t, func() bool { return lines.count("session ended") == 1 })
+	if took := time.Since(left); took < loop.DefaultDrain/2 || took > 3*loop.DefaultDrain {
+		t.Errorf("the session ended %v after the player left, want about the drain bound %v", took, loop.DefaultDrain)
+	}
+	if lines.count(`"close_reason":"client closed the connection"`) != 1 {
+		t.Errorf("the end line does not say the player closed the connection:\n%s", lines.String())
+	}
+	waitForMetric(t, srv, "moonbridge_sessions_total", map[string]string{"protocol": "ws", "outcome": "closed"}, 1)
 }
