@@ -271,11 +271,15 @@ func (l *loop) leave(x *side) {
 	}
 }
 
-// leftWritten: everything for x, which has left, is written. x is shut for writing, and the
-// session is over if x's peer side has ended too.
+// leftWritten: everything for x, which has left, is written. x gets its codec's closing bytes
+// (a WebSocket's close went out already; under it TLS's close_notify), in one write that does
+// not wait, and is shut for writing; the session is over if x's peer side has ended too.
 func (l *loop) leftWritten(x *side) {
 	if !x.shutDown {
 		x.shutDown = true
+		if tail := x.codec.CloseWrite(); len(tail) > 0 {
+			writeFD(x.fd, tail)
+		}
 		unix.Shutdown(x.fd, unix.SHUT_WR) // an error: x is gone already, which is what it says
 	}
 	if x.peer.readEOF {
