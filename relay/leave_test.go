@@ -61,7 +61,8 @@ func TestPlayerLeavesWhileTheBackendSends(t *testing.T) {
 
 // leave plays a player that logs in, reads what the backend sends for a moment, and leaves as a
 // game does: over ws and wss with a close frame, waiting for the answer (gorilla/websocket, an
-// independent client); over raw Minecraft by closing the socket with the backend's bytes unread.
+// independent client); over raw Minecraft with a FIN and then closing the socket with the
+// backend's bytes unread.
 func leave(t *testing.T, transport Protocol, addr string) {
 	t.Helper()
 	if transport == Minecraft {
@@ -71,6 +72,10 @@ func leave(t *testing.T, transport Protocol, addr string) {
 		if _, err := io.ReadFull(conn, make([]byte, 4<<10)); err != nil {
 			t.Fatal(err)
 		}
+		// A FIN, then, a moment later, the close with the backend's bytes unread (a reset). A
+		// reset alone would say nothing of a clean end: a crashed game sends the same.
+		conn.(*net.TCPConn).CloseWrite()
+		time.Sleep(50 * time.Millisecond)
 		conn.Close()
 		return
 	}
