@@ -3,23 +3,54 @@ package bridge
 import (
 	"errors"
 	"io"
-	"sync"
+	"time"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
-// relay runs both directions until either ends; the first end closes both sides.
+// relay runs both directions until either ends; the first end closes both sides. A game that
+// leaves (its clean end) ends the WebSocket with the closing handshake (closeAfterGame).
 func (s *session) relay(remote *ws.Conn, first []byte) {
-	var wg sync.WaitGroup
-	wg.Add(1)
+	downDone := make(chan struct{})
 	go func() {
-		defer wg.Done()
-		s.down.Source, s.down.Write = pipe.ReaderSource(remote, ws.MaxBatchSize), writeAll(s.game)
-		s.fail(ended(s.down.Run(), direction{from: "server", to: "game", eof: ErrServerClosed}))
+		defer close(downDone)
+		s.down.Source, s.down.Write = pipe.ReaderSource(remote, ws.MaxBatchSize), s.toGame
+		err := ended(s.down.Run(), direction{from: "server", to: "game", eof: ErrServerClosed})
+		if !s.gameLeft.Load() { // else it ended with the server's close answer, or its bound
+			s.fail(err)
+		}
 	}()
-	s.fail(s.gameToServer(ws.NewEncoder(remote), first))
-	wg.Wait()
+	err := s.gameToServer(ws.NewEncoder(remote), first)
+	if errors.Is(err, ErrGameClosed) {
+		s.closeAfterGame(remote, downDone)
+	}
+	s.fail(err)
+	<-downDone
+}
+
+// closeAnswerWait bounds how long a WebSocket whose game has left waits for the server's answer
+// to its close frame.
+const closeAnswerWait = 2 * time.Second
+
+// closeAfterGame sends the close frame once the game has left and waits, at most
+// closeAnswerWait, for the server's answer, which the down pump reads; what the server sends
+// before it is dropped (the game is gone). Closing the socket only then lets the server close
+// first with nothing unread, rather than meet a closed socket and a reset.
+func (s *session) closeAfterGame(remote *ws.Conn, downDone <-chan struct{}) {
+	s.gameLeft.Store(true)
+	remote.SetReadDeadline(time.Now().Add(closeAnswerWait))
+	remote.SendClose(ws.CloseNormal, "") // a failure: the pump's read fails too, and soon
+	<-downDone
+}
+
+// toGame is the down pump's write: a batch for the game, dropped once the game has left.
+func (s *session) toGame(buf []byte, n int) error {
+	if s.gameLeft.Load() {
+		return nil
+	}
+	_, err := s.game.Write(buf[:n])
+	return err
 }
 
 // gameToServer sends first, then the game's bytes, through the coalescing encoder. The

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -26,7 +27,8 @@ type session struct {
 	hello     mc.Hello // what the game sent first, once read
 	answerErr error    // why telling the game about a failed dial failed, if it did
 
-	end pipe.End // why the session ended; closes the game and the WebSocket
+	end      pipe.End    // why the session ended; closes the game and the WebSocket
+	gameLeft atomic.Bool // the game ended its stream: the WebSocket's closing handshake runs
 }
 
 func newSession(b *Bridge, game net.Conn) *session {

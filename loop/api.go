@@ -12,7 +12,13 @@ type Config struct {
 	Loops      int           // 0: GOMAXPROCS
 	BufferSize int           // the most one read takes, per loop; 0: 64 KiB
 	Tick       time.Duration // resolution of the per-loop timer wheel; 0: 100 ms
+	// Drain bounds how long, once one side has left, what the other still sends is read and
+	// dropped before its socket is closed (see leave); 0: DefaultDrain.
+	Drain time.Duration
 }
+
+// DefaultDrain is Config.Drain's default.
+const DefaultDrain = 2 * time.Second
 
 func (c Config) withDefaults() Config {
 	if c.Loops <= 0 {
@@ -23,6 +29,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Tick <= 0 {
 		c.Tick = 100 * time.Millisecond
+	}
+	if c.Drain <= 0 {
+		c.Drain = DefaultDrain
 	}
 	return c
 }

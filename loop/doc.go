@@ -19,6 +19,9 @@
 // A FIN from one side is passed on (the other codec's CloseWrite bytes, then shutdown(SHUT_WR))
 // once every byte before it was written; the session ends when both directions have ended, on
 // a reset or error of either socket, on a codec's error, or by Session.Close / Engine.Close.
+// A side whose stream has ended and that then takes no more (a write fails, or its codec has no
+// half-close) has left: what the other side still sends is read and dropped until it ends too,
+// for at most Config.Drain, and the session ends cleanly.
 // Its OnClose then runs once, on the loop, with the reason and the byte counts.
 //
 // Keepalive and dead-peer checks run on a per-loop timer wheel (codecs that implement Ticker).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,6 +31,7 @@ type side struct {
 
 	readEOF  bool // the stream from fd has ended (FIN, or the codec said so)
 	shutDown bool // the stream to fd has ended: shutdown(SHUT_WR) done
+	left     bool // fd's peer has gone after its stream ended: nothing more is written to it (leave)
 	wrote    bool // since the last tick
 	heard    bool // since the last tick
 }
@@ -37,7 +39,7 @@ type side struct {
 // handle acts on one epoll event of x.
 func (l *loop) handle(x *side, ev uint32) {
 	if ev&unix.EPOLLERR != 0 {
-		l.fail(x, "socket", socketError(x.fd))
+		l.lost(x, "socket", socketError(x.fd))
 		return
 	}
 	if ev&unix.EPOLLOUT != 0 && x.held != nil {
@@ -49,7 +51,7 @@ func (l *loop) handle(x *side, ev uint32) {
 	case ev&readable != 0 && x.events&unix.EPOLLIN != 0:
 		l.forward(x, ev&unix.EPOLLRDHUP != 0)
 	case ev&unix.EPOLLHUP != 0 && x.held == nil:
-		l.fail(x, "socket", errHangup)
+		l.lost(x, "socket", errHangup)
 	}
 }
 
@@ -71,6 +73,9 @@ func (l *loop) forward(src *side, rdhup bool) {
 	}
 	src.heard = true
 	m, reply, err := src.codec.Open(in[:n])
+	if err == io.EOF {
+		src.readEOF = true // a reply that finds src gone (it closed after its close) is no error
+	}
 	if len(reply) > 0 && !l.send(src, reply) {
 		return
 	}
@@ -91,10 +96,13 @@ func (l *loop) forward(src *side, rdhup bool) {
 // the session ended.
 func (l *loop) deliver(src *side, m int) bool {
 	dst := src.peer
+	if dst.left {
+		return true // dropped: dst's peer has gone, src is being drained
+	}
 	wire, err := dst.codec.Seal(l.buf[:Headroom+m], Headroom, l.out)
 	if err != nil {
-		l.fail(dst, "seal", err)
-		return false
+		l.lost(dst, "seal", err)
+		return !dst.sess.closed
 	}
 	dst.handed.Add(int64(m))
 	return l.send(dst, wire)
@@ -112,8 +120,8 @@ func (l *loop) send(dst *side, wire []byte) bool {
 	dst.wrote = true
 	w, err := writeFD(dst.fd, wire)
 	if err != nil {
-		l.fail(dst, "write", err)
-		return false
+		l.lost(dst, "write", err)
+		return !dst.sess.closed
 	}
 	if w < len(wire) {
 		l.hold(dst, wire[w:])
@@ -154,7 +162,7 @@ func (l *loop) flush(dst *side) {
 	dst.wrote = true
 	w, err := writeFD(dst.fd, dst.held[dst.heldOff:])
 	if err != nil {
-		l.fail(dst, "write", err)
+		l.lost(dst, "write", err)
 		return
 	}
 	if dst.heldOff += w; dst.heldOff < len(dst.held) {
@@ -164,6 +172,8 @@ func (l *loop) flush(dst *side) {
 	l.interest(dst, dst.events&^unix.EPOLLOUT)
 	switch src := dst.peer; {
 	case dst.sess.closed:
+	case dst.left:
+		l.leftWritten(dst)
 	case src.readEOF:
 		l.shutWrite(dst)
 	default:
@@ -185,6 +195,8 @@ func (l *loop) drop(x *side) {
 
 // endOfInput: the stream from src has ended. src is not read any more, and the end is passed
 // on to the peer (its codec's closing bytes, then a FIN) once every byte before it was written.
+// A side whose codec has no half-close (a WebSocket that sent its close) takes nothing more after
+// its end: it has left.
 func (l *loop) endOfInput(src *side) {
 	src.readEOF = true
 	if s := src.sess; !s.anyEnd {
@@ -192,11 +204,20 @@ func (l *loop) endOfInput(src *side) {
 	}
 	l.interest(src, src.events&^readable)
 	dst := src.peer
+	if dst.left { // the drain is over: dst's peer went first, and now src's stream has ended too
+		if dst.held == nil {
+			l.finish(src, nil)
+		}
+		return
+	}
 	if tail := dst.codec.CloseWrite(); len(tail) > 0 && !l.send(dst, tail) {
 		return
 	}
 	if dst.held == nil && !dst.sess.closed {
 		l.shutWrite(dst)
+	}
+	if _, oneWay := src.codec.(NoHalfClose); oneWay && !src.sess.closed {
+		l.leave(src)
 	}
 }
 
@@ -209,7 +230,59 @@ func (l *loop) shutWrite(x *side) {
 		l.fail(x, "shutdown", err)
 		return
 	}
-	if _, oneWay := x.codec.(NoHalfClose); oneWay || x.peer.shutDown {
+	// A peer side that has left is done when x's own stream ends (the drain, leave).
+	if _, oneWay := x.codec.(NoHalfClose); oneWay || x.peer.shutDown && !x.peer.left {
+		l.finish(x, nil)
+	}
+}
+
+// lost handles a failed write to x (its codec's Seal, the socket's write, an error or hang-up
+// epoll reported). After x's own stream ended cleanly (a FIN, a WebSocket close) it is x's peer
+// having gone, which is no error: what was held for x is dropped and x has left. Before, the
+// session ends with the error.
+func (l *loop) lost(x *side, op string, err error) {
+	if !x.readEOF {
+		l.fail(x, op, err)
+		return
+	}
+	l.drop(x)
+	l.interest(x, 0)
+	x.shutDown = true // the socket takes nothing more: no closing bytes, no FIN
+	l.leave(x)
+}
+
+// leave: x's stream has ended and x takes nothing more. What is still held for x (a close
+// answer) is written, then x is shut for writing; what x's peer side still sends is read and
+// dropped until its stream ends too, or for at most Config.Drain (x's timer, its pings being
+// over), and the session ends cleanly. So the peer side's socket is closed with nothing unread
+// in it, which is a FIN and not a reset.
+func (l *loop) leave(x *side) {
+	if x.left {
+		l.leftWritten(x)
+		return
+	}
+	x.left = true
+	l.wheel.add(&x.timer, l.e.cfg.Drain, time.Now()) // also bounds the writing of what is held
+	if src := x.peer; !src.readEOF {
+		l.interest(src, src.events|readable) // if it waited for x to take what was held
+	}
+	if x.held == nil && !x.sess.closed {
+		l.leftWritten(x)
+	}
+}
+
+// leftWritten: everything for x, which has left, is written. x gets its codec's closing bytes
+// (a WebSocket's close went out already; under it TLS's close_notify), in one write that does
+// not wait, and is shut for writing; the session is over if x's peer side has ended too.
+func (l *loop) leftWritten(x *side) {
+	if !x.shutDown {
+		x.shutDown = true
+		if tail := x.codec.CloseWrite(); len(tail) > 0 {
+			writeFD(x.fd, tail)
+		}
+		unix.Shutdown(x.fd, unix.SHUT_WR) // an error: x is gone already, which is what it says
+	}
+	if x.peer.readEOF {
 		l.finish(x, nil)
 	}
 }

@@ -296,8 +296,12 @@ func (l *loop) fail(x *side, op string, err error) {
 	l.finish(x, &pipe.SideError{Side: x.which.String(), Op: op, Err: err})
 }
 
-// tick runs x's Ticker and re-arms it.
+// tick runs x's Ticker and re-arms it; for a side that has left, the drain is over (leave).
 func (l *loop) tick(x *side) {
+	if x.left {
+		l.finish(x, nil)
+		return
+	}
 	wire, err := x.ticker.Tick(TickState{Wrote: x.wrote, Heard: x.heard, Reading: x.events&unix.EPOLLIN != 0})
 	x.wrote, x.heard = false, false
 	if err != nil {

@@ -7,8 +7,8 @@
 // a session ended are package pipe's (internal/pipe), shared with the client bridge.
 //
 // A Server accepts on each listener, reads a PROXY header from trusted peers as the listener's
-// ProxyPolicy says, sniffs the first byte (0x16 is wss, "GET " is ws, anything else is a
-// Minecraft hello) and runs one session per player:
+// ProxyPolicy says, sniffs the first bytes (0x16 is wss, an HTTP method and a space is ws,
+// anything else is a Minecraft hello) and runs one session per player:
 //
 //	accept -> limits -> [PROXY] -> sniff -+-> minecraft ---------------------+
 //	                                      +-> ws:  net/http upgrade (ws) ----+-> session

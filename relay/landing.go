@@ -16,8 +16,9 @@ import (
 )
 
 // LandingPage is what a browser gets from a ws or wss listener for a request that is not a
-// WebSocket upgrade, on any path: a small page saying what the server is and how to join, or a
-// redirect. The zero value is off: such requests get 404 or 426 as before.
+// WebSocket upgrade, on any path and with any method (HEAD: the headers only): a small page
+// saying what the server is and how to join, or a redirect. The zero value is off: such
+// requests get 404 or 426 as before.
 type LandingPage struct {
 	Mode LandingMode `yaml:"mode"`
 	// Redirect is where LandingRedirect sends the browser (302).
@@ -67,8 +68,7 @@ func (ln *listener) landing(protocol string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		set := ln.srv.settings()
 		page := set.LandingPage
-		if websocket.IsWebSocketUpgrade(r) || (r.Method != http.MethodGet && r.Method != http.MethodHead) ||
-			page.Mode == "" || page.Mode == LandingOff {
+		if websocket.IsWebSocketUpgrade(r) || page.Mode == "" || page.Mode == LandingOff {
 			next.ServeHTTP(w, r)
 			return
 		}

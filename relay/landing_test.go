@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -31,14 +30,7 @@ func landingProxy(t *testing.T, page LandingPage) string {
 
 func httpGet(t *testing.T, url string) (*http.Response, string) {
 	t.Helper()
-	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, string(body)
+	return httpDo(t, http.MethodGet, url)
 }
 
 // A browser's request on any path gets the page, with the status from the cache, escaped; the

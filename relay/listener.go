@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -234,8 +236,9 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 	return nil
 }
 
-// sniff decides the protocol from the first bytes: a TLS handshake record is wss, "GET " is
-// ws, anything else is Minecraft (a handshake frame or a legacy 0xFE ping).
+// sniff decides the protocol from the first bytes: a TLS handshake record is wss, an HTTP
+// request line (any method token, then a space) is ws, anything else is Minecraft (a handshake
+// frame or a legacy 0xFE ping).
 func (ln *listener) sniff(conn *clientConn) (Protocol, error) {
 	if len(ln.cfg.Protocols) == 1 {
 		return ln.cfg.Protocols[0], nil
@@ -247,12 +250,43 @@ func (ln *listener) sniff(conn *clientConn) (Protocol, error) {
 	switch {
 	case first[0] == 0x16 && ln.wss != nil:
 		return WSS, nil
-	case first[0] == 'G' && ln.ws != nil:
-		if b, err := conn.reader.Peek(4); err == nil && string(b) == "GET " {
-			return WS, nil
-		}
+	case ln.ws != nil && startsLikeHTTP(conn.reader):
+		return WS, nil
 	}
 	return Minecraft, nil
+}
+
+// maxMethodLen bounds the method token sniff waits for; longer is not HTTP to us.
+const maxMethodLen = 16
+
+// startsLikeHTTP says whether r starts with a method token and a space ("GET ", "HEAD ",
+// "POST ", ...). It peeks one byte more at a time, so it never waits for bytes a Minecraft
+// client does not send: a handshake frame's first byte is its length (at least 0x80 when the
+// frame is 128 bytes or more) and its second the packet id 0x00, neither of them a token
+// character, and a legacy ping starts with 0xFE.
+func startsLikeHTTP(r *bufio.Reader) bool {
+	for n := 1; n <= maxMethodLen+1; n++ {
+		b, err := r.Peek(n)
+		if err != nil {
+			return false
+		}
+		switch c := b[n-1]; {
+		case c == ' ':
+			return n > 1
+		case !isTokenChar(c):
+			return false
+		}
+	}
+	return false
+}
+
+// isTokenChar: c may appear in an HTTP token, such as a method (RFC 9110 section 5.6.2).
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
 func (ln *listener) close() {

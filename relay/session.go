@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay/pool"
@@ -159,26 +160,62 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 	upDone := make(chan struct{})
 	go func() {
 		defer close(upDone)
-		s.finish(up.Run(), "client", "backend", func() { closeWrite(backend) })
+		s.finish(up.Run(), direction{source: "client", sink: "backend",
+			halfClose: func() { closeWrite(backend) }, drain: func() { drain(s.down) }})
 	}()
-	s.finish(downPump.Run(), "backend", "client", func() { s.down.CloseWrite(serverClosed) })
+	s.finish(downPump.Run(), direction{source: "backend", sink: "client",
+		halfClose: func() { s.down.CloseWrite(serverClosed) }, drain: func() { drain(backend) }})
 	<-upDone
 	return false
 }
 
-// finish ends one direction, which reads from source and writes to sink: a clean end
-// half-closes the sink, an error aborts both, named after the side that failed.
-func (s *session) finish(err error, source, sink string, halfClose func()) {
+// direction is one pump's two sides, by their names on the end line, and what its end does:
+// halfClose passes a clean end on to the sink, drain reads and drops what the source still
+// sends once the sink has gone.
+type direction struct {
+	source, sink     string
+	halfClose, drain func()
+}
+
+// finish ends one direction: a clean end half-closes the sink; a failed write to a sink that had
+// ended its own stream (a player's WebSocket close, a FIN) is the sink having left, which is no
+// error: the source is drained, and the session ends cleanly once it has ended too. Any other
+// error aborts both, named after the side that failed.
+func (s *session) finish(err error, d direction) {
 	if endedCleanly(err) {
-		s.noteCleanEnd(source)
-		halfClose()
+		s.noteCleanEnd(d.source)
+		d.halfClose()
 		return
 	}
-	side := source
-	if errors.As(err, new(*pipe.WriteError)) {
-		side = sink
+	writeErr := errors.As(err, new(*pipe.WriteError))
+	if writeErr && s.hasEnded(d.sink) {
+		d.drain()
+		return
+	}
+	side := d.source
+	if writeErr {
+		side = d.sink
 	}
 	s.abort(&pipe.SideError{Side: side, Err: err})
+}
+
+// hasEnded says whether side's stream has ended cleanly: its pump noted it, or, for a
+// WebSocket player, its close frame came (noted before the read that saw it returns, so a
+// write that fails meanwhile knows).
+func (s *session) hasEnded(side string) bool {
+	if s.cleanEnd.Load() == side {
+		return true
+	}
+	player, ok := s.down.(wsDownstream)
+	return ok && side == "client" && player.PeerClosed()
+}
+
+// drain reads and drops what c still sends until it ends, or for at most loop.DefaultDrain (the
+// event loops' bound too), so that closing c leaves nothing unread in its socket: the kernel
+// would answer that with a reset instead of a FIN.
+func drain(c net.Conn) {
+	c.SetReadDeadline(time.Now().Add(loop.DefaultDrain))
+	io.Copy(io.Discard, c)
 }
 
 // endedCleanly: the source ended (EOF) or was closed by the other direction; a failed write is

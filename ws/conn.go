@@ -36,7 +36,8 @@ type Conn struct {
 	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
 	masks     maskSource                             // guarded by wmu; clients only
 
-	wrote atomic.Bool // set by every frame written; read by the keepalive
+	wrote      atomic.Bool // set by every frame written; read by the keepalive
+	peerClosed atomic.Bool // the peer's close frame was read
 	// reader is the Read side's word for the keepalive (readerHeard, readerWaiting): one word,
 	// so a read costs one store more than before the dead-peer check needed to know the wait.
 	reader atomic.Uint32
@@ -73,6 +74,16 @@ func (c *Conn) CloseWithCode(code CloseCode, reason string) error {
 	return c.close(code, reason, false)
 }
 
+// SendClose sends a close frame with code and reason (at most CloseTimeout is spent on it) and
+// leaves the connection open for the peer's answer, as RFC 6455 section 7.1.2 wants of the side
+// that starts the closing handshake: the Read that meets the answer returns io.EOF and closes
+// the connection. Nothing but that answer may be written after it. The caller bounds the wait
+// (SetReadDeadline) and closes the connection in the end.
+func (c *Conn) SendClose(code CloseCode, reason string) error {
+	_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
+	return c.writeClose(code, reason)
+}
+
 // maxLingerBytes bounds what a lingering close reads and drops.
 const maxLingerBytes = 1 << 20
 
@@ -97,6 +108,11 @@ func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 	})
 	return c.closeErr
 }
+
+// PeerClosed says whether the peer's close frame has been read: nothing written from then on
+// reaches it (WriteBatch returns ErrClosed once the answer is out). It is set before the Read
+// that met the close frame returns.
+func (c *Conn) PeerClosed() bool { return c.peerClosed.Load() }
 
 // LocalAddr returns the underlying connection's local address.
 func (c *Conn) LocalAddr() net.Addr { return c.nc.LocalAddr() }

@@ -56,6 +56,7 @@ func (c *Conn) onPing(payload []byte) error { return c.writeControl(OpPong, payl
 // onClose answers the peer's close frame with the same code, closes the
 // connection and returns the error that ends the stream.
 func (c *Conn) onClose(payload []byte) error {
+	c.peerClosed.Store(true)
 	code, err := peerClose(payload)
 	if code != 0 {
 		_ = c.CloseWithCode(code, "")
