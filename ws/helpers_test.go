@@ -11,7 +11,6 @@ import (
 	"io"
 	"math/big"
 	"net"
-	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -236,23 +235,6 @@ func (c *fakeClock) Advance(d time.Duration) {
 		c.mu.Unlock()
 		due.f()
 	}
-}
-
-// checkGoroutines fails the test if goroutines it started outlive it.
-// Register it first, so that it runs after the test's other cleanups.
-func checkGoroutines(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		var n int
-		for range 500 { // settles in a few ms; bounded at 5 s
-			if n = runtime.NumGoroutine(); n <= before {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		buf := make([]byte, 1<<16)
-		t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-	})
 }
 
 // testCert returns a server certificate for 127.0.0.1 and example.com and

@@ -41,7 +41,7 @@ func upgradeReq(path string, extra ...string) string {
 }
 
 func TestServerStatuses(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	cfg := ServerConfig{
 		Conn:           noKeepalive(),
 		AllowedOrigins: []string{"https://play.example.net"},
@@ -92,7 +92,7 @@ func TestServerStatuses(t *testing.T) {
 
 // A client that never finishes its header is dropped by the header timeout.
 func TestServerHeaderTimeout(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	addr := strings.TrimPrefix(startServer(t, ServerConfig{ReadHeaderTimeout: 50 * time.Millisecond}, nil, echo), "ws://")
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -112,7 +112,7 @@ func TestServerHeaderTimeout(t *testing.T) {
 
 // The handler gets the request's headers and the Conn is closed after it.
 func TestServerPassesRequestAndClosesAfterHandler(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	got := make(chan string, 1)
 	url := startServer(t, ServerConfig{Conn: noKeepalive()}, nil, func(c *Conn, r *http.Request) {
 		got <- r.Header.Get("X-Forwarded-For")
