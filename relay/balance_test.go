@@ -3,7 +3,8 @@ package relay
 import (
 	"net"
 	"testing"
-	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // startBackends starts n echo backends.
@@ -90,13 +91,7 @@ func TestBalanceLeastConnections(t *testing.T) {
 	}
 	second.Close()
 	state := srv.now().router.routes[0].backends[1]
-	deadline := time.Now().Add(10 * time.Second)
-	for state.active.Load() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the second backend's session never ended")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.WaitFor(t, "the second backend's session to end", func() bool { return state.active.Load() == 0 })
 	loginTo(t, addr, "p")
 	if b := backends[1].helloCount(); b != 2 {
 		t.Errorf("with the first backend busy and the second idle the third session did not go to the second (it has %d)", b)

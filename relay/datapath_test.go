@@ -53,9 +53,7 @@ func testIdleSessionGoroutines(t *testing.T, protocol Protocol, provider string)
 	}
 	want := sessions * goroutinesPerSession[testDataPath]
 	relays := func() int { return runtime.NumGoroutine() - before - sessions }
-	for deadline := time.Now().Add(10 * time.Second); !near(relays(), want, slack) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Within(testutil.WaitBound, func() bool { return near(relays(), want, slack) })
 	if got := relays(); !near(got, want, slack) {
 		t.Fatalf("%d idle sessions: the relay has %d goroutines more, want %d (%d per session)",
 			sessions, got, want, goroutinesPerSession[testDataPath])

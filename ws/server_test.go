@@ -152,11 +152,7 @@ func TestHTTPServerErrorsReachTheLogger(t *testing.T) {
 	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
 	_, _ = io.WriteString(nc, upgradeReq("/mc"))
 	_, _ = io.ReadAll(nc) // the server closes the connection after the panic
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if strings.Contains(logs.String(), "handler bug") {
-			break
-		}
-	}
+	testutil.Within(testutil.WaitBound, func() bool { return strings.Contains(logs.String(), "handler bug") })
 	line := logs.String()
 	if !strings.Contains(line, `"level":"error"`) || !strings.Contains(line, "http: panic serving") ||
 		!strings.Contains(line, `"source":"net/http"`) || !strings.Contains(line, "handler bug") {

@@ -162,13 +162,9 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Listen = "127.0.0.1:0"
 	logs := startServe(t, cfg)
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no listener line in %q", logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.WaitFor(t, "the listener line", func() bool {
+		return strings.Contains(logs.String(), `"message":"Listening for WebSocket (TLS via `)
+	})
 }
 
 // startServe runs serve with cfg until the test ends, then checks it stopped cleanly; it
