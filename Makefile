@@ -78,21 +78,23 @@ native-asan: deps
 	cmake -S . -B $(BUILD)/asan -G Ninja -DBORINGSSL_ROOT="$$prefix" -DMOONBRIDGE_ASAN=ON >/dev/null; \
 	cmake --build $(BUILD)/asan
 
+# vet and the tests take -trimpath as the builds do, so that on a cold cache each package is
+# compiled once for a build, its vet and its tests (the flag is part of Go's cache key).
 vet: vet-cgo vet-purego vet-darwin vet-windows vet-deploy
 
 vet-cgo: native
-	$(CGO_ENV) $(GO) vet -tags $(CGO_TAGS) ./...
+	$(CGO_ENV) $(GO) vet -trimpath -tags $(CGO_TAGS) ./...
 
 vet-purego:
-	CGO_ENABLED=0 $(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet -trimpath ./...
 
 # The pure-Go builds for macOS and Windows, tests included; bench/ and mbbench read /proc and run
 # on Linux only.
 vet-darwin:
-	CGO_ENABLED=0 GOOS=darwin $(GO) vet ./...
+	CGO_ENABLED=0 GOOS=darwin $(GO) vet -trimpath ./...
 
 vet-windows:
-	CGO_ENABLED=0 GOOS=windows $(GO) vet $$($(GO) list ./... | grep -v -e /bench -e /cmd/mbbench)
+	CGO_ENABLED=0 GOOS=windows $(GO) vet -trimpath $$($(GO) list ./... | grep -v -e /bench -e /cmd/mbbench)
 
 vet-deploy:
 	$(GO) -C deploy vet ./...
@@ -104,7 +106,7 @@ GO_TEST_P ?= 4
 GO_TEST_ENV = MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego
 
 test-cgo: native purego
-	$(CGO_ENV) $(GO_TEST_ENV) scripts/gotest.sh cgo -race -count=1 -p $(GO_TEST_P) -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+	$(CGO_ENV) $(GO_TEST_ENV) scripts/gotest.sh cgo -race -trimpath -count=1 -p $(GO_TEST_P) -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 # The allocation tests skip under -race (it makes sync.Pool drop buffers at random), so the cgo
 # flavour runs them again without it; the purego run has no -race and runs them with the rest.
@@ -112,10 +114,10 @@ test-cgo: native purego
 ALLOC_TESTS := ZeroAllocs
 test-allocs: native
 	scripts/check-alloc-names.sh $(ALLOC_TESTS)
-	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -trimpath -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 test-purego: purego
-	CGO_ENABLED=0 $(GO_TEST_ENV) scripts/gotest.sh purego -count=1 -p $(GO_TEST_P) -timeout 20m ./...
+	CGO_ENABLED=0 $(GO_TEST_ENV) scripts/gotest.sh purego -trimpath -count=1 -p $(GO_TEST_P) -timeout 20m ./...
 
 # BASE is what test-quick compares the work tree with.
 BASE ?= main
