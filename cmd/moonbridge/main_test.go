@@ -234,18 +234,7 @@ func TestServeAdminPprofOnlyWhenAsked(t *testing.T) {
 // adminAddr waits for the admin endpoint's startup line and returns its address.
 func adminAddr(t *testing.T, logs *testutil.SyncBuffer) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, line := range strings.Split(logs.String(), "\n") {
-			var entry struct{ Addr, Message string }
-			if json.Unmarshal([]byte(line), &entry) == nil && strings.HasPrefix(entry.Message, "Admin endpoint") {
-				return entry.Addr
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no admin endpoint line in %q", logs.String())
-	return ""
+	return waitForLog(t, logs, "Admin endpoint")["addr"]
 }
 
 func httpGet(t *testing.T, url string) string {
