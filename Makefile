@@ -5,7 +5,12 @@
 #   make cross          pure-Go builds for darwin/arm64, darwin/amd64, windows/amd64
 #   make test           test-deps, native, both builds, vet, go test -race (cgo), the allocation tests
 #                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
-#                       go test of deploy/ (the image builder, the Kubernetes manifests)
+#                       go test of deploy/ (the image builder, the Kubernetes manifests); the parts
+#                       run at once, TEST_JOBS of them (default 4), each part's output kept together
+#   make test-quick     go test, pure Go, no -race, of the packages a change touches: those with a
+#                       file that differs from BASE (default main) in the work tree, committed or
+#                       not, or is untracked, and the packages importing them (tests included);
+#                       go.mod or go.sum touches all (scripts/changed-packages.sh)
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
@@ -32,7 +37,8 @@ CGO_TAGS := boringssl
 # cgo finds the shim and BoringSSL through the pkg-config file CMake generates.
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
-.PHONY: build purego cross native native-asan deps test-deps test vet test-cgo test-allocs test-purego test-native test-deploy \
+.PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
+	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
 	run bench bench-micro bench-peers interop mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -77,17 +83,35 @@ native-asan: deps
 	cmake -S . -B $(BUILD)/asan -G Ninja -DBORINGSSL_ROOT="$$prefix" -DMOONBRIDGE_ASAN=ON >/dev/null; \
 	cmake --build $(BUILD)/asan
 
-vet: native
-	$(CGO_ENV) $(GO) vet -tags $(CGO_TAGS) ./...
-	CGO_ENABLED=0 $(GO) vet ./...
-	@# The pure-Go builds for macOS and Windows, tests included; bench/ and mbbench read /proc
-	@# and run on Linux only.
-	CGO_ENABLED=0 GOOS=darwin $(GO) vet ./...
-	CGO_ENABLED=0 GOOS=windows $(GO) vet $$($(GO) list ./... | grep -v -e /bench -e /cmd/mbbench)
+# vet and the tests take -trimpath as the builds do, so that on a cold cache each package is
+# compiled once for a build, its vet and its tests (the flag is part of Go's cache key).
+vet: vet-cgo vet-purego vet-darwin vet-windows vet-deploy
+
+vet-cgo: native
+	$(CGO_ENV) $(GO) vet -trimpath -tags $(CGO_TAGS) ./...
+
+vet-purego:
+	CGO_ENABLED=0 $(GO) vet -trimpath ./...
+
+# The pure-Go builds for macOS and Windows, tests included; bench/ and mbbench read /proc and run
+# on Linux only.
+vet-darwin:
+	CGO_ENABLED=0 GOOS=darwin $(GO) vet -trimpath ./...
+
+vet-windows:
+	CGO_ENABLED=0 GOOS=windows $(GO) vet -trimpath $$($(GO) list ./... | grep -v -e /bench -e /cmd/mbbench)
+
+vet-deploy:
 	$(GO) -C deploy vet ./...
 
-test-cgo: native test-deps
-	$(CGO_ENV) scripts/gotest.sh cgo -race -count=1 -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+# go test runs up to GO_TEST_P test binaries at once (go's default is the number of CPUs): most
+# tests wait on sockets, timers and child processes. mbbench's tests start the relay binary that
+# `make purego` built (MOONBRIDGE_BIN) instead of building their own.
+GO_TEST_P ?= 4
+GO_TEST_ENV = MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego
+
+test-cgo: native purego test-deps
+	$(CGO_ENV) $(GO_TEST_ENV) scripts/gotest.sh cgo -race -trimpath -count=1 -p $(GO_TEST_P) -timeout 20m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 # The allocation tests skip under -race (it makes sync.Pool drop buffers at random), so the cgo
 # flavour runs them again without it; the purego run has no -race and runs them with the rest.
@@ -95,10 +119,17 @@ test-cgo: native test-deps
 ALLOC_TESTS := ZeroAllocs
 test-allocs: native
 	scripts/check-alloc-names.sh $(ALLOC_TESTS)
-	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -count=1 -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -trimpath -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
-test-purego: test-deps
-	CGO_ENABLED=0 scripts/gotest.sh purego -count=1 -timeout 20m ./...
+test-purego: purego test-deps
+	CGO_ENABLED=0 $(GO_TEST_ENV) scripts/gotest.sh purego -trimpath -count=1 -p $(GO_TEST_P) -timeout 20m ./...
+
+# BASE is what test-quick compares the work tree with.
+BASE ?= main
+test-quick:
+	@pkgs=$$(scripts/changed-packages.sh $(BASE)); \
+	if [ -z "$$pkgs" ]; then echo "test-quick: no package differs from $(BASE)"; exit 0; fi; \
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout 10m $$pkgs
 
 test-native: native-asan
 	ctest --test-dir $(BUILD)/asan --output-on-failure
@@ -110,7 +141,14 @@ test-native: native-asan
 test-deploy: purego
 	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
 
-test: test-deps build purego cross vet test-native test-cgo test-allocs test-purego test-deploy
+# The parts of `make test` are independent: a recursive make runs them at once, and
+# --output-sync prints each one's output whole when it ends.
+TEST_JOBS ?= 4
+test: test-deps
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts
+
+# The longest parts first, so that they start at once.
+test-parts: test-cgo test-purego test-allocs test-deploy test-native build cross vet
 
 run: build
 	$(BIN)/moonbridge serve

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/bench/login"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -40,7 +41,7 @@ func TestPacketsQueuedDuringAWriteShareOneMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "the bridge to queue the burst", func() bool { return b.bytesUp() == int64(len(request)+len(burst)) })
+	testutil.WaitFor(t, "the bridge to queue the burst", func() bool { return b.bytesUp() == int64(len(request)+len(burst)) })
 
 	if got := frames.rest(t); !bytes.Equal(got, request) {
 		t.Fatalf("first message % x, want the handshake and Login Start", got)

@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"context"
 	"crypto/tls"
 	"net"
 	"os"
@@ -127,18 +126,5 @@ func serveLoginThenEcho(conn net.Conn) {
 		if _, werr := conn.Write(buf[:n]); err != nil || werr != nil {
 			return
 		}
-	}
-}
-
-// waitFor polls cond until it holds; the bound only turns a hang into a failure.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	for !cond() {
-		if ctx.Err() != nil {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }

@@ -40,7 +40,8 @@ func GoProvider() Provider { return provider{name: ProviderGo, newBackend: newGo
 //
 // auto takes BoringSSL when it is compiled in and passes the same self-test, and Go otherwise,
 // with the reason. Why BoringSSL: on wss it was never worse than crypto/tls and about a tenth
-// cheaper per frame on busy and bulk traffic (bench/results/2026-11-30-tls-auto-default.md).
+// cheaper per frame on busy and bulk traffic (bench/results/2026-11-30-tls-auto-default.md,
+// which also gives the rule that decided it).
 func Select(name string) (p Provider, reason string, err error) {
 	switch name {
 	case ProviderGo:

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // TestCodecSideIsOpenedAndSealed: the client speaks frameCodec in pieces that split headers and
@@ -111,7 +113,7 @@ func TestRepliesToAPeerThatDoesNotReadAreBounded(t *testing.T) {
 		p.backend.SetWriteDeadline(time.Now().Add(waitFor))
 		p.backend.Write(make([]byte, 32<<20))
 	}()
-	waitUntil(t, "the loop holds bytes for the client", func() bool { return e.Stats().Held == 1 })
+	testutil.WaitFor(t, "the loop to hold bytes for the client", func() bool { return e.Stats().Held == 1 })
 	pings := bytes.Repeat([]byte{0, 'P'}, 1<<20)
 	go func() {
 		p.player.SetWriteDeadline(time.Now().Add(waitFor))

@@ -129,13 +129,3 @@ func sideError(t testing.TB, r Result) *pipe.SideError {
 	}
 	return se
 }
-
-// waitUntil polls cond within the tests' bound.
-func waitUntil(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(waitFor); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-	}
-}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestTenThousandSessionsLeaveNoDescriptor opens 10 000 sessions through two loops, 250 at a
-// time, moves a byte each way through each, closes them from both far ends, and counts the
+// time, moves a byte each way through each (a batch's bytes all in flight at once), closes them from both far ends, and counts the
 // process's descriptors: every socket the loops took must be closed.
 func TestTenThousandSessionsLeaveNoDescriptor(t *testing.T) {
 	const total, batch = 10_000, 250
@@ -23,9 +23,11 @@ func TestTenThousandSessionsLeaveNoDescriptor(t *testing.T) {
 		for i := range pairs {
 			pairs[i] = ls.open(t, e, nil)
 		}
-		for _, p := range pairs {
+		for _, p := range pairs { // every byte of the batch goes out before the first is awaited
 			p.player.Write([]byte{'u'})
 			p.backend.Write([]byte{'d'})
+		}
+		for _, p := range pairs {
 			if _, err := io.ReadFull(p.backend, one); err != nil || one[0] != 'u' {
 				t.Fatalf("backend read %q, %v", one, err)
 			}

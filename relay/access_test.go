@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -69,12 +70,8 @@ func TestTokenTransports(t *testing.T) {
 // waitForLines waits until n log lines contain every part.
 func waitForLines(t *testing.T, lines *logLines, n int, parts ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for lines.count(parts...) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d lines with %q, want %d", lines.count(parts...), parts, n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testutil.Within(testutil.WaitBound, func() bool { return lines.count(parts...) >= n }) {
+		t.Fatalf("%d lines with %q, want %d", lines.count(parts...), parts, n)
 	}
 }
 

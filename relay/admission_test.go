@@ -19,7 +19,7 @@ var refusedSeries = "moonbridge_connections_refused_total"
 // Issue 13, defect 4: idle sockets from one address used to fill the total limit, since the
 // per-address limit counted only connections that had sent a handshake.
 func TestIdleSocketsDoNotLockOutOtherAddresses(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(testutil.ClosedPort(t))
 		c.Limits.MaxConnections, c.Limits.MaxConnectionsPerIP = 5, 2
@@ -37,7 +37,7 @@ func TestIdleSocketsDoNotLockOutOtherAddresses(t *testing.T) {
 // Issue 13, defect 4: twenty idle sockets from one address all stayed open until the handshake
 // timeout, with nothing refused, logged or counted.
 func TestIdleSocketsOverTheAddressLimitAreRefused(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	var lines *logLines
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(testutil.ClosedPort(t))
@@ -70,7 +70,7 @@ func TestIdleSocketsOverTheAddressLimitAreRefused(t *testing.T) {
 
 // Issue 13, defect 4: 120 slow TLS connections from one address filled max_connections: 100.
 func TestSlowTLSFromOneAddressDoesNotFillTheTotal(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(startBackend(t, false).addr())
 		c.Limits.MaxConnections, c.Limits.MaxConnectionsPerIP = 100, 5
@@ -90,7 +90,7 @@ func TestSlowTLSFromOneAddressDoesNotFillTheTotal(t *testing.T) {
 // balancer's, and refused when that address is over its limit; the refused Minecraft client is
 // told why in a login disconnect.
 func TestAddressLimitFollowsTheProxyHeader(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
@@ -127,7 +127,7 @@ func TestAddressLimitFollowsTheProxyHeader(t *testing.T) {
 
 // New connections per address per second: a burst fits, the next is refused with the reason.
 func TestConnectionRatePerAddress(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(testutil.ClosedPort(t))
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 0.001, 3
@@ -149,7 +149,7 @@ func TestConnectionRatePerAddress(t *testing.T) {
 
 // A route's own limit applies once the route is known; other routes are not affected.
 func TestRouteConnectionLimit(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = []Route{

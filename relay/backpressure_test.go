@@ -35,7 +35,11 @@ func socketBufferMax(t *testing.T, file string) int64 {
 // at 1 s and the stall lasts longer: a client the relay is not reading from is not dead. (At
 // 0.4 s, a test process starved of CPU under -race beside other work, its writer unscheduled,
 // was once taken for dead while the relay read it again after the stall.)
-func TestBackendThatStopsReading(t *testing.T) { eachLoopTransport(t, testBackendThatStopsReading) }
+// It runs beside the package's other parallel tests: most of its time is spent waiting.
+func TestBackendThatStopsReading(t *testing.T) {
+	t.Parallel()
+	eachLoopTransport(t, testBackendThatStopsReading)
+}
 
 func testBackendThatStopsReading(t *testing.T, protocol Protocol, provider string) {
 	wmem := socketBufferMax(t, "/proc/sys/net/ipv4/tcp_wmem")
@@ -51,7 +55,7 @@ func testBackendThatStopsReading(t *testing.T, protocol Protocol, provider strin
 		c.WebSocket.Conn.PingInterval, c.WebSocket.Conn.DeadPeerIntervals = keepalive, 2
 		c.TLS = tlsServer(t, provider)
 	}, protocol)
-	payload := make([]byte, bound+8<<20) // made before dialing: over ws, filling it takes longer
+	payload := make([]byte, bound+2<<20) // made before dialing: over ws, filling it takes longer
 	rand.Read(payload)                   // than the 1 s the dead-peer check allows a silent client
 	conn := dialClient(t, protocol, addr)
 	defer conn.Close()

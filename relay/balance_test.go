@@ -3,8 +3,8 @@ package relay
 import (
 	"net"
 	"testing"
-	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
@@ -92,13 +92,7 @@ func TestBalanceLeastConnections(t *testing.T) {
 	}
 	second.Close()
 	backendPool := srv.settings().router.routes[0].pool
-	deadline := time.Now().Add(10 * time.Second)
-	for backendPool.Active(1) != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the second backend's session never ended")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.WaitFor(t, "the second backend's session to end", func() bool { return backendPool.Active(1) == 0 })
 	loginTo(t, addr, "p")
 	if b := backends[1].helloCount(); b != 2 {
 		t.Errorf("with the first backend busy and the second idle the third session did not go to the second (it has %d)", b)

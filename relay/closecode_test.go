@@ -46,7 +46,7 @@ func testWebSocketCloseCodes(t *testing.T, provider string) {
 	live := gorillaDial(t, "wss", addr)
 	live.WriteMessage(websocket.BinaryMessage, handshakeFrame("play.example", mc.NextLogin))
 	// Relaying: a Close while the session still dials would end it as backend_unreachable.
-	waitFor(t, func() bool { return backend.sawHost("play.example") })
+	testutil.WaitFor(t, "the backend to see play.example", func() bool { return backend.sawHost("play.example") })
 	go srv.Close()
 	checkCloseCode(t, live, websocket.CloseGoingAway, "shutdown")
 }
@@ -114,7 +114,7 @@ func TestCleanEndSaysWhichSideClosed(t *testing.T) {
 	leaving := dialClient(t, Minecraft, addr)
 	exchange(t, leaving, "play.example", 10)
 	leaving.Close()
-	waitFor(t, func() bool { return lines.count("session ended") == 3 })
+	testutil.WaitFor(t, "3 session end lines", func() bool { return lines.count("session ended") == 3 })
 	for _, want := range [][]string{
 		{`"host":"closing.example"`, `"close_reason":"backend closed the connection"`},
 		{`"host":"reset.example"`, `"close_reason":"backend: `},

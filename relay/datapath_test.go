@@ -54,9 +54,7 @@ func testIdleSessionGoroutines(t *testing.T, protocol Protocol, provider string)
 	}
 	want := sessions * goroutinesPerSession[testDataPath]
 	relays := func() int { return runtime.NumGoroutine() - before - sessions }
-	for deadline := time.Now().Add(10 * time.Second); !near(relays(), want, slack) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Within(testutil.WaitBound, func() bool { return near(relays(), want, slack) })
 	if got := relays(); !near(got, want, slack) {
 		t.Fatalf("%d idle sessions: the relay has %d goroutines more, want %d (%d per session)",
 			sessions, got, want, goroutinesPerSession[testDataPath])
@@ -86,14 +84,14 @@ func TestLoginStartAfterTheDialNamesThePlayer(t *testing.T) {
 	_, addr, lines := startLoggedProxy(t, backend)
 	player := dialClient(t, Minecraft, addr)
 	player.Write(handshakeFrame("late.example", mc.NextLogin))
-	waitFor(t, func() bool { return backend.sawHost("late.example") })
+	testutil.WaitFor(t, "the backend to see late.example", func() bool { return backend.sawHost("late.example") })
 	player.Write(mc.AppendFrame(nil, 0x00, append([]byte("\x04Alex"), make([]byte, 16)...)))
 	player.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := readFrameFrom(bufio.NewReader(player)); err != nil { // the echoed Login Start
 		t.Fatal(err)
 	}
 	player.Close()
-	waitFor(t, func() bool { return lines.count("session ended") == 1 })
+	testutil.WaitFor(t, "a session end line", func() bool { return lines.count("session ended") == 1 })
 	if lines.count(`"player":"Alex"`, `"host":"late.example"`, "session ended") != 1 {
 		t.Errorf("the end line does not name the player:\n%s", lines.String())
 	}
@@ -200,7 +198,7 @@ func TestWebSocketEndsWhenTheBackendCloses(t *testing.T) {
 				defer conn.Close()
 				conn.Write(handshakeFrame("h", mc.NextLogin))
 			}
-			waitFor(t, func() bool { return lines.count("session ended", "backend closed the connection") == 2 })
+			testutil.WaitFor(t, "2 end lines of backend closes", func() bool { return lines.count("session ended", "backend closed the connection") == 2 })
 		})
 	}
 }

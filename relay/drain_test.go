@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -51,13 +52,7 @@ func drainInBackground(t *testing.T, srv *Server, timeout time.Duration) <-chan 
 		defer cancel()
 		result <- srv.Drain(ctx)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for srv.Health().Ready {
-		if time.Now().After(deadline) {
-			t.Fatal("health still says ready 10 s after the drain began")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testutil.WaitFor(t, "health to turn not ready after the drain began", func() bool { return !srv.Health().Ready })
 	return result
 }
 

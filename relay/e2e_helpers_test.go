@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -245,22 +244,6 @@ func addrPort(t *testing.T, s string) netip.AddrPort {
 		t.Fatal(err)
 	}
 	return ap
-}
-
-// checkNoGoroutineLeak fails when goroutines started during the test outlive it.
-func checkNoGoroutineLeak(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
-	})
 }
 
 // firstRead waits up to 10 s for conn's first byte and returns the read's error: io.EOF when

@@ -76,7 +76,7 @@ func TestEndToEndEachProtocol(t *testing.T) {
 		{"sniffed wss boringssl", all, WSS, "boringssl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			checkNoGoroutineLeak(t)
+			testutil.CheckGoroutines(t)
 			backend := startBackend(t, false)
 			_, addr := startProxy(t, func(c *Config) {
 				c.Routes = routeTo(backend.addr())

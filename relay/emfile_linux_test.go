@@ -6,12 +6,12 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/rs/zerolog"
 )
 
@@ -26,8 +26,7 @@ func TestAcceptSurvivesRunningOutOfDescriptors(t *testing.T) {
 		runLowLimitProxy(t)
 		return
 	}
-	child := exec.Command(os.Args[0], "-test.run=^TestAcceptSurvivesRunningOutOfDescriptors$")
-	child.Env = append(os.Environ(), emfileChildEnv+"=1")
+	child := testutil.Reexec([]string{"-test.run=^TestAcceptSurvivesRunningOutOfDescriptors$"}, emfileChildEnv+"=1")
 	stdin, _ := child.StdinPipe()
 	stdout, _ := child.StdoutPipe()
 	stderr, _ := child.StderrPipe()

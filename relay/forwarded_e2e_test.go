@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
@@ -74,7 +75,7 @@ func TestForwardedHeadersOverWebSocket(t *testing.T) {
 // TestBackendResetEndsOnlyItsSession: a backend that resets one session closes that client with
 // a reason and leaves the other session running.
 func TestBackendResetEndsOnlyItsSession(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	backend := startBackend(t, false)
 	resetter, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

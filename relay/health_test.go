@@ -219,7 +219,7 @@ func TestAllBackendsDownAreStillTried(t *testing.T) {
 // The checkers belong to the Server: Close stops them, a check in flight included, and waits
 // for them, so none runs once Close has returned.
 func TestCloseStopsHealthChecks(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	probed := make(chan struct{}, 1)
 	silent := testutil.Serve(t, func(conn net.Conn) {
 		defer conn.Close()

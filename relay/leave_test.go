@@ -45,7 +45,7 @@ func TestPlayerLeavesWhileTheBackendSends(t *testing.T) {
 			if end.read != nil || end.write != nil {
 				t.Errorf("the backend's read ended with %v (want EOF), a write failed with %v (want none)", end.read, end.write)
 			}
-			waitFor(t, func() bool { return lines.count("session ended") == 1 })
+			testutil.WaitFor(t, "the end line", func() bool { return lines.count("session ended") == 1 })
 			if lines.count(`"close_reason":"client closed the connection"`) != 1 {
 				t.Errorf("the end line does not say the player closed the connection:\n%s", lines.String())
 			}
@@ -170,7 +170,7 @@ func TestDrainAfterThePlayerLeftIsBounded(t *testing.T) {
 	}, WS)
 	left := time.Now()
 	leave(t, WS, addr)
-	waitFor(t, func() bool { return lines.count("session ended") == 1 })
+	testutil.WaitFor(t, "the end line", func() bool { return lines.count("session ended") == 1 })
 	if took := time.Since(left); took < loop.DefaultDrain/2 || took > 3*loop.DefaultDrain {
 		t.Errorf("the session ended %v after the player left, want about the drain bound %v", took, loop.DefaultDrain)
 	}

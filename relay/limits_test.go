@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
 func TestConnectionsPerAddressLimit(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	srv, addr := startLimitedProxy(t, WS)
 	first := dialClient(t, WS, addr)
 	defer first.Close()
@@ -43,7 +44,7 @@ func TestConnectionsPerAddressLimit(t *testing.T) {
 }
 
 func TestConnectionsPerAddressLimitMinecraft(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	srv, addr := startLimitedProxy(t, Minecraft)
 	first := dialClient(t, Minecraft, addr)
 	defer first.Close()
@@ -85,7 +86,7 @@ func TestTotalConnectionLimit(t *testing.T) {
 }
 
 func TestHalfCloseAndAbruptReset(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
 

@@ -10,6 +10,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -68,7 +69,7 @@ func TestLoginEventsAndWebhook(t *testing.T) {
 			hello := handshakeFrame("play.example.net", mc.NextLogin)
 			if separate {
 				conn.Write(hello)
-				waitFor(t, func() bool { return backend.helloCount() == 1 })
+				testutil.WaitFor(t, "the backend's hello", func() bool { return backend.helloCount() == 1 })
 				conn.Write(loginStart())
 			} else {
 				conn.Write(append(hello, loginStart()...))
@@ -92,7 +93,7 @@ func TestLoginEventsAndWebhook(t *testing.T) {
 				leave.BytesDown == nil || *leave.BytesDown < int64(len(echo)) || leave.Duration == nil {
 				t.Errorf("leave event %+v, want Steve's with bytes and duration", leave)
 			}
-			waitFor(t, func() bool {
+			testutil.WaitFor(t, "Steve's end line with his UUID", func() bool {
 				return log.count(`"player":"Steve"`, `"player_uuid":"069a79f4-44e9-4726-a5be-fca90e38aaf5"`, "session ended") == 1
 			})
 			waitForMetric(t, srv, "moonbridge_login_webhooks_total", map[string]string{"result": "sent"}, 2)
@@ -138,7 +139,7 @@ func TestFailingWebhookIsCounted(t *testing.T) {
 	}
 	exchange(t, conn, "", 100) // the session goes on
 	waitForMetric(t, srv, "moonbridge_login_webhooks_total", map[string]string{"result": "failed"}, 1)
-	waitFor(t, func() bool { return log.count("login webhook failed", "500") == 1 })
+	testutil.WaitFor(t, "the webhook failure line", func() bool { return log.count("login webhook failed", "500") == 1 })
 }
 
 // A full queue drops the event, counted, without waiting.

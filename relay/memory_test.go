@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/bufpool"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -33,7 +34,7 @@ func startMemoryLimitedProxy(t *testing.T, used *atomic.Uint64) (*Server, string
 }
 
 func TestMemoryLimitRefusesNewLoginsAndKeepsSessions(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	goLimitBefore := debug.SetMemoryLimit(-1)
 	var used atomic.Uint64
 	used.Store(testLimit / 2)
@@ -245,7 +246,7 @@ func TestTrimmerTrimsAfterABurstAndOncePerQuietPeriod(t *testing.T) {
 }
 
 func TestLowProfileServerTrimsThePools(t *testing.T) {
-	checkNoGoroutineLeak(t)
+	testutil.CheckGoroutines(t)
 	backend := startBackend(t, false)
 	// wss over crypto/tls: it runs on goroutines on both data paths, so the relay's and the TLS
 	// layer's pooled buffers carry it (the event loops read into a buffer of their own).

@@ -6,12 +6,12 @@ import (
 	"io"
 	"net"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -61,24 +61,20 @@ func findMetric(t *testing.T, srv *Server, name string, labels map[string]string
 	return nil
 }
 
-// waitForMetric polls until the series exists with the value, or fails after 10 s. A missing
-// series is a failure even when want is 0: a renamed metric must not pass for an idle one.
+// waitForMetric polls until the series exists with the value, or fails after
+// testutil.WaitBound. A missing series is a failure even when want is 0: a renamed metric must
+// not pass for an idle one.
 func waitForMetric(t *testing.T, srv *Server, name string, labels map[string]string, want float64) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got, ok := metricValue(t, srv, name, labels)
-		if ok && got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			if !ok {
-				t.Fatalf("no series %s with labels %v (want %v)", name, labels, want)
-			}
-			t.Fatalf("%s with labels %v = %v, want %v", name, labels, got, want)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var got float64
+	var ok bool
+	if testutil.Within(testutil.WaitBound, func() bool { got, ok = metricValue(t, srv, name, labels); return ok && got == want }) {
+		return
 	}
+	if !ok {
+		t.Fatalf("no series %s with labels %v (want %v)", name, labels, want)
+	}
+	t.Fatalf("%s with labels %v = %v, want %v", name, labels, got, want)
 }
 
 func TestMetricsCountSessionsAndBytes(t *testing.T) {

@@ -124,20 +124,10 @@ func TestSessionLines(t *testing.T) {
 		}
 		player.Close()
 	}
-	waitFor(t, func() bool { return lines.count(`"player":"Steve"`, "session ended") == 2 })
+	testutil.WaitFor(t, "Steve's 2 end lines", func() bool { return lines.count(`"player":"Steve"`, "session ended") == 2 })
 	// The backend's own "backend dial failed" line (sampled per backend, so a flood of pings does
 	// not double the log) is about the backend, not the session.
 	if n := lines.count(`"client":"127.0.0.8:`) - lines.count(`"client":"127.0.0.8:`, "backend dial failed"); n != 1 {
 		t.Errorf("%d lines for a ping answered by the fallback, want 1:\n%s", n, lines.String())
-	}
-}
-
-// waitFor polls cond for up to 10 s.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10 s")
-		}
 	}
 }

@@ -32,7 +32,7 @@ func TestReloadMovesHealthChecksAndSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-newProbed // the new route's checker runs
-	waitFor(t, func() bool { return goroutinesIn("pool.(*Pool).watch") == 1 })
+	testutil.WaitFor(t, "one backend watcher", func() bool { return goroutinesIn("pool.(*Pool).watch") == 1 })
 	if _, ok := metricValue(t, srv, "moonbridge_backend_up", map[string]string{"route": "r", "backend": newAddr}); !ok {
 		t.Error("no backend_up series for the new route's backend")
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -90,7 +91,7 @@ func TestWakeHoldsLoginAndStopsWhenIdle(t *testing.T) {
 	waitForMetric(t, srv, "moonbridge_wakes_total", map[string]string{"route": "sleepy", "result": "ready"}, 1)
 	conn.Close()
 	waitForMetric(t, srv, "moonbridge_wakes_total", map[string]string{"route": "sleepy", "result": "stopped"}, 1)
-	waitFor(t, func() bool {
+	testutil.WaitFor(t, "the stopped server to refuse", func() bool {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()

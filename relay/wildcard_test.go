@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -28,7 +29,7 @@ func TestWildcardCaptureNamesTheBackend(t *testing.T) {
 		t.Error("the backend the capture names did not get the player's handshake")
 	}
 	conn.Close()
-	waitFor(t, func() bool { return log.count(`"backend":"127.0.0.1:`+port+`"`, "session ended") == 1 })
+	testutil.WaitFor(t, "the end line naming the backend", func() bool { return log.count(`"backend":"127.0.0.1:`+port+`"`, "session ended") == 1 })
 }
 
 // A capture that is not one DNS label (an address with dots, an underscore, a leading hyphen,

@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // gateConn hands each Write to the test over a channel and blocks until
@@ -43,7 +45,7 @@ func nextWrite(t *testing.T, g *gateConn) wireFrame {
 }
 
 func TestEncoderLonePacketLeavesAtOnce(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	g := newGateConn()
 	e := NewEncoder(NewConn(g, RoleClient, noKeepalive()))
 	defer e.Close()
@@ -56,7 +58,7 @@ func TestEncoderLonePacketLeavesAtOnce(t *testing.T) {
 }
 
 func TestEncoderCoalescesBehindInFlightWrite(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	g := newGateConn()
 	e := NewEncoder(NewConn(g, RoleClient, noKeepalive()))
 	defer e.Close()
@@ -82,7 +84,7 @@ func TestEncoderCoalescesBehindInFlightWrite(t *testing.T) {
 }
 
 func TestEncoderSplitsAt64KiB(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	g := newGateConn()
 	e := NewEncoder(NewConn(g, RoleServer, noKeepalive()))
 	defer e.Close()

@@ -7,15 +7,14 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"io"
-	"math/big"
 	"net"
-	"runtime"
 	"sort"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // scriptConn is an in-memory net.Conn: Read serves queued chunks, one per
@@ -238,23 +237,6 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 }
 
-// checkGoroutines fails the test if goroutines it started outlive it.
-// Register it first, so that it runs after the test's other cleanups.
-func checkGoroutines(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		var n int
-		for range 500 { // settles in a few ms; bounded at 5 s
-			if n = runtime.NumGoroutine(); n <= before {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		buf := make([]byte, 1<<16)
-		t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-	})
-}
-
 // testCert returns a server certificate for 127.0.0.1 and example.com and
 // a pool that trusts it.
 func testCert(t testing.TB) (tls.Certificate, *x509.CertPool) {
@@ -263,20 +245,7 @@ func testCert(t testing.TB) (tls.Certificate, *x509.CertPool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "moonbridge test"},
-		DNSNames:     []string{"example.com"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	der := testutil.SelfSigned(t, key, "example.com", "127.0.0.1")
 	leaf, _ := x509.ParseCertificate(der)
 	pool := x509.NewCertPool()
 	pool.AddCert(leaf)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 const interopBytes = 3 << 20
@@ -78,7 +79,7 @@ func echo(c *Conn, _ *http.Request) {
 func TestInteropGorillaClient(t *testing.T) {
 	for _, layer := range tlsLayers(t) {
 		layer.run(t, func(t *testing.T, layer tlsLayer) {
-			checkGoroutines(t)
+			testutil.CheckGoroutines(t)
 			url := startServer(t, ServerConfig{Conn: noKeepalive()}, layer.orNil(), echo)
 			d := websocket.Dialer{TLSClientConfig: layer.client}
 			gc, _, err := d.Dial(url+"/mc", nil)
@@ -146,7 +147,7 @@ func gorillaSend(gc *websocket.Conn, data []byte, pings *int) error {
 func TestInteropGorillaServer(t *testing.T) {
 	for _, useTLS := range []bool{false, true} {
 		t.Run(map[bool]string{false: "ws", true: "wss"}[useTLS], func(t *testing.T) {
-			checkGoroutines(t)
+			testutil.CheckGoroutines(t)
 			srvDone := make(chan error, 1)
 			h := gorillaEchoServer(t, srvDone)
 			var ts *httptest.Server
@@ -264,7 +265,7 @@ func TestGorillaClientGetsCloseCodes(t *testing.T) {
 }
 
 func testGorillaClientGetsCloseCodes(t *testing.T, layer tlsLayer) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	cfg := noKeepalive()
 	cfg.MaxMessageSize = 1000
 	url := startServer(t, ServerConfig{Conn: cfg}, layer.orNil(), echo)

@@ -41,7 +41,7 @@ func upgradeReq(path string, extra ...string) string {
 }
 
 func TestServerStatuses(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	cfg := ServerConfig{
 		Conn:           noKeepalive(),
 		AllowedOrigins: []string{"https://play.example.net"},
@@ -93,7 +93,7 @@ func TestServerStatuses(t *testing.T) {
 
 // A client that never finishes its header is dropped by the header timeout.
 func TestServerHeaderTimeout(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	addr := strings.TrimPrefix(startServer(t, ServerConfig{ReadHeaderTimeout: 50 * time.Millisecond}, nil, echo), "ws://")
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -113,7 +113,7 @@ func TestServerHeaderTimeout(t *testing.T) {
 
 // The handler gets the request's headers and the Conn is closed after it.
 func TestServerPassesRequestAndClosesAfterHandler(t *testing.T) {
-	checkGoroutines(t)
+	testutil.CheckGoroutines(t)
 	got := make(chan string, 1)
 	url := startServer(t, ServerConfig{Conn: noKeepalive()}, nil, func(c *Conn, r *http.Request) {
 		got <- r.Header.Get("X-Forwarded-For")
@@ -153,11 +153,7 @@ func TestHTTPServerErrorsReachTheLogger(t *testing.T) {
 	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
 	_, _ = io.WriteString(nc, upgradeReq("/mc"))
 	_, _ = io.ReadAll(nc) // the server closes the connection after the panic
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if strings.Contains(logs.String(), "handler bug") {
-			break
-		}
-	}
+	testutil.Within(testutil.WaitBound, func() bool { return strings.Contains(logs.String(), "handler bug") })
 	line := logs.String()
 	if !strings.Contains(line, `"level":"error"`) || !strings.Contains(line, "http: panic serving") ||
 		!strings.Contains(line, `"source":"net/http"`) || !strings.Contains(line, "handler bug") {

@@ -1,7 +1,8 @@
 // Package upgrade measures connection setup: workers open sessions one after another, each
 // dialed, (for ws and wss) upgraded, logged in to the fake backend's login answer and closed,
 // while the relay's process is sampled before and after a fixed window. With an access token on
-// the dialer this is the upgrade rate a relay sustains with tokens required (issue 17).
+// the dialer this is the upgrade rate a relay sustains with tokens required
+// (bench/results/2026-11-30-access-upgrade-rate.md).
 package upgrade
 
 import (

@@ -16,7 +16,7 @@ const (
 )
 
 // loginFlags choose the proxy phase's login: passed through to the offline backend, or an
-// online-mode login the relay runs against mbbench's fake session server (issue 19). The
+// online-mode login the relay runs against mbbench's fake session server. The
 // direct phase always logs in offline: the fake backend is an offline-mode server.
 type loginFlags struct {
 	auth, forwarding, sessionListen string

@@ -18,8 +18,8 @@ const (
 	modeUpgrades = "upgrades" // connection setup: sessions established and closed in a loop
 )
 
-// upgradeFlags are mbbench run's flags of the upgrades mode (issue 17: the upgrade rate with
-// access tokens required).
+// upgradeFlags are mbbench run's flags of the upgrades mode: the upgrade rate, with access
+// tokens required when the dialer carries one (bench/results/2026-11-30-access-upgrade-rate.md).
 type upgradeFlags struct {
 	mode             string
 	duration, warmup time.Duration

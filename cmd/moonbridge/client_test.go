@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -83,13 +82,7 @@ func TestClientPrintsWhatToTypeAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runBridge(ctx, c, zerolog.Nop(), &stdout) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stdout.String(), "Ctrl+C") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no startup text in %q", stdout.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.WaitFor(t, "the startup text", func() bool { return strings.Contains(stdout.String(), "Ctrl+C") })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -88,25 +88,30 @@ func fakeBackend(t *testing.T, serve func(net.Conn)) string {
 // prefix.
 func waitForLog(t *testing.T, logs *testutil.SyncBuffer, prefix string) map[string]string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, line := range strings.Split(logs.String(), "\n") {
-			var fields map[string]any
-			if json.Unmarshal([]byte(line), &fields) != nil {
-				continue
-			}
-			if msg, _ := fields["message"].(string); strings.HasPrefix(msg, prefix) {
-				out := map[string]string{}
-				for k, v := range fields {
-					if s, ok := v.(string); ok {
-						out[k] = s
-					}
-				}
-				return out
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
+	var fields map[string]string
+	if !testutil.Within(testutil.WaitBound, func() bool { fields = findLog(logs.String(), prefix); return fields != nil }) {
+		t.Fatalf("no log line %q in %s", prefix, logs.String())
 	}
-	t.Fatalf("no log line %q in %s", prefix, logs.String())
+	return fields
+}
+
+// findLog returns the string fields of the first JSON line of log whose message starts with
+// prefix, or nil.
+func findLog(log, prefix string) map[string]string {
+	for _, line := range strings.Split(log, "\n") {
+		var fields map[string]any
+		if json.Unmarshal([]byte(line), &fields) != nil {
+			continue
+		}
+		if msg, _ := fields["message"].(string); strings.HasPrefix(msg, prefix) {
+			out := map[string]string{}
+			for k, v := range fields {
+				if s, ok := v.(string); ok {
+					out[k] = s
+				}
+			}
+			return out
+		}
+	}
 	return nil
 }

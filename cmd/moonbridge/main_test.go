@@ -162,13 +162,9 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Addr = "127.0.0.1:0"
 	logs := startServe(t, cfg)
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), " for Minecraft, ws and wss (TLS: ") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no listener line in %q", logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.WaitFor(t, "the listener line", func() bool {
+		return strings.Contains(logs.String(), " for Minecraft, ws and wss (TLS: ")
+	})
 }
 
 // startServe runs serve with cfg until the test ends, then checks it stopped cleanly; it
@@ -238,18 +234,7 @@ func TestServeAdminPprofOnlyWhenAsked(t *testing.T) {
 // adminAddr waits for the admin endpoint's startup line and returns its address.
 func adminAddr(t *testing.T, logs *testutil.SyncBuffer) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, line := range strings.Split(logs.String(), "\n") {
-			var entry struct{ Addr, Message string }
-			if json.Unmarshal([]byte(line), &entry) == nil && strings.HasPrefix(entry.Message, "Admin endpoint") {
-				return entry.Addr
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no admin endpoint line in %q", logs.String())
-	return ""
+	return waitForLog(t, logs, "Admin endpoint")["addr"]
 }
 
 func httpGet(t *testing.T, url string) string {

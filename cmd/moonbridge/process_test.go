@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // runMainEnv makes the test binary run moonbridge's main instead of the tests, so that a test
@@ -40,8 +42,7 @@ type logLine struct {
 // startMoonbridge runs `moonbridge ARGS...` as a process; the test's end kills it if it still runs.
 func startMoonbridge(t *testing.T, args ...string) *moonbridgeProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := testutil.Reexec(args, runMainEnv+"=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
