@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -77,21 +76,13 @@ func TestLandingPageRedirectAndOff(t *testing.T) {
 
 // The page in a real browser: headless Chromium (Debian's chromium, which scripts/bootstrap.sh
 // browser installs: make test runs it) loads it, its text is checked, and a screenshot goes to the test's artifacts.
-// The two Chromium runs go at once, beside the package's other parallel tests.
 func TestLandingPageInChromium(t *testing.T) {
-	t.Parallel()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatalf("chromium is not installed (scripts/bootstrap.sh browser installs it; make test runs that): %v", err)
 	}
 	addr := landingProxy(t, LandingPage{Mode: LandingPageMode, Name: "Moon Island", Address: "play.example.net"})
 	url := "http://" + addr + "/"
-	shot := filepath.Join(t.ArtifactDir(), "landing.png")
-	shotDone := make(chan error, 1)
-	go func() {
-		_, err := chromiumOutput(t, chromium, "--screenshot="+shot, "--window-size=900,900", url)
-		shotDone <- err
-	}()
 	dom := runChromium(t, chromium, "--dump-dom", url)
 	for _, want := range []string{"Moon Island", "Welcome to &lt;b&gt;Moon&lt;/b&gt; Island", "Players online: 3 / 20",
 		"moonbridge.exe client --url ws://" + addr + "/mc", "play.example.net"} {
@@ -99,9 +90,8 @@ func TestLandingPageInChromium(t *testing.T) {
 			t.Errorf("the page as Chromium rendered it lacks %q:\n%s", want, dom)
 		}
 	}
-	if err := <-shotDone; err != nil {
-		t.Fatal(err)
-	}
+	shot := filepath.Join(t.ArtifactDir(), "landing.png")
+	runChromium(t, chromium, "--screenshot="+shot, "--window-size=900,900", url)
 	if info, err := os.Stat(shot); err != nil || info.Size() == 0 {
 		t.Fatalf("no screenshot: %v", err)
 	}
@@ -111,15 +101,6 @@ func TestLandingPageInChromium(t *testing.T) {
 // runChromium runs headless Chromium on loopback only and returns its standard output.
 func runChromium(t *testing.T, chromium string, args ...string) string {
 	t.Helper()
-	out, err := chromiumOutput(t, chromium, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// chromiumOutput is runChromium's work, for any goroutine: Chromium's failure is an error.
-func chromiumOutput(t *testing.T, chromium string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -131,7 +112,7 @@ func chromiumOutput(t *testing.T, chromium string, args ...string) (string, erro
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("chromium %v: %v\n%s", args, err, stderr.String())
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
 	}
-	return string(out), nil
+	return string(out)
 }
