@@ -116,10 +116,13 @@ test-cgo: native purego test-deps
 # The allocation tests skip under -race (it makes sync.Pool drop buffers at random), so the cgo
 # flavour runs them again without it; the purego run has no -race and runs them with the rest.
 # Their names carry ALLOC_TESTS, which check-alloc-names.sh enforces, so one -run selects them.
+# Tests named with NORACE_TESTS run here too: CPU-bound checks of one goroutine, which the race
+# detector slows tenfold and has nothing to find in (they skip under -race).
 ALLOC_TESTS := ZeroAllocs
+NORACE_TESTS := WithoutRace
 test-allocs: native
 	scripts/check-alloc-names.sh $(ALLOC_TESTS)
-	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run $(ALLOC_TESTS) -trimpath -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
+	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run '$(ALLOC_TESTS)|$(NORACE_TESTS)' -trimpath -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 test-purego: purego test-deps
 	CGO_ENABLED=0 $(GO_TEST_ENV) scripts/gotest.sh purego -trimpath -count=1 -p $(GO_TEST_P) -timeout 20m ./...
