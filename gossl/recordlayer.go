@@ -1,6 +1,6 @@
 package gossl
 
-import "fmt"
+import "github.com/moonbridge/moonbridge/internal/enum"
 
 // RecordLayer names what opens and seals a session's TLS 1.3 application records
 // (tls.record_layer). It is parsed once, by ParseRecordLayer or UnmarshalText, and a Server
@@ -26,14 +26,14 @@ const DefaultRecordLayer = RecordLayerSSL
 // ParseRecordLayer reads a configured record layer: RecordLayerSSL, RecordLayerAEAD, or ""
 // for DefaultRecordLayer.
 func ParseRecordLayer(s string) (RecordLayer, error) {
-	switch l := RecordLayer(s); l {
-	case "":
+	if s == "" {
 		return DefaultRecordLayer, nil
-	case RecordLayerSSL, RecordLayerAEAD:
-		return l, nil
 	}
-	return "", &TLSError{Op: "config", Reason: fmt.Sprintf("record layer %q is not %s or %s",
-		s, RecordLayerSSL, RecordLayerAEAD)}
+	l, err := enum.Parse([]byte(s), RecordLayerSSL, RecordLayerAEAD)
+	if err != nil {
+		return "", &TLSError{Op: "config", Reason: "record layer " + err.Error()}
+	}
+	return l, nil
 }
 
 // UnmarshalText is ParseRecordLayer for configuration decoders; l is unchanged on an error.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/moonbridge/moonbridge/internal/boring"
+	"github.com/moonbridge/moonbridge/internal/enum"
 )
 
 // Impl names an implementation of Minecraft's AES-128/CFB8 (login.cipher).
@@ -24,13 +25,14 @@ const DefaultImpl = ImplAuto
 
 // ParseImpl reads an implementation's name; "" is DefaultImpl.
 func ParseImpl(s string) (Impl, error) {
-	switch i := Impl(s); i {
-	case "":
+	if s == "" {
 		return DefaultImpl, nil
-	case ImplAuto, ImplBoringSSL, ImplGo:
-		return i, nil
 	}
-	return "", fmt.Errorf("cfb8: implementation %q is not %s, %s or %s", s, ImplAuto, ImplBoringSSL, ImplGo)
+	i, err := enum.Parse([]byte(s), ImplAuto, ImplBoringSSL, ImplGo)
+	if err != nil {
+		return "", fmt.Errorf("cfb8: implementation %w", err)
+	}
+	return i, nil
 }
 
 // UnmarshalText is ParseImpl for configuration decoders; i is unchanged on an error.
