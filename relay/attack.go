@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -169,7 +170,7 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	w.since, w.lastOver, w.refusedAtStart = now, now, s.refusedSoFar()
 	w.activations.Add(1)
 	w.on.Store(true)
-	s.log.Warn().Str("rate", over.name).Float64("per_second", over.perSecond).Int("threshold", over.threshold).
+	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
 		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
 			"from the status cache and wss clients over a per-address limit are refused before TLS "+
 			"until every rate stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))
@@ -178,7 +179,7 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 func (s *Server) endAttack(now time.Time, why string) {
 	w := &s.attack
 	w.on.Store(false)
-	lasted := now.Sub(w.since).Round(time.Second)
+	lasted := now.Sub(w.since).Round(100 * time.Millisecond)
 	refused := s.refusedSoFar() - w.refusedAtStart
 	s.log.Info().Str("lasted", lasted.String()).Float64("refused", refused).Str("why", why).
 		Msg(fmt.Sprintf("attack mode off after %s (%s); %.0f connections refused meanwhile", lasted, why, refused))
