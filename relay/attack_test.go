@@ -227,3 +227,24 @@ func openTotal(srv *Server) int {
 	defer srv.counter.mu.Unlock()
 	return srv.counter.total
 }
+
+// A reload applies the attack mode's settings: turning it on makes a flood start it, turning
+// it off ends it at the next measurement, with its line.
+func TestAttackModeFollowsReload(t *testing.T) {
+	var lines *logLines
+	srv, addr := startProxy(t, func(c *Config) {
+		openLimits(c)
+		lines = captureLog(t, c)
+	}, Minecraft)
+	if _, err := reload(srv, func(c *Config) { c.Defence.AttackMode = quickAttackMode(time.Hour) }); err != nil {
+		t.Fatal(err)
+	}
+	flood(t, srv, addr, nil)
+	if _, err := reload(srv, func(c *Config) { c.Defence.AttackMode.Enabled = false }); err != nil {
+		t.Fatal(err)
+	}
+	waitForMetric(t, srv, attackSeries, nil, 0)
+	if n := lines.count("attack mode off after", `"why":"attack mode turned off"`); n != 1 {
+		t.Errorf("%d lines saying the reload ended the attack mode, want 1:\n%s", n, lines.String())
+	}
+}
