@@ -192,11 +192,18 @@ func dialWSS(addr string) (*ws.Conn, error) {
 // the handshake timeout when it does not finish: refusals cannot hold TLS handshakes beyond the
 // limits.
 func TestRefusedWSSCountsWhileAnswered(t *testing.T) {
+	for _, provider := range []string{"go", "boringssl"} {
+		t.Run(provider, func(t *testing.T) { refusedWSSCountsWhileAnswered(t, provider) })
+	}
+}
+
+func refusedWSSCountsWhileAnswered(t *testing.T, provider string) {
 	backend := startBackend(t, false)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(backend.addr())
 		c.Limits.MaxConnectionsPerIP, c.Limits.MaxConnections = 1, 2
 		c.Limits.HandshakeTimeout = time.Second
+		c.TLS = tlsServer(t, provider)
 	}, WSS)
 	first := dialClient(t, WSS, addr)
 	defer first.Close()
