@@ -1,7 +1,7 @@
 package bridge
 
 import (
-	"net"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -31,13 +31,15 @@ func TestPlayerSeesTheLimitThatRefusedThem(t *testing.T) {
 			if tc.protocol == "wss" {
 				cfg.TLS = tlsServer(t, tc.provider, cert)
 			}
-			addr := relaytest.Start(t, cfg)
-			holder, err := net.Dial("tcp", addr) // holds the address's one slot until the handshake timeout
+			remote := ws.DialConfig{URL: tc.protocol + "://" + relaytest.Start(t, cfg) + "/mc", TLSConfig: trusting(t, cert)}
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			holder, err := ws.Dial(ctx, remote) // upgraded: it holds the address's one slot
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer holder.Close()
-			b := startBridge(t, ws.DialConfig{URL: tc.protocol + "://" + addr + "/mc", TLSConfig: trusting(t, cert)}, nil)
+			b := startBridge(t, remote, nil)
 			if motd := askStatus(t, b); !strings.Contains(motd, want) {
 				t.Errorf("MOTD %q does not name the limit (%q)", motd, want)
 			}
