@@ -74,6 +74,9 @@ func httpRefusal(err error) (Cause, string, bool) {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return CauseHTTP, fmt.Sprintf("HTTP %d %s: the server refused access (token?)", he.StatusCode, http.StatusText(he.StatusCode)), true
 	}
+	if he.Text != "" { // the server's reason: "over the limit of 50 connections per address"
+		return CauseHTTP, fmt.Sprintf("HTTP %d %s: %s", he.StatusCode, http.StatusText(he.StatusCode), he.Text), true
+	}
 	return CauseHTTP, fmt.Sprintf("HTTP %d %s from the server", he.StatusCode, http.StatusText(he.StatusCode)), true
 }
 

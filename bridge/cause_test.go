@@ -33,6 +33,8 @@ func TestClassify(t *testing.T) {
 			Err: os.NewSyscallError("connect", syscall.ENETUNREACH)}),
 			CauseTCP, "TCP: cannot connect to 192.0.2.1:443: " + syscall.ENETUNREACH.Error()},
 		{&ws.HandshakeError{StatusCode: 502, Reason: "502 Bad Gateway"}, CauseHTTP, "HTTP 502 Bad Gateway from the server"},
+		{&ws.HandshakeError{StatusCode: 429, Reason: "429 Too Many Requests", Text: "over the limit of 50 connections per address"},
+			CauseHTTP, "HTTP 429 Too Many Requests: over the limit of 50 connections per address"},
 		{&ws.HandshakeError{StatusCode: 401, Reason: "401 Unauthorized"}, CauseHTTP, "HTTP 401 Unauthorized: the server refused access (token?)"},
 		{&ws.HandshakeError{Reason: "malformed HTTP response"}, CauseHTTP, "HTTP: no valid answer to the upgrade: malformed HTTP response"},
 		{errors.New("something else"), CauseOther, "cannot open the WebSocket: something else"},

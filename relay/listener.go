@@ -91,6 +91,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 // said anything yet counts as much as a session. A trusted peer (a load balancer, a CDN) carries
 // many players, so it is counted under the address it names (claim), once it has named one.
 func (ln *listener) handle(raw net.Conn) {
+	ln.srv.attack.conns.Add(1)
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()

@@ -49,6 +49,10 @@ var (
 		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
 			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
 			"Event loops: one per direction whose destination has not taken all of a read yet.", nil, nil)
+	attackModeDesc = prometheus.NewDesc("moonbridge_attack_mode",
+		"1 while the attack mode is on (new connections, pings or logins over their thresholds), else 0.", nil, nil)
+	attackActivationsDesc = prometheus.NewDesc("moonbridge_attack_mode_activations_total",
+		"Times the attack mode started.", nil, nil)
 )
 
 // tally holds the counts of what has ended; the Server's mu guards it.
@@ -108,7 +112,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -168,6 +172,8 @@ func (s *Server) snapshot() []prometheus.Metric {
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
+	add(attackModeDesc, prometheus.GaugeValue, s.attack.gauge())
+	add(attackActivationsDesc, prometheus.CounterValue, float64(s.attack.activations.Load()))
 	for _, p := range s.settings().router.pools() {
 		out = p.AppendUp(out)
 	}

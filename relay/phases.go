@@ -28,6 +28,7 @@ func (s *session) readHello(o *opening) bool {
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
+	s.srv.attack.countHello(o.hello)
 	if s.refuseWhenFull(o.r, o.hello) {
 		return false
 	}
@@ -101,8 +102,13 @@ func (s *session) logIn(o *opening) bool {
 
 // dial sends the first bytes to a backend of the route's pool (waking its server for a login
 // when it sleeps) and counts the session there; the fallback answers when none takes them. A
-// status ping the route answers itself is answered here, from answers it asks backends for.
+// status ping the route answers itself is answered here, from answers it asks backends for, and
+// in attack mode every status ping, from the answers the route has.
 func (s *session) dial(o *opening) (net.Conn, bool) {
+	if o.hs.NextState == mc.NextStatus && s.srv.underAttack() {
+		s.statusFromCache(o.r, o.hello, o.route, o.capture)
+		return nil, false
+	}
 	if o.hs.NextState == mc.NextStatus && o.route.answersStatus() {
 		s.answerStatus(o.r, o.hello, o.route, o.capture)
 		return nil, false

@@ -8,12 +8,12 @@ import (
 	"github.com/moonbridge/moonbridge/mc"
 )
 
-// A client refused by a limit is told why in its own protocol where that is cheap: a Minecraft
-// client gets a server-list entry or a login disconnect naming the limit (as a WebSocket client
-// gets HTTP 429 with it), a plain HTTP client a 429. A TLS client gets nothing: a handshake to
-// say no is not worth its CPU. Answers read with a short deadline, and at most
-// maxRefusalAnswers run at once, so refusals cannot pile up: beyond that, a refused client is
-// only closed.
+// A client refused by a limit is told why in its own protocol: a Minecraft client gets a
+// server-list entry or a login disconnect naming the limit (as a WebSocket client gets HTTP 429
+// with it), a plain HTTP client a 429, and a TLS client too, after its handshake, except in
+// attack mode, where a handshake to say no is not worth its CPU (answerTLS). Answers read with a
+// short deadline (a TLS one with the handshake timeout), and at most maxRefusalAnswers run at
+// once, so refusals cannot pile up: beyond that, a refused client is only closed.
 const (
 	refusalAnswerTimeout = 2 * time.Second
 	maxRefusalAnswers    = 64
@@ -36,6 +36,8 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 		ln.answerMinecraft(conn, err)
 	case WS:
 		conn.Write(http429(err.Error()))
+	case WSS:
+		ln.answerTLS(conn, err)
 	}
 }
 

@@ -31,6 +31,8 @@ type Config struct {
 	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
 	WebSocket ws.ServerConfig
 	Limits    Limits
+	// Defence is what the proxy does against floods: the attack mode (attack.go).
+	Defence Defence
 	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
 	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
@@ -74,6 +76,7 @@ type Server struct {
 	// backends count dials per backend and wakes per route; the pools' checkers run on wg.
 	backends *pool.Metrics
 	events   *loginEvents // logins per route and the login webhook's queue
+	attack   attackWatch  // the attack mode: rates over the whole proxy (attack.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -156,6 +159,7 @@ func (s *Server) Start() error {
 		s.serveListener(ln)
 	}
 	s.startHealthChecks(s.settings())
+	s.startAttackWatch()
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()
 	return nil

@@ -35,10 +35,16 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		}
 		s.line.answered = "last known status"
 	}
-	if serr := mc.ServeStatusJSON(r, body, s.sendAnswer); serr != nil && !errors.Is(serr, io.EOF) {
-		err = errors.Join(err, serr)
+	s.serveStatus(r, body, err)
+}
+
+// serveStatus answers the status request with body, and the ping, and ends the session with
+// cause (nil, or why a live answer was not had).
+func (s *session) serveStatus(r *bufio.Reader, body []byte, cause error) {
+	if err := mc.ServeStatusJSON(r, body, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
+		cause = errors.Join(cause, err)
 	}
-	s.abort(err)
+	s.abort(cause)
 }
 
 // lastKnown is route's last live answer for key marked offline, or nil.

@@ -1,9 +1,12 @@
 package relay
 
 import (
+	"bufio"
 	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // LastKnown marks the last live status answer a route had as offline, for the server list
@@ -114,6 +117,20 @@ func (c *statusCache) last(key statusKey) ([]byte, bool) {
 		}
 	}
 	return newest.body, newest.body != nil
+}
+
+// statusFromCache answers a status ping in attack mode without a backend dial: with the
+// route's last live answer for it, however old (a stale answer beats a dial), or the fallback
+// when the route has none (only a route with status_cache or last_known keeps answers).
+func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route, capture string) {
+	body, ok := route.status.last(statusKey{capture: capture, protocol: hello.Handshake.Protocol})
+	if !ok {
+		s.line.answered = "fallback (attack mode)"
+		s.answer(r, hello, s.fallback(), nil)
+		return
+	}
+	s.line.answered = "status cache (attack mode)"
+	s.serveStatus(r, body, nil)
 }
 
 // markOffline rewrites a server's status JSON as lk says: the prefix before the description (a

@@ -8,11 +8,14 @@ import (
 	"crypto/tls"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // DialConfig says where and how a client connects. Address, ServerName and
@@ -121,8 +124,9 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, cfg DialConfig) (*C
 	if err != nil {
 		return nil, &HandshakeError{Reason: err.Error()}
 	}
+	err = checkUpgradeResponse(resp, key, cfg.Subprotocol)
 	resp.Body.Close()
-	if err := checkUpgradeResponse(resp, key, cfg.Subprotocol); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if n := br.Buffered(); n > 0 {
@@ -163,7 +167,7 @@ func checkUpgradeResponse(resp *http.Response, key, subprotocol string) error {
 	fail := func(reason string) error { return &HandshakeError{StatusCode: resp.StatusCode, Reason: reason} }
 	switch {
 	case resp.StatusCode != http.StatusSwitchingProtocols:
-		return fail(resp.Status)
+		return &HandshakeError{StatusCode: resp.StatusCode, Reason: resp.Status, Text: refusalText(resp)}
 	case !strings.EqualFold(resp.Header.Get("Upgrade"), "websocket"):
 		return fail("response lacks Upgrade: websocket")
 	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
@@ -202,4 +206,22 @@ func (p *prefixConn) Read(b []byte) (int, error) {
 		return n, nil
 	}
 	return p.Conn.Read(b)
+}
+
+// maxRefusalText bounds what is read of a refusal's body for HandshakeError.Text.
+const maxRefusalText = 512
+
+// refusalText is the first line of resp's body when it is plain text of at most maxRefusalText
+// bytes; "" for anything else (a CDN's HTML error page).
+func refusalText(resp *http.Response) string {
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mediaType != "text/plain" || resp.ContentLength > maxRefusalText {
+		return ""
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalText+1))
+	if err != nil || len(body) > maxRefusalText || !utf8.Valid(body) {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(body), "\n")
+	return strings.TrimSpace(line)
 }

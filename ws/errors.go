@@ -55,8 +55,14 @@ func (e *CloseError) Error() string {
 type HandshakeError struct {
 	StatusCode int // the HTTP status, 0 if the response was not HTTP
 	Reason     string
+	// Text is a refusal's plain-text body, its first line, when it is short (a proxy's reason:
+	// "over the limit of 50 connections per address"); "" otherwise.
+	Text string
 }
 
 func (e *HandshakeError) Error() string {
+	if e.Text != "" {
+		return fmt.Sprintf("ws: handshake failed (HTTP %d): %s: %s", e.StatusCode, e.Reason, e.Text)
+	}
 	return fmt.Sprintf("ws: handshake failed (HTTP %d): %s", e.StatusCode, e.Reason)
 }

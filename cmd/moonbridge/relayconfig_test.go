@@ -9,19 +9,23 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// The limits and the data path the file sets reach the relay.
+// The limits, the attack mode and the data path the file sets reach the relay.
 func TestRelayConfigCarriesLimits(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Protocols = []relay.Protocol{relay.Minecraft}
 	cfg.Limits.ConnectionRate, cfg.Limits.ConnectionBurst = 2.5, 4
 	cfg.Routes[0].MaxConnections = 20
 	cfg.Relay = relay.DataPathConfig{DataPath: relay.DataPathGoroutines, Loops: 3}
+	cfg.Defence.AttackMode.PingsPerSecond = 42
 	out, _, err := relayConfig(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Limits.ConnectionRate != 2.5 || out.Limits.ConnectionBurst != 4 || out.Routes[0].MaxConnections != 20 {
 		t.Errorf("relay limits %+v, route limit %d", out.Limits, out.Routes[0].MaxConnections)
+	}
+	if out.Defence.AttackMode != cfg.Defence.AttackMode {
+		t.Errorf("relay attack mode %+v, want the file's %+v", out.Defence.AttackMode, cfg.Defence.AttackMode)
 	}
 	if out.DataPath != relay.DataPathGoroutines || out.Loops != 3 {
 		t.Errorf("relay data path %q, %d loops; want goroutines, 3", out.DataPath, out.Loops)

@@ -60,6 +60,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Login.validate()...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, validateLimits(c.Limits)...)
+	errs = append(errs, validateAttackMode(c.Defence.AttackMode)...)
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
@@ -135,6 +136,22 @@ func validateLimits(l relay.Limits) []error {
 	}
 	if l.MaxHandshakeFrame < 776 || l.MaxHandshakeFrame > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
+	}
+	return errs
+}
+
+func validateAttackMode(a relay.AttackMode) []error {
+	var errs []error
+	positive := map[string]int64{
+		"defence.attack_mode.connections_per_second": int64(a.ConnectionsPerSecond),
+		"defence.attack_mode.pings_per_second":       int64(a.PingsPerSecond),
+		"defence.attack_mode.logins_per_second":      int64(a.LoginsPerSecond),
+		"defence.attack_mode.cooldown":               int64(a.Cooldown),
+	}
+	for key, v := range positive {
+		if v <= 0 {
+			errs = append(errs, invalid(key, "must be positive (set enabled: false to turn the attack mode off)"))
+		}
 	}
 	return errs
 }
