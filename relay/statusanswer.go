@@ -11,7 +11,9 @@ import (
 
 // answersStatus says whether the relay answers this route's server-list pings itself, from
 // answers it asks the backend for (and keeps), rather than passing the ping through.
-func (r *Route) answersStatus() bool { return r.StatusCache > 0 || r.LastKnown != nil }
+func (r *Route) answersStatus() bool {
+	return r.StatusCache > 0 || r.LastKnown != nil || r.MaxPlayers > 0
+}
 
 // answerStatus answers a status ping for route from a recent live answer, a fresh one, the last
 // known one marked offline, or the fixed fallback, in that order of preference.
@@ -35,10 +37,22 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		}
 		s.line.answered = "last known status"
 	}
+	if route.MaxPlayers > 0 {
+		body = s.playerLine(body, route)
+	}
 	if serr := mc.ServeStatusJSON(r, body, s.sendAnswer); serr != nil && !errors.Is(serr, io.EOF) {
 		err = errors.Join(err, serr)
 	}
 	s.abort(err)
+}
+
+// playerLine is body with route's player line (withPlayers), or body when it is not a JSON
+// object (ParseStatusResponse checked that it is: this does not happen).
+func (s *session) playerLine(body []byte, route *Route) []byte {
+	if lined, err := withPlayers(body, route.MaxPlayers, s.srv.counter.routePlayers(route)); err == nil {
+		return lined
+	}
+	return body
 }
 
 // lastKnown is route's last live answer for key marked offline, or nil.
