@@ -120,11 +120,11 @@ func validateLimits(l relay.Limits) []error {
 	positive := map[string]int64{
 		"limits.max_connections": int64(l.MaxConnections), "limits.max_connections_per_ip": int64(l.MaxConnectionsPerIP),
 		"limits.handshake_timeout": int64(l.HandshakeTimeout), "limits.dial_timeout": int64(l.DialTimeout),
-		"limits.connection_burst_per_ip": int64(l.ConnectionBurst),
-		"limits.max_connections_per_network": int64(l.MaxConnectionsPerNetwork),
+		"limits.connection_burst_per_ip":      int64(l.ConnectionBurst),
+		"limits.max_connections_per_network":  int64(l.MaxConnectionsPerNetwork),
 		"limits.connection_burst_per_network": int64(l.ConnectionBurstPerNetwork),
-		"limits.status_burst_per_network": int64(l.StatusBurstPerNetwork),
-		"limits.login_burst_per_network": int64(l.LoginBurstPerNetwork),
+		"limits.status_burst_per_network":     int64(l.StatusBurstPerNetwork),
+		"limits.login_burst_per_network":      int64(l.LoginBurstPerNetwork),
 	}
 	for key, v := range positive {
 		if v <= 0 {
