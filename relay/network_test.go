@@ -228,11 +228,12 @@ func TestStatusAndLoginRatePerNetworkOverLoopback(t *testing.T) {
 	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedLoginRate}, 1)
 }
 
-// loginAnswer sends a login hello on conn and returns the proxy's first frame (a login
-// disconnect, when the proxy answers).
+// loginAnswer sends a login hello and a frame behind it on conn and returns the first frame
+// back: the proxy's login disconnect when it answers, else the frame an echoing backend
+// returns.
 func loginAnswer(t *testing.T, conn net.Conn) string {
 	t.Helper()
-	conn.Write(handshakeFrame("h", mc.NextLogin))
+	conn.Write(append(handshakeFrame("h", mc.NextLogin), 1, 0))
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	body, err := readFrameFrom(bufio.NewReader(conn))
 	if err != nil {
