@@ -194,7 +194,7 @@ func TestEveryRefusalReasonStartsAtZero(t *testing.T) {
 // The rate buckets drop the addresses whose buckets have refilled, so the map holds only the
 // recent ones, and never more than maxRateBuckets.
 func TestRateBucketsArePruned(t *testing.T) {
-	r := newRateBuckets(5, 10)
+	r := newRateBuckets[netip.Addr]("new connections per second per address", 5, 10)
 	t0 := time.Unix(1000, 0)
 	addr := func(batch, i int) netip.Addr { return netip.AddrFrom4([4]byte{10, byte(batch), byte(i >> 8), byte(i)}) }
 	for i := range 3000 {

@@ -21,7 +21,8 @@ func DefaultDefence() Defence { return Defence{AttackMode: DefaultAttackMode()} 
 // AttackMode is the automatic attack mode (docs/defence.md, "Attack mode"). While new
 // connections, status pings or logins over the whole proxy come faster than their thresholds,
 // what new connections get tightens: a status ping is answered only from the status cache
-// (statusFromCache), a wss client over a per-address limit is refused before TLS (answerTLS).
+// (statusFromCache), new connections per address and per network get a quarter of their rate
+// (counter.setStrict), a wss client over a per-address limit is refused before TLS (answerTLS).
 // Established sessions are never touched. The mode ends once every rate has stayed under its
 // threshold for Cooldown. A zero threshold or cooldown means its default; the zero value is off.
 type AttackMode struct {
@@ -170,19 +171,28 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	w.since, w.lastOver, w.refusedAtStart = now, now, s.refusedSoFar()
 	w.activations.Add(1)
 	w.on.Store(true)
+	s.tighten(true)
 	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
 		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
-			"from the status cache and wss clients over a per-address limit are refused before TLS "+
+			"from the status cache, new connections per address and per network are held to a "+
+			"quarter of their rate, and wss clients over a per-address limit are refused before TLS "+
 			"until every rate stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))
 }
 
 func (s *Server) endAttack(now time.Time, why string) {
 	w := &s.attack
 	w.on.Store(false)
+	s.tighten(false)
 	lasted := now.Sub(w.since).Round(100 * time.Millisecond)
 	refused := s.refusedSoFar() - w.refusedAtStart
 	s.log.Info().Str("lasted", lasted.String()).Float64("refused", refused).Str("why", why).
 		Msg(fmt.Sprintf("attack mode off after %s (%s); %.0f connections refused meanwhile", lasted, why, refused))
+}
+
+// tighten turns on or off what the attack mode does beyond reading underAttack: the stricter
+// new-connection rates (counter.setStrict).
+func (s *Server) tighten(on bool) {
+	s.counter.setStrict(on)
 }
 
 // refusedSoFar is how many connections were refused since the start, every reason together.

@@ -21,6 +21,9 @@ const attackSeries = "moonbridge_attack_mode"
 // openLimits lets one test address open as many connections as a flood needs.
 func openLimits(c *Config) {
 	c.Limits.MaxConnectionsPerIP, c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 10000, 1e6, 10000
+	n := &c.Limits.NetworkLimits
+	n.MaxConnectionsPerNetwork, n.ConnectionRatePerNetwork, n.ConnectionBurstPerNetwork = 10000, 1e6, 10000
+	n.StatusRatePerNetwork, n.StatusBurstPerNetwork, n.LoginRatePerNetwork, n.LoginBurstPerNetwork = 1e6, 10000, 1e6, 10000
 }
 
 // quickAttackMode measures every 50 ms with thresholds no single test connection reaches (one
@@ -79,6 +82,9 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 
 			flood(t, srv, addr, tc.hello)
 			waitForMetric(t, srv, attackSeries, nil, 1)
+			if !counterStrict(srv) {
+				t.Error("in attack mode the new-connection rates are not strict")
+			}
 			if n := lines.count(`"level":"warn"`, `"rate":"`+tc.rate+`"`, `"threshold":100`, "attack mode on"); n != 1 {
 				t.Errorf("%d warning lines naming the %s rate, want 1:\n%s", n, tc.rate, lines.String())
 			}
@@ -90,6 +96,9 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 			}
 
 			waitForMetric(t, srv, attackSeries, nil, 0)
+			if counterStrict(srv) {
+				t.Error("after the attack mode the new-connection rates are still strict")
+			}
 			if n := lines.count(`"level":"info"`, "attack mode off after", `"refused":`); n != 1 {
 				t.Errorf("%d lines saying the attack mode ended, want 1:\n%s", n, lines.String())
 			}
@@ -100,6 +109,12 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 			exchange(t, session, "", 1000)
 		})
 	}
+}
+
+func counterStrict(srv *Server) bool {
+	srv.counter.mu.Lock()
+	defer srv.counter.mu.Unlock()
+	return srv.counter.strict
 }
 
 // The zero AttackMode is off: no flood starts it.

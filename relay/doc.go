@@ -20,10 +20,12 @@
 // and end there:
 //
 //	readHello   a Minecraft handshake or legacy ping (mc.ReadHello) within the handshake clock;
-//	            legacy pings, a full server, status while draining: answered
+//	            the network's status or login rate (network.go); legacy pings, a full server,
+//	            status while draining: answered
 //	matchRoute  the route of host and path, its access rules, the wildcard's capture
 //	admit       the route's connection limit
 //	logIn       the proxy runs the login when the route's auth says so (login.go)
+//	seat        a join counts as a player: max_players_per_address, the route's max_players
 //	dial        the route's pool: backends in their balance order, those up by health check,
 //	            [PROXY header] + handshake + buffered bytes in one write; a login may wake a
 //	            sleeping server; status from the cache when the route answers pings itself;

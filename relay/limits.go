@@ -10,9 +10,9 @@ import (
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
-// Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited".
-// The config file's limits section is this struct: the yaml tags are its keys, and fields
-// tagged "-" are not in the file.
+// Limits are on by default (DefaultLimits); a zero field means the default, not "unlimited"
+// (MaxPlayersPerAddress, whose default is none, aside). The config file's limits section is
+// this struct: the yaml tags are its keys, and fields tagged "-" are not in the file.
 type Limits struct {
 	MaxConnections      int `yaml:"max_connections"`        // open client connections in total, counted from accept
 	MaxConnectionsPerIP int `yaml:"max_connections_per_ip"` // per client address, counted from accept (see addrSlot)
@@ -22,13 +22,18 @@ type Limits struct {
 	IPv6Prefix int `yaml:"ipv6_prefix"`
 	// ConnectionRate is how many new connections per second one address may open on average,
 	// ConnectionBurst how many at once (a token bucket per address).
-	ConnectionRate    float64       `yaml:"connection_rate_per_ip"`
-	ConnectionBurst   int           `yaml:"connection_burst_per_ip"`
-	SniffTimeout      time.Duration `yaml:"-"`                  // for the first bytes that decide the protocol
-	HandshakeTimeout  time.Duration `yaml:"handshake_timeout"`  // from accept through TLS, HTTP upgrade and Minecraft handshake
-	MaxHandshakeFrame int           `yaml:"max_handshake_size"` // bytes of the handshake body
-	MaxProxyHeader    int           `yaml:"-"`                  // bytes of an incoming PROXY header
-	DialTimeout       time.Duration `yaml:"dial_timeout"`       // per backend
+	ConnectionRate  float64 `yaml:"connection_rate_per_ip"`
+	ConnectionBurst int     `yaml:"connection_burst_per_ip"`
+	NetworkLimits   `yaml:",inline"`
+	// MaxPlayersPerAddress bounds the players (sessions whose login went on to a backend) of
+	// one client address; 0: none, the default, since a school or a carrier-grade NAT puts
+	// dozens of real players behind one address, and MaxConnectionsPerIP bounds them anyway.
+	MaxPlayersPerAddress int           `yaml:"max_players_per_address"`
+	SniffTimeout         time.Duration `yaml:"-"`                  // for the first bytes that decide the protocol
+	HandshakeTimeout     time.Duration `yaml:"handshake_timeout"`  // from accept through TLS, HTTP upgrade and Minecraft handshake
+	MaxHandshakeFrame    int           `yaml:"max_handshake_size"` // bytes of the handshake body
+	MaxProxyHeader       int           `yaml:"-"`                  // bytes of an incoming PROXY header
+	DialTimeout          time.Duration `yaml:"dial_timeout"`       // per backend
 }
 
 // DefaultLimits are what a server owner gets without configuring anything. The rate fits a
@@ -40,6 +45,7 @@ func DefaultLimits() Limits {
 		IPv6Prefix:          64,
 		ConnectionRate:      5,
 		ConnectionBurst:     10,
+		NetworkLimits:       defaultNetworkLimits(),
 		SniffTimeout:        5 * time.Second,
 		HandshakeTimeout:    10 * time.Second,
 		MaxHandshakeFrame:   mc.DefaultMaxHandshakeFrame,
@@ -50,18 +56,21 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	return Limits{
-		MaxConnections:      positiveOr(l.MaxConnections, d.MaxConnections),
-		MaxConnectionsPerIP: positiveOr(l.MaxConnectionsPerIP, d.MaxConnectionsPerIP),
-		IPv6Prefix:          positiveOr(min(l.IPv6Prefix, 128), d.IPv6Prefix),
-		ConnectionRate:      positiveOr(l.ConnectionRate, d.ConnectionRate),
-		ConnectionBurst:     positiveOr(l.ConnectionBurst, d.ConnectionBurst),
-		SniffTimeout:        positiveOr(l.SniffTimeout, d.SniffTimeout),
-		HandshakeTimeout:    positiveOr(l.HandshakeTimeout, d.HandshakeTimeout),
-		MaxHandshakeFrame:   positiveOr(l.MaxHandshakeFrame, d.MaxHandshakeFrame),
-		MaxProxyHeader:      positiveOr(l.MaxProxyHeader, d.MaxProxyHeader),
-		DialTimeout:         positiveOr(l.DialTimeout, d.DialTimeout),
+	out := Limits{
+		MaxConnections:       positiveOr(l.MaxConnections, d.MaxConnections),
+		MaxConnectionsPerIP:  positiveOr(l.MaxConnectionsPerIP, d.MaxConnectionsPerIP),
+		IPv6Prefix:           positiveOr(min(l.IPv6Prefix, 128), d.IPv6Prefix),
+		ConnectionRate:       positiveOr(l.ConnectionRate, d.ConnectionRate),
+		ConnectionBurst:      positiveOr(l.ConnectionBurst, d.ConnectionBurst),
+		MaxPlayersPerAddress: max(l.MaxPlayersPerAddress, 0),
+		SniffTimeout:         positiveOr(l.SniffTimeout, d.SniffTimeout),
+		HandshakeTimeout:     positiveOr(l.HandshakeTimeout, d.HandshakeTimeout),
+		MaxHandshakeFrame:    positiveOr(l.MaxHandshakeFrame, d.MaxHandshakeFrame),
+		MaxProxyHeader:       positiveOr(l.MaxProxyHeader, d.MaxProxyHeader),
+		DialTimeout:          positiveOr(l.DialTimeout, d.DialTimeout),
 	}
+	out.NetworkLimits = l.NetworkLimits.withDefaults(out.IPv6Prefix)
+	return out
 }
 
 func positiveOr[T int | float64 | time.Duration](v, def T) T {
@@ -83,23 +92,36 @@ func limitError(reason string, max int, what string) *LimitError {
 	return &LimitError{Reason: reason, Limit: strconv.Itoa(max) + " " + what}
 }
 
-// counter counts open connections: in total, per client address and per route, and new
-// connections per address (rateBuckets). One lock guards all, so a connection moving from one
+// counter counts open connections: in total, per client address, per client network and per
+// route, new connections per address and per network, and status pings and logins per network
+// (rateBuckets), and players (players.go). One lock guards all, so a connection moving from one
 // address to another is never counted for neither.
 type counter struct {
 	mu       sync.Mutex
 	limits   Limits
+	strict   bool // new-connection rates divided by strictFactor (setStrict)
 	total    int
 	perAddr  map[netip.Addr]int
+	perNet   map[netip.Prefix]int
 	perRoute map[*Route]int
-	rate     rateBuckets
+	addrRate rateBuckets[netip.Addr]   // new connections per address
+	netRate  rateBuckets[netip.Prefix] // new connections per network
+	pings    rateBuckets[netip.Prefix] // status pings per network
+	logins   rateBuckets[netip.Prefix] // logins per network
+	players  players
 }
 
 func newCounter(l Limits) *counter {
-	return &counter{
-		limits: l, perAddr: make(map[netip.Addr]int), perRoute: make(map[*Route]int),
-		rate: newRateBuckets(l.ConnectionRate, l.ConnectionBurst),
+	c := &counter{
+		limits: l, perAddr: make(map[netip.Addr]int), perNet: make(map[netip.Prefix]int), perRoute: make(map[*Route]int),
+		addrRate: newRateBuckets[netip.Addr]("new connections per second per address", l.ConnectionRate, l.ConnectionBurst),
+		netRate:  newRateBuckets[netip.Prefix]("new connections per second per network", l.ConnectionRatePerNetwork, l.ConnectionBurstPerNetwork),
+		pings:    newRateBuckets[netip.Prefix]("status pings per second per network", l.StatusRatePerNetwork, l.StatusBurstPerNetwork),
+		logins:   newRateBuckets[netip.Prefix]("logins per second per network", l.LoginRatePerNetwork, l.LoginBurstPerNetwork),
+		players:  newPlayers(),
 	}
+	c.applyRates()
+	return c
 }
 
 // acquireTotal takes a slot in the total count; release gives it back.
@@ -113,23 +135,34 @@ func (c *counter) acquireTotal() (release func(), err error) {
 	return sync.OnceFunc(func() { c.mu.Lock(); c.total--; c.mu.Unlock() }), nil
 }
 
-// acquireAddr takes a slot for one client address and a token from its rate bucket (only when
-// the slot is free, so a refused connection does not also spend a token).
+// acquireAddr takes a slot for one client address and one in its network, and a token from
+// each one's new-connection bucket (only when the slots are free and both have a token, so a
+// refused connection spends nothing).
 func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
-	addr = c.limitKey(addr)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.perAddr[addr] >= c.limits.MaxConnectionsPerIP {
+	key, network := c.limitKey(addr), c.networkKey(addr) // they read limits, which reload changes
+	if c.perAddr[key] >= c.limits.MaxConnectionsPerIP {
 		return nil, limitError(refusedPerAddr, c.limits.MaxConnectionsPerIP, "connections per address")
 	}
-	if !c.rate.take(addr, time.Now()) {
-		return nil, &LimitError{Reason: refusedRate, Limit: c.rate.String()}
+	if c.perNet[network] >= c.limits.MaxConnectionsPerNetwork {
+		return nil, limitError(refusedPerNetwork, c.limits.MaxConnectionsPerNetwork, "connections per network")
 	}
-	return take(&c.mu, c.perAddr, addr), nil
+	now := time.Now()
+	if !c.addrRate.take(key, now) {
+		return nil, &LimitError{Reason: refusedRate, Limit: c.addrRate.String()}
+	}
+	if !c.netRate.take(network, now) {
+		c.addrRate.giveBack(key)
+		return nil, &LimitError{Reason: refusedNetworkRate, Limit: c.netRate.String()}
+	}
+	freeAddr, freeNet := take(&c.mu, c.perAddr, key), take(&c.mu, c.perNet, network)
+	return func() { freeAddr(); freeNet() }, nil
 }
 
 // limitKey is what addr is counted under: itself (IPv4, or an IPv4-mapped IPv6 address as the
-// IPv4 address it is), or its IPv6 network of IPv6Prefix bits.
+// IPv4 address it is), or its IPv6 network of IPv6Prefix bits. The caller holds mu (a reload
+// changes limits).
 func (c *counter) limitKey(addr netip.Addr) netip.Addr {
 	addr = addr.Unmap()
 	if !addr.Is6() || c.limits.IPv6Prefix >= 128 {

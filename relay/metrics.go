@@ -29,7 +29,8 @@ var (
 		[]string{"protocol", "direction"}, nil)
 	refusedDesc = prometheus.NewDesc("moonbridge_connections_refused_total",
 		"Connections refused before a session, by reason: connections, connections_per_address, "+
-			"connection_rate, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
+			"connection_rate, connections_per_network, connection_rate_network, status_rate_network, "+
+			"login_rate_network, players_per_address, route_players, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
 			"is near memory.limit).",
 		[]string{"reason"}, nil)

@@ -29,6 +29,10 @@ func (s *session) readHello(o *opening) bool {
 		return false
 	}
 	s.srv.attack.countHello(o.hello)
+	if err := s.srv.counter.meterHello(s.info.clientAddr().Addr(), o.hello); err != nil {
+		s.refuseOverLimit(o, err)
+		return false
+	}
 	if s.refuseWhenFull(o.r, o.hello) {
 		return false
 	}
@@ -77,9 +81,7 @@ func (s *session) matchRoute(o *opening) bool {
 func (s *session) admit(o *opening) bool {
 	release, err := s.srv.counter.acquireRoute(o.route)
 	if err != nil {
-		s.srv.countRefusal(limitReason(err))
-		s.line.answered = "limit"
-		s.answer(o.r, o.hello, refusalAnswer(s.fallback(), err), err)
+		s.refuseOverLimit(o, err)
 		return false
 	}
 	s.end.Add(func(error) { release() })

@@ -15,6 +15,12 @@ const (
 	refusedTotal            = "connections"             // the total limit
 	refusedPerAddr          = "connections_per_address" // the per-address limit
 	refusedRate             = "connection_rate"         // the per-address new-connection rate
+	refusedPerNetwork       = "connections_per_network" // the per-network limit
+	refusedNetworkRate      = "connection_rate_network" // the per-network new-connection rate
+	refusedStatusRate       = "status_rate_network"     // the per-network status ping rate
+	refusedLoginRate        = "login_rate_network"      // the per-network login rate
+	refusedPlayersPerAddr   = "players_per_address"     // a login over max_players_per_address
+	refusedRoutePlayers     = "route_players"           // a login over a route's max_players
 	refusedRoute            = "route_connections"       // a route's own limit
 	refusedProxy            = "proxy_header"            // a bad or untrusted PROXY header
 	refusedSniffTimeout     = "sniff_timeout"           // nothing said within the sniff timeout
@@ -29,7 +35,8 @@ const (
 )
 
 var refusalReasons = []string{
-	refusedTotal, refusedPerAddr, refusedRate, refusedRoute, refusedProxy, refusedSniffTimeout,
+	refusedTotal, refusedPerAddr, refusedRate, refusedPerNetwork, refusedNetworkRate, refusedStatusRate,
+	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
 	refusedHTTP431, refusedHTTPOther, refusedMemory,
 }

@@ -157,11 +157,11 @@ func sameWebSocket(a, b ws.ServerConfig) bool {
 }
 
 // resize applies new connection limits; connections over a lowered limit stay open, and new
-// ones wait until enough have ended. The per-address buckets keep their tokens and take the
-// new rate and burst from their next refill.
+// ones wait until enough have ended. The rate buckets keep their tokens and take the new rate
+// and burst (divided while strict) from their next refill.
 func (c *counter) resize(l Limits) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.limits = l
-	c.rate.rate, c.rate.burst = l.ConnectionRate, float64(l.ConnectionBurst)
+	c.applyRates()
 }

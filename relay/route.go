@@ -30,6 +30,10 @@ type Route struct {
 	RewriteHost string
 	// MaxConnections bounds this route's sessions (0: only the global limits apply).
 	MaxConnections int
+	// MaxPlayers bounds this route's players (0: none): a login past it is told the server is
+	// full, and the route answers server-list pings itself, with MaxPlayers and its players in
+	// the player line (withPlayers).
+	MaxPlayers int
 	// HealthCheck says how the backends are checked; backends that fail are skipped.
 	HealthCheck pool.HealthCheck
 	// Login, when set, makes the proxy run the players' logins itself (auth online or offline)

@@ -79,7 +79,7 @@ func (s *session) run() (onLoop bool) {
 		}
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
-	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) {
+	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) || !s.seat(o) {
 		return false
 	}
 	backend, ok := s.dial(o)

@@ -11,7 +11,9 @@ import (
 
 // answersStatus says whether the relay answers this route's server-list pings itself, from
 // answers it asks the backend for (and keeps), rather than passing the ping through.
-func (r *Route) answersStatus() bool { return r.StatusCache > 0 || r.LastKnown != nil }
+func (r *Route) answersStatus() bool {
+	return r.StatusCache > 0 || r.LastKnown != nil || r.MaxPlayers > 0
+}
 
 // answerStatus answers a status ping for route from a recent live answer, a fresh one, the last
 // known one marked offline, or the fixed fallback, in that order of preference.
@@ -35,16 +37,29 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		}
 		s.line.answered = "last known status"
 	}
-	s.serveStatus(r, body, err)
+	s.serveStatus(r, body, route, err)
 }
 
-// serveStatus answers the status request with body, and the ping, and ends the session with
-// cause (nil, or why a live answer was not had).
-func (s *session) serveStatus(r *bufio.Reader, body []byte, cause error) {
+// serveStatus answers the status request with body (with route's player line when it has
+// max_players), and the ping, and ends the session with cause (nil, or why a live answer was
+// not had).
+func (s *session) serveStatus(r *bufio.Reader, body []byte, route *Route, cause error) {
+	if route.MaxPlayers > 0 {
+		body = s.playerLine(body, route)
+	}
 	if err := mc.ServeStatusJSON(r, body, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
 		cause = errors.Join(cause, err)
 	}
 	s.abort(cause)
+}
+
+// playerLine is body with route's player line (withPlayers), or body when it is not a JSON
+// object (ParseStatusResponse checked that it is: this does not happen).
+func (s *session) playerLine(body []byte, route *Route) []byte {
+	if lined, err := withPlayers(body, route.MaxPlayers, s.srv.counter.routePlayers(route)); err == nil {
+		return lined
+	}
+	return body
 }
 
 // lastKnown is route's last live answer for key marked offline, or nil.

@@ -98,7 +98,10 @@ func (f *ladderFlags) serveConfig(players int) (cleanup func(), err error) {
 	}
 	n := 2 * players
 	path, err := writeConfig(dir, fmt.Sprintf("# written by mbbench ladder: room for every player from one address\nlimits:\n"+
-		"  max_connections: %d\n  max_connections_per_ip: %d\n  connection_rate_per_ip: %d\n  connection_burst_per_ip: %d\n", n, n, n, n))
+		"  max_connections: %d\n  max_connections_per_ip: %d\n  connection_rate_per_ip: %d\n  connection_burst_per_ip: %d\n"+
+		"  max_connections_per_network: %d\n  connection_rate_per_network: %d\n  connection_burst_per_network: %d\n"+
+		"  status_rate_per_network: %d\n  status_burst_per_network: %d\n  login_rate_per_network: %d\n  login_burst_per_network: %d\n",
+		n, n, n, n, n, n, n, n, n, n, n))
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err

@@ -70,7 +70,10 @@ func (c servedConfig) text(backendAddr string) string {
 		b.WriteString("log:\n  level: warn\n")
 	}
 	b.WriteString("limits:\n  max_connections: 100000\n  max_connections_per_ip: 100000\n" +
-		"  connection_rate_per_ip: 1000000\n  connection_burst_per_ip: 1000000\n")
+		"  connection_rate_per_ip: 1000000\n  connection_burst_per_ip: 1000000\n" +
+		"  max_connections_per_network: 100000\n  connection_rate_per_network: 1000000\n  connection_burst_per_network: 1000000\n" +
+		"  status_rate_per_network: 1000000\n  status_burst_per_network: 1000000\n" +
+		"  login_rate_per_network: 1000000\n  login_burst_per_network: 1000000\n")
 	tokens := "off"
 	if len(c.tokenKeys) > 0 {
 		tokens = "required"

@@ -39,7 +39,10 @@ func tokenRelay(t *testing.T, protocol relay.Protocol, mode access.Mode, key acc
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  relay.DefaultFallback(),
 		// every upgrade comes from 127.0.0.1, as with the config --serve writes
-		Limits: relay.Limits{MaxConnectionsPerIP: 100000, ConnectionRate: 1e6, ConnectionBurst: 1e6},
+		Limits: relay.Limits{MaxConnectionsPerIP: 100000, ConnectionRate: 1e6, ConnectionBurst: 1e6,
+			NetworkLimits: relay.NetworkLimits{MaxConnectionsPerNetwork: 100000, ConnectionRatePerNetwork: 1e6,
+				ConnectionBurstPerNetwork: 1e6, StatusRatePerNetwork: 1e6, StatusBurstPerNetwork: 1e6,
+				LoginRatePerNetwork: 1e6, LoginBurstPerNetwork: 1e6}},
 		Logger: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
 	}
 	if protocol == relay.WSS {
@@ -198,6 +201,10 @@ func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 	}
 	if l := cfg.Limits; l.ConnectionRate < 100000 || l.ConnectionBurst < 100000 || l.MaxConnectionsPerIP < 10000 {
 		t.Errorf("limits %+v refuse a loop of sessions from one address", l)
+	}
+	if n := cfg.Limits.NetworkLimits; n.ConnectionRatePerNetwork < 100000 || n.ConnectionBurstPerNetwork < 100000 ||
+		n.MaxConnectionsPerNetwork < 10000 || n.StatusBurstPerNetwork < 100000 || n.LoginBurstPerNetwork < 100000 {
+		t.Errorf("network limits %+v refuse a loop of sessions from one network", n)
 	}
 }
 

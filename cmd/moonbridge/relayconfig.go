@@ -149,7 +149,7 @@ func certSources(tlsCfg config.TLS, log zerolog.Logger) ([]gossl.CertSource, err
 func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
 	for i, r := range routes {
-		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, HealthCheck: pool.HealthCheck{
+		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, MaxPlayers: r.MaxPlayers, HealthCheck: pool.HealthCheck{
 			Mode: pool.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
 		}, StatusCache: r.StatusCache, Balance: pool.Balance(r.Balance)}

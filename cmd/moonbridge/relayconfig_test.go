@@ -14,7 +14,8 @@ func TestRelayConfigCarriesLimits(t *testing.T) {
 	cfg := config.Default()
 	cfg.Listeners[0].Protocols = []relay.Protocol{relay.Minecraft}
 	cfg.Limits.ConnectionRate, cfg.Limits.ConnectionBurst = 2.5, 4
-	cfg.Routes[0].MaxConnections = 20
+	cfg.Routes[0].MaxConnections, cfg.Routes[0].MaxPlayers = 20, 30
+	cfg.Limits.LoginBurstPerNetwork, cfg.Limits.MaxPlayersPerAddress = 7, 3
 	cfg.Relay = relay.DataPathConfig{DataPath: relay.DataPathGoroutines, Loops: 3}
 	cfg.Defence.AttackMode.PingsPerSecond = 42
 	out, _, err := relayConfig(cfg, zerolog.Nop())
@@ -26,6 +27,9 @@ func TestRelayConfigCarriesLimits(t *testing.T) {
 	}
 	if out.Defence.AttackMode != cfg.Defence.AttackMode {
 		t.Errorf("relay attack mode %+v, want the file's %+v", out.Defence.AttackMode, cfg.Defence.AttackMode)
+	}
+	if out.Routes[0].MaxPlayers != 30 || out.Limits.LoginBurstPerNetwork != 7 || out.Limits.MaxPlayersPerAddress != 3 {
+		t.Errorf("route max_players %d, limits %+v", out.Routes[0].MaxPlayers, out.Limits)
 	}
 	if out.DataPath != relay.DataPathGoroutines || out.Loops != 3 {
 		t.Errorf("relay data path %q, %d loops; want goroutines, 3", out.DataPath, out.Loops)

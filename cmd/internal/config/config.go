@@ -185,6 +185,9 @@ type Route struct {
 	RewriteHost string          `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
 	// MaxConnections bounds this route's sessions; 0: only the global limits.
 	MaxConnections int `yaml:"max_connections"`
+	// MaxPlayers bounds this route's players; a login past it is told memory.full_message, and
+	// the server list shows it with the proxy's count of players on the route. 0: none.
+	MaxPlayers int `yaml:"max_players"`
 	// HealthCheck checks the backends; one that fails is skipped while another one is up.
 	HealthCheck HealthCheck `yaml:"health_check"`
 	// Access: a token (WebSocket clients only) and address lists (every client).

@@ -121,18 +121,37 @@ func validateLimits(l relay.Limits) []error {
 	positive := map[string]int64{
 		"limits.max_connections": int64(l.MaxConnections), "limits.max_connections_per_ip": int64(l.MaxConnectionsPerIP),
 		"limits.handshake_timeout": int64(l.HandshakeTimeout), "limits.dial_timeout": int64(l.DialTimeout),
-		"limits.connection_burst_per_ip": int64(l.ConnectionBurst),
+		"limits.connection_burst_per_ip":      int64(l.ConnectionBurst),
+		"limits.max_connections_per_network":  int64(l.MaxConnectionsPerNetwork),
+		"limits.connection_burst_per_network": int64(l.ConnectionBurstPerNetwork),
+		"limits.status_burst_per_network":     int64(l.StatusBurstPerNetwork),
+		"limits.login_burst_per_network":      int64(l.LoginBurstPerNetwork),
 	}
 	for key, v := range positive {
 		if v <= 0 {
 			errs = append(errs, invalid(key, "must be positive"))
 		}
 	}
-	if l.ConnectionRate <= 0 {
-		errs = append(errs, invalid("limits.connection_rate_per_ip", "must be positive (new connections per second)"))
+	rates := map[string]float64{
+		"limits.connection_rate_per_ip": l.ConnectionRate, "limits.connection_rate_per_network": l.ConnectionRatePerNetwork,
+		"limits.status_rate_per_network": l.StatusRatePerNetwork, "limits.login_rate_per_network": l.LoginRatePerNetwork,
+	}
+	for key, v := range rates {
+		if v <= 0 {
+			errs = append(errs, invalid(key, "must be positive (per second)"))
+		}
+	}
+	if l.MaxPlayersPerAddress < 0 {
+		errs = append(errs, invalid("limits.max_players_per_address", "must be 0 (none) or positive"))
 	}
 	if l.IPv6Prefix < 32 || l.IPv6Prefix > 128 {
 		errs = append(errs, invalid("limits.ipv6_prefix", "must be between 32 and 128 (bits of an IPv6 address counted as one address)"))
+	}
+	if l.IPv4NetworkPrefix < 8 || l.IPv4NetworkPrefix > 32 {
+		errs = append(errs, invalid("limits.ipv4_network_prefix", "must be between 8 and 32 (bits of an IPv4 address counted as one network)"))
+	}
+	if l.IPv6NetworkPrefix < 32 || l.IPv6NetworkPrefix > l.IPv6Prefix {
+		errs = append(errs, invalid("limits.ipv6_network_prefix", "must be between 32 and ipv6_prefix (%d): a network holds whole addresses", l.IPv6Prefix))
 	}
 	if l.MaxHandshakeFrame < 776 || l.MaxHandshakeFrame > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
@@ -196,6 +215,9 @@ func validateRoutes(routes []Route) []error {
 		}
 		if r.MaxConnections < 0 {
 			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
+		}
+		if r.MaxPlayers < 0 {
+			errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
 		}
 		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
 		errs = append(errs, r.Access.validate(key+".access")...)
