@@ -3,6 +3,7 @@ package relay
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -31,7 +32,8 @@ var (
 		"Connections refused before a session, by reason: connections, connections_per_address, "+
 			"connection_rate, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
-			"is near memory.limit).",
+			"is near memory.limit), garbage (first bytes that are not Minecraft, nor TLS or HTTP where served), "+
+			"malformed_handshake, blocked (an address on the block list).",
 		[]string{"reason"}, nil)
 	deniedDesc = prometheus.NewDesc("moonbridge_access_denied_total",
 		"Clients access control refused, by reason: missing, oversized, malformed, version, algorithm, "+
@@ -108,7 +110,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc, blockedDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -168,6 +170,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
+	add(blockedDesc, prometheus.GaugeValue, float64(s.blocks.size(time.Now())))
 	for _, p := range s.settings().router.pools() {
 		out = p.AppendUp(out)
 	}

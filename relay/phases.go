@@ -26,6 +26,7 @@ func (s *session) readHello(o *opening) bool {
 	var err error
 	if o.hello, err = mc.ReadHello(o.r, s.conf.limits.MaxHandshakeFrame); err != nil {
 		s.abort(&mc.HelloError{Err: err})
+		s.refuseMalformed(o.r, err)
 		return false
 	}
 	if s.refuseWhenFull(o.r, o.hello) {

@@ -31,6 +31,8 @@ type Config struct {
 	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
 	WebSocket ws.ServerConfig
 	Limits    Limits
+	// Defence configures what the relay does about connections that are not players (defence.go).
+	Defence Defence
 	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
 	Memory Memory
 	// TrustedProxies may send PROXY headers and forwarded-for headers (a CDN, a load balancer).
@@ -89,6 +91,8 @@ type Server struct {
 	tally     tally // what has ended, for the metrics (metrics.go)
 
 	sampler   sampler       // refusal log lines per reason (refusal.go)
+	cheap     sampler       // cheap refusals' log lines per reason (refusal.go)
+	blocks    *blockList    // addresses refused at accept (blocklist.go)
 	answering chan struct{} // refused clients being answered (refuseanswer.go)
 
 	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
@@ -106,7 +110,8 @@ func New(cfg Config) (*Server, error) {
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering: make(chan struct{}, maxRefusalAnswers),
-		backends:  pool.NewMetrics(), events: newLoginEvents(),
+		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
+		backends: pool.NewMetrics(), events: newLoginEvents(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set)
