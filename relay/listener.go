@@ -168,8 +168,8 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 		ln.refuse(conn, refusedSniffTimeout, err)
 		return
 	case errors.Is(err, errGarbage):
+		ln.srv.strike(ln.log, conn.info.client.Addr()) // before the close, as in refuseMalformed
 		ln.refuseCheap(conn, refusedGarbage, err)
-		ln.srv.strike(ln.log, conn.info.client.Addr())
 		return
 	}
 	ln.log.Debug().Str("client", conn.info.client.String()).Err(err).Msg("connection closed before it said anything")
