@@ -68,6 +68,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		TokenInQuery:    cfg.Access.QueryToken,
 		WebSocket:       wsConfig(cfg.WebSocket, log),
 		Limits:          cfg.Limits,
+		Defence:         cfg.Defence,
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,

@@ -1,7 +1,7 @@
 // Package config is moonbridge's configuration: the YAML schema, its embedded defaults, strict
 // loading with ${NAME} / ${NAME:default} environment placeholders, and validation. Only cmd/
 // uses it. A section the packages that do the work take as it is (relay.Limits,
-// relay.Listener, relay.LandingPage, relay.LoginWebhook, relay.DataPathConfig, most of
+// relay.Defence, relay.Listener, relay.LandingPage, relay.LoginWebhook, relay.DataPathConfig, most of
 // relay.Memory) is their type, with its yaml tags and its defaults; a named value (a protocol,
 // a data path, a token mode, a forwarding) is their type too and parses itself, so a wrong one
 // is reported with its line as the file is read. What remains here is what the file says
@@ -33,6 +33,7 @@ type Config struct {
 	ClientIPHeaders []string             `yaml:"client_ip_headers"`
 	Access          Access               `yaml:"access"`
 	Limits          relay.Limits         `yaml:"limits"`
+	Defence         relay.Defence        `yaml:"defence"`
 	Memory          Memory               `yaml:"memory"`
 	Relay           relay.DataPathConfig `yaml:"relay"`
 	Fallback        Fallback             `yaml:"fallback"`
@@ -288,6 +289,7 @@ func Default() Config {
 		LoginWebhook:    relay.LoginWebhook{Timeout: relay.DefaultWebhookTimeout},
 		LandingPage:     relay.DefaultLandingPage(),
 		Limits:          relay.DefaultLimits(),
+		Defence:         relay.Defence{Block: relay.DefaultBlock()},
 		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
 		Relay:           relay.DefaultDataPath(),
 		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},

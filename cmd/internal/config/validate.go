@@ -60,6 +60,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Login.validate()...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, validateLimits(c.Limits)...)
+	errs = append(errs, validateBlock(c.Defence.Block)...)
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
@@ -135,6 +136,23 @@ func validateLimits(l relay.Limits) []error {
 	}
 	if l.MaxHandshakeFrame < 776 || l.MaxHandshakeFrame > 1<<21 {
 		errs = append(errs, invalid("limits.max_handshake_size", "must be between 776 (a vanilla handshake) and 2097152"))
+	}
+	return errs
+}
+
+func validateBlock(b relay.Block) []error {
+	var errs []error
+	if b.After < 0 {
+		errs = append(errs, invalid("defence.block.after", "must be 0 (no block list) or how many refusals block an address"))
+	}
+	positive := map[string]int64{
+		"defence.block.window": int64(b.Window), "defence.block.for": int64(b.For),
+		"defence.block.max_addresses": int64(b.MaxAddresses),
+	}
+	for key, v := range positive {
+		if v <= 0 {
+			errs = append(errs, invalid(key, "must be positive"))
+		}
 	}
 	return errs
 }
