@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
@@ -64,4 +67,43 @@ func TestAdminListsAndClearsTheBlockList(t *testing.T) {
 	if code, body := do("GET", "/blocklist", nil); code != 200 || body != `{"blocked":[]}` {
 		t.Errorf("GET /blocklist after clearing: %d %s", code, body)
 	}
+}
+
+// Issue 27: an address blocked for garbage is listed on the admin port, and POST
+// /blocklist/clear lets it in again.
+func TestServeAdminClearsTheBlockList(t *testing.T) {
+	cfg := config.Default()
+	cfg.Listeners[0].Addr = "127.0.0.1:0"
+	cfg.Admin.Listen = "127.0.0.1:0"
+	cfg.Defence.Block.After = 2
+	logs := startServe(t, cfg)
+	admin := "http://" + adminAddr(t, logs)
+	proxy := waitForLog(t, logs, "Listening on")["addr"]
+	garbage := func() {
+		conn, err := net.DialTimeout("tcp", proxy, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.Write([]byte("SSH-2.0-x\r\n"))
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		conn.Read(make([]byte, 1)) // until the proxy closes it
+	}
+	garbage()
+	garbage()
+	if !testutil.Within(testutil.WaitBound, func() bool {
+		return strings.Contains(httpGet(t, admin+"/blocklist"), `"network":"127.0.0.1/32"`)
+	}) {
+		t.Fatalf("127.0.0.1 not on the block list: %s", httpGet(t, admin+"/blocklist"))
+	}
+	resp, err := http.Post(admin+"/blocklist/clear", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.TrimSpace(string(body)) != `{"cleared":1}` {
+		t.Errorf("POST /blocklist/clear answered %s", body)
+	}
+	waitForLog(t, logs, "block list cleared by the admin endpoint")
 }
