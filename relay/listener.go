@@ -143,10 +143,11 @@ func (ln *listener) admitNamed(conn *clientConn) bool {
 }
 
 // refuseBlocked closes a connection from an address on the block list before reading a byte
-// of it, and says whether it did. A trusted proxy's address is never on the list.
+// of it, and says whether it did. A trusted proxy is never refused, also when its IPv6 network
+// is blocked for a player in it.
 func (ln *listener) refuseBlocked(raw net.Conn) bool {
 	peer := addrPortOf(raw.RemoteAddr())
-	if !ln.srv.isBlocked(peer.Addr()) {
+	if !ln.srv.isBlocked(peer.Addr()) || ln.srv.settings().TrustedProxies.Contains(peer.Addr().Unmap()) {
 		return false
 	}
 	ln.srv.cheapRefusal(ln.log, refusedBlocked, peer, errBlocked)
