@@ -9,15 +9,6 @@ import (
 	"github.com/moonbridge/moonbridge/mc"
 )
 
-// Defence is what the proxy does against floods; the config file's defence section is this
-// struct.
-type Defence struct {
-	AttackMode AttackMode `yaml:"attack_mode"`
-}
-
-// DefaultDefence is what a server owner gets: the attack mode on, at its default thresholds.
-func DefaultDefence() Defence { return Defence{AttackMode: DefaultAttackMode()} }
-
 // AttackMode is the automatic attack mode (docs/defence.md, "Attack mode"). While new
 // connections, status pings or logins over the whole proxy come faster than their thresholds,
 // what new connections get tightens: a status ping is answered only from the status cache

@@ -20,8 +20,9 @@
 // and end there:
 //
 //	readHello   a Minecraft handshake or legacy ping (mc.ReadHello) within the handshake clock;
-//	            the network's status or login rate (network.go); legacy pings, a full server,
-//	            status while draining: answered
+//	            the network's status or login rate (network.go); a full server, status
+//	            while draining: answered; a legacy ping goes on as a status ping, answered
+//	            from the status cache or a backend in its own form
 //	matchRoute  the route of host and path, its access rules, the wildcard's capture
 //	admit       the route's connection limit
 //	logIn       the proxy runs the login when the route's auth says so (login.go)

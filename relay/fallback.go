@@ -3,8 +3,7 @@ package relay
 import "github.com/moonbridge/moonbridge/mc"
 
 // DefaultFallback says plainly that the server is not reachable. A Config's Fallback answers
-// legacy pings always (the proxy does not relay them: modern servers answer them with the same
-// kind of text anyway), and status pings and logins when no backend takes the session.
+// status pings, legacy pings and logins when no backend takes the session.
 func DefaultFallback() mc.Answer {
 	return mc.Answer{
 		Status:     mc.Status{VersionName: "moonbridge", MaxPlayers: 0, MOTD: "§cThe server is not reachable right now"},

@@ -160,6 +160,13 @@ func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 	return func() { freeAddr(); freeNet() }, nil
 }
 
+// addrKey is limitKey for a caller that does not hold mu.
+func (c *counter) addrKey(addr netip.Addr) netip.Addr {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limitKey(addr)
+}
+
 // limitKey is what addr is counted under: itself (IPv4, or an IPv4-mapped IPv6 address as the
 // IPv4 address it is), or its IPv6 network of IPv6Prefix bits. The caller holds mu (a reload
 // changes limits).

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
+	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -91,6 +92,9 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 // said anything yet counts as much as a session. A trusted peer (a load balancer, a CDN) carries
 // many players, so it is counted under the address it names (claim), once it has named one.
 func (ln *listener) handle(raw net.Conn) {
+	if ln.refuseBlocked(raw) {
+		return
+	}
 	ln.srv.attack.conns.Add(1)
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
@@ -113,11 +117,8 @@ func (ln *listener) handle(raw net.Conn) {
 		ln.refuse(conn, refusedProxy, err)
 		return
 	}
-	if conn.info.client.Addr() != conn.info.peer.Addr() { // named by a trusted PROXY header
-		if err := conn.info.claim(ln.srv.counter, conn.info.client.Addr()); err != nil {
-			ln.refuseLimit(conn, err)
-			return
-		}
+	if conn.info.client.Addr() != conn.info.peer.Addr() && !ln.admitNamed(conn) {
+		return
 	}
 	protocol, err := ln.sniff(conn)
 	if err != nil {
@@ -128,11 +129,49 @@ func (ln *listener) handle(raw net.Conn) {
 	ln.dispatch(protocol, conn)
 }
 
-// sniffFailed closes a connection that said nothing useful: a timeout is a refusal, a peer that
-// closed at once (a TCP health check, a port scan) only a debug line.
+// admitNamed checks the player a trusted PROXY header named: refused when it is on the block
+// list or over its limits.
+func (ln *listener) admitNamed(conn *clientConn) bool {
+	if ln.srv.isBlocked(conn.info.client.Addr()) {
+		ln.refuseCheap(conn, refusedBlocked, errBlocked)
+		return false
+	}
+	if err := conn.info.claim(ln.srv.counter, conn.info.client.Addr()); err != nil {
+		ln.refuseLimit(conn, err)
+		return false
+	}
+	return true
+}
+
+// refuseBlocked closes a connection from an address on the block list before reading a byte
+// of it, and says whether it did. A trusted proxy is never refused, also when its IPv6 network
+// is blocked for a player in it.
+func (ln *listener) refuseBlocked(raw net.Conn) bool {
+	peer := addrPortOf(raw.RemoteAddr())
+	if !ln.srv.isBlocked(peer.Addr()) || ln.srv.settings().TrustedProxies.Contains(peer.Addr().Unmap()) {
+		return false
+	}
+	ln.srv.cheapRefusal(ln.log, refusedBlocked, peer, errBlocked)
+	raw.Close()
+	return true
+}
+
+var (
+	errBlocked = errors.New("address on the block list")
+	errGarbage = errors.New("first bytes are not Minecraft, nor what else the listener serves")
+)
+
+// sniffFailed closes a connection that said nothing useful: a timeout is a refusal, garbage a
+// cheap refusal that counts toward the block list, a peer that closed at once (a TCP health
+// check, a port scan) only a debug line.
 func (ln *listener) sniffFailed(conn *clientConn, err error) {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
 		ln.refuse(conn, refusedSniffTimeout, err)
+		return
+	case errors.Is(err, errGarbage):
+		ln.srv.strike(ln.log, conn.info.client.Addr()) // before the close, as in refuseMalformed
+		ln.refuseCheap(conn, refusedGarbage, err)
 		return
 	}
 	ln.log.Debug().Str("client", conn.info.client.String()).Err(err).Msg("connection closed before it said anything")
@@ -166,6 +205,19 @@ func earliest(a, b time.Time) time.Time {
 func (ln *listener) refuse(conn *clientConn, reason string, err error) {
 	ln.report(conn.info, conn.info.clientAddr(), reason, err)
 	conn.Close()
+}
+
+// refuseCheap counts a cheap refusal and closes the connection.
+func (ln *listener) refuseCheap(conn *clientConn, reason string, err error) {
+	ln.reportCheap(conn.info, conn.info.clientAddr(), reason, err)
+	conn.Close()
+}
+
+// reportCheap counts a cheap refusal (refusal.go) once per connection, as report does others.
+func (ln *listener) reportCheap(info *connInfo, client netip.AddrPort, reason string, err error) {
+	if info.reported.CompareAndSwap(false, true) {
+		ln.srv.cheapRefusal(ln.log, reason, client, err)
+	}
 }
 
 // report logs and counts a refusal once per connection: the first reason found wins, and what
@@ -238,8 +290,9 @@ func (ln *listener) readProxyHeader(conn *clientConn) error {
 }
 
 // sniff decides the protocol from the first bytes: a TLS handshake record is wss, an HTTP
-// request line (any method token, then a space) is ws, anything else is Minecraft (a handshake
-// frame or a legacy 0xFE ping).
+// request line (any method token, then a space) is ws, the start of a Minecraft hello (a
+// handshake frame or a legacy 0xFE ping) Minecraft, and anything else is errGarbage. A
+// listener that serves one protocol leaves it to that protocol to refuse what is not its own.
 func (ln *listener) sniff(conn *clientConn) (Protocol, error) {
 	if len(ln.cfg.Protocols) == 1 {
 		return ln.cfg.Protocols[0], nil
@@ -254,7 +307,28 @@ func (ln *listener) sniff(conn *clientConn) (Protocol, error) {
 	case ln.ws != nil && startsLikeHTTP(conn.reader):
 		return WS, nil
 	}
+	if err := startsLikeMinecraft(conn.reader); err != nil {
+		return "", err
+	}
 	return Minecraft, nil
+}
+
+// startsLikeMinecraft checks the first bytes with mc.CheckHelloStart, which needs at most 4:
+// it peeks one byte more only while they do not tell, so it never waits for bytes a Minecraft
+// client does not send, and a client whose hello came in one read costs no read more.
+func startsLikeMinecraft(r *bufio.Reader) error {
+	for {
+		b, _ := r.Peek(r.Buffered())
+		switch err := mc.CheckHelloStart(b); err {
+		case nil:
+			return nil
+		case mc.ErrNotHello:
+			return errGarbage
+		}
+		if _, err := r.Peek(len(b) + 1); err != nil {
+			return err
+		}
+	}
 }
 
 // maxMethodLen bounds the method token sniff waits for; longer is not HTTP to us.
@@ -324,8 +398,15 @@ func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.Add
 	return netip.AddrPortFrom(addr, 0)
 }
 
+// serveWebSocket runs the session of an upgraded connection; a player its forwarded headers
+// named after accept is checked against the block list first.
 func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request) {
 	conn := r.Context().Value(connKey{}).(*httpConn)
+	if ln.srv.isBlocked(conn.info.client.Addr()) {
+		ln.reportCheap(conn.info, conn.info.client, refusedBlocked, errBlocked)
+		c.CloseWithCode(ws.ClosePolicyViolation, "")
+		return
+	}
 	ln.srv.runSession(ln, protocol, wsDownstream{Conn: c, under: conn.clientConn}, conn.info, r.URL.Path)
 }
 

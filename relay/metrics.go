@@ -3,6 +3,7 @@ package relay
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -32,7 +33,8 @@ var (
 			"connection_rate, connections_per_network, connection_rate_network, status_rate_network, "+
 			"login_rate_network, players_per_address, route_players, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
 			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
-			"is near memory.limit).",
+			"is near memory.limit), garbage (first bytes that are not Minecraft, nor TLS or HTTP where served), "+
+			"malformed_handshake, blocked (an address on the block list).",
 		[]string{"reason"}, nil)
 	deniedDesc = prometheus.NewDesc("moonbridge_access_denied_total",
 		"Clients access control refused, by reason: missing, oversized, malformed, version, algorithm, "+
@@ -113,7 +115,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -175,6 +177,7 @@ func (s *Server) snapshot() []prometheus.Metric {
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	add(attackModeDesc, prometheus.GaugeValue, s.attack.gauge())
 	add(attackActivationsDesc, prometheus.CounterValue, float64(s.attack.activations.Load()))
+	add(blockedDesc, prometheus.GaugeValue, float64(s.blocks.size(time.Now())))
 	for _, p := range s.settings().router.pools() {
 		out = p.AppendUp(out)
 	}

@@ -19,12 +19,14 @@ type opening struct {
 	first    []byte // what the backend got first
 }
 
-// readHello reads the Minecraft hello within the handshake clock and answers, itself, a legacy
-// ping, any hello while memory is short and a status ping while the server drains.
+// readHello reads the Minecraft hello within the handshake clock and answers, itself, any
+// hello while memory is short and a status ping while the server drains. A legacy ping goes on
+// as the status handshake it stands for (legacyHandshake), answered in its own form.
 func (s *session) readHello(o *opening) bool {
 	s.down.SetReadDeadline(s.info.deadline) // counted from accept, not from the upgrade
 	var err error
 	if o.hello, err = mc.ReadHello(o.r, s.conf.limits.MaxHandshakeFrame); err != nil {
+		s.refuseMalformed(o.r, err) // before the close, so a next connection finds its strike
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
@@ -37,9 +39,7 @@ func (s *session) readHello(o *opening) bool {
 		return false
 	}
 	if o.hello.Legacy != nil {
-		s.abort(s.fallback().Serve(o.r, o.hello, s.sendAnswer))
-		s.line.answered = "legacy ping"
-		return false
+		o.hello.Handshake = legacyHandshake(*o.hello.Legacy)
 	}
 	o.hs = o.hello.Handshake
 	s.line.hello(o.hs)
@@ -111,7 +111,7 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 		s.statusFromCache(o.r, o.hello, o.route, o.capture)
 		return nil, false
 	}
-	if o.hs.NextState == mc.NextStatus && o.route.answersStatus() {
+	if o.hs.NextState == mc.NextStatus && (o.route.answersStatus() || o.hello.Legacy != nil) {
 		s.answerStatus(o.r, o.hello, o.route, o.capture)
 		return nil, false
 	}

@@ -1,11 +1,15 @@
 package relay
 
 import (
+	"bufio"
+	"errors"
 	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/mc"
 )
 
 // The refusal reasons of moonbridge_connections_refused_total: why a connection ended before it
@@ -32,18 +36,25 @@ const (
 	refusedHTTP431          = "http_431"                // an HTTP request header over the limit
 	refusedHTTPOther        = "http_other"              // any other HTTP error answer
 	refusedMemory           = "memory"                  // a login while memory is near memory.limit
+	refusedGarbage          = "garbage"                 // first bytes neither Minecraft nor what else the listener serves
+	refusedMalformed        = "malformed_handshake"     // a Minecraft handshake that does not parse
+	refusedBlocked          = "blocked"                 // an address on the block list (blocklist.go)
 )
 
 var refusalReasons = []string{
 	refusedTotal, refusedPerAddr, refusedRate, refusedPerNetwork, refusedNetworkRate, refusedStatusRate,
 	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
-	refusedHTTP431, refusedHTTPOther, refusedMemory,
+	refusedHTTP431, refusedHTTPOther, refusedMemory, refusedGarbage, refusedMalformed, refusedBlocked,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an
 // attack) is counted in full by the metric, and the log says how many lines it left out.
 const refusalLinesPerSecond = 10
+
+// A cheap refusal (garbage, a malformed hello, a blocked address) is what floods are made of
+// and says nothing an owner acts on line by line: one line per reason per cheapLinePeriod.
+const cheapLinePeriod = 10 * time.Second
 
 // countRefusal counts a refusal whose log line is written elsewhere (a session's end line).
 func (s *Server) countRefusal(reason string) {
@@ -59,9 +70,19 @@ func (s *Server) refusal(log zerolog.Logger, reason string, client netip.AddrPor
 	s.logSampled(log, reason, reason, client, err, "connection refused")
 }
 
+// cheapRefusal counts a cheap refusal and logs it at info, sampled more sparsely than others.
+func (s *Server) cheapRefusal(log zerolog.Logger, reason string, client netip.AddrPort, err error) {
+	defer s.countRefusal(reason)
+	s.logSampledBy(&s.cheap, log, reason, reason, client, err, "connection refused")
+}
+
 // logSampled writes a refusal's info line unless the sampler leaves it out (sampled by key).
 func (s *Server) logSampled(log zerolog.Logger, key, reason string, client netip.AddrPort, err error, msg string) {
-	suppressed, ok := s.sampler.allow(key, time.Now())
+	s.logSampledBy(&s.sampler, log, key, reason, client, err, msg)
+}
+
+func (s *Server) logSampledBy(by *sampler, log zerolog.Logger, key, reason string, client netip.AddrPort, err error, msg string) {
+	suppressed, ok := by.allow(key, time.Now())
 	if !ok {
 		return
 	}
@@ -72,8 +93,11 @@ func (s *Server) logSampled(log zerolog.Logger, key, reason string, client netip
 	ev.Msg(msg)
 }
 
-// sampler lets through at most refusalLinesPerSecond lines per reason in each second.
+// sampler lets through at most lines lines per reason in each period (when zero:
+// refusalLinesPerSecond in each second).
 type sampler struct {
+	lines   int
+	period  time.Duration
 	mu      sync.Mutex
 	windows map[string]*sampleWindow
 }
@@ -97,14 +121,36 @@ func (s *sampler) allow(reason string, now time.Time) (suppressed int, ok bool) 
 		w = &sampleWindow{start: now}
 		s.windows[reason] = w
 	}
-	if now.Sub(w.start) >= time.Second {
+	lines, period := s.lines, s.period
+	if lines == 0 {
+		lines, period = refusalLinesPerSecond, time.Second
+	}
+	if now.Sub(w.start) >= period {
 		w.start, w.lines = now, 0
 	}
-	if w.lines >= refusalLinesPerSecond {
+	if w.lines >= lines {
 		w.suppressed++
 		return 0, false
 	}
 	w.lines++
 	suppressed, w.suppressed = w.suppressed, 0
 	return suppressed, true
+}
+
+// refuseMalformed makes a hello that broke the protocol a cheap refusal: counted as garbage
+// (its first bytes cannot begin a hello; on a listener that serves only Minecraft the sniff
+// leaves them to the session) or malformed_handshake, struck for the block list, and without
+// the session's end line. In moonbridge_sessions_total it is still a session that ended with
+// bad_handshake, as is a hello cut short (the client left), which stays a session's end line.
+func (s *session) refuseMalformed(r *bufio.Reader, err error) {
+	if !errors.As(err, new(*mc.ProtocolError)) {
+		return
+	}
+	reason := refusedMalformed
+	if b, _ := r.Peek(r.Buffered()); mc.CheckHelloStart(b) == mc.ErrNotHello {
+		reason = refusedGarbage
+	}
+	s.quiet = true
+	s.srv.cheapRefusal(s.log, reason, s.info.client, err)
+	s.srv.strike(s.log, s.info.client.Addr())
 }

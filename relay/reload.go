@@ -22,8 +22,9 @@ type ListenerChanges struct {
 // policy and (for ws and wss) WebSocket settings are unchanged keeps its socket; a new address
 // is bound, a missing one closed; a changed one is closed and bound again at once (connections
 // arriving in between are refused). Running sessions keep the settings and backend they
-// started with, also when their listener is closed. When cfg is invalid or a new address cannot
-// be bound, nothing changes and the error says why. cfg.Logger is ignored.
+// started with, also when their listener is closed. The block list is emptied (blocklist.go).
+// When cfg is invalid or a new address cannot be bound, nothing changes and the error says
+// why. cfg.Logger is ignored.
 func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	cfg.Logger = s.log
 	next, err := newSettings(cfg)
@@ -47,6 +48,9 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 		return ListenerChanges{}, err
 	}
 	s.counter.resize(next.limits)
+	if cleared := s.blocks.reset(next.Defence.Block); cleared > 0 {
+		s.log.Info().Int("cleared", cleared).Msg("block list cleared by the reload")
+	}
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
 	prev.stopChecks()

@@ -31,7 +31,8 @@ type Config struct {
 	// WebSocket configures the upgrade (path, origins, header limits) and each connection.
 	WebSocket ws.ServerConfig
 	Limits    Limits
-	// Defence is what the proxy does against floods: the attack mode (attack.go).
+	// Defence is what the proxy does against floods: the block list (blocklist.go) and the
+	// attack mode (attack.go).
 	Defence Defence
 	// Memory sets the buffer pools' profile and the memory limit logins are refused near.
 	Memory Memory
@@ -92,6 +93,8 @@ type Server struct {
 	tally     tally // what has ended, for the metrics (metrics.go)
 
 	sampler   sampler       // refusal log lines per reason (refusal.go)
+	cheap     sampler       // cheap refusals' log lines per reason (refusal.go)
+	blocks    *blockList    // addresses refused at accept (blocklist.go)
 	answering chan struct{} // refused clients being answered (refuseanswer.go)
 
 	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
@@ -109,7 +112,8 @@ func New(cfg Config) (*Server, error) {
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering: make(chan struct{}, maxRefusalAnswers),
-		backends:  pool.NewMetrics(), events: newLoginEvents(),
+		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
+		backends: pool.NewMetrics(), events: newLoginEvents(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set)

@@ -44,6 +44,9 @@ type session struct {
 	// login is the login the proxy ran (the route's auth), nil when it passed the login through;
 	// its cipher, if any, encrypts the player's side (login.go).
 	login *auth.Player
+	// quiet: the session was a cheap refusal (refusal.go), counted and sampled there; it has
+	// no end line of its own.
+	quiet bool
 
 	meters // bytes moved so far, for the end line and the metrics
 }
@@ -93,7 +96,9 @@ func (s *session) run() (onLoop bool) {
 // is written, and the login's cipher freed (both pumps have returned).
 func (s *session) closeAndLog() {
 	s.end.Close()
-	s.logEnd()
+	if !s.quiet {
+		s.logEnd()
+	}
 	s.login.CloseCipher()
 }
 

@@ -15,12 +15,44 @@ func (r *Route) answersStatus() bool {
 	return r.StatusCache > 0 || r.LastKnown != nil || r.MaxPlayers > 0
 }
 
-// answerStatus answers a status ping for route from a recent live answer, a fresh one, the last
-// known one marked offline, or the fixed fallback, in that order of preference.
+// A legacy ping (pre-1.7 clients, some monitors) is answered like a status ping on a route
+// that answers them itself: a backend is asked with a modern status ping for the handshake
+// legacyHandshake makes of it, and the answer kept in the route's status cache, so that the
+// kick carries the server's MOTD, players and version. Such answers are shared for at least
+// legacyStatusTTL, also on a route that passes status pings through, so a flood of legacy
+// pings asks a backend once a second at most.
+const (
+	legacyStatusTTL = time.Second
+	// legacyProtocol is the protocol the status question says: -1, by convention a client
+	// that pings to find out which version to speak.
+	legacyProtocol = -1
+	// legacyKickProtocol is what the kick says the server speaks, as vanilla servers answer
+	// legacy pings: no pre-1.7 client's, so each shows the version name.
+	legacyKickProtocol = 127
+)
+
+// legacyHandshake is the status handshake a legacy ping stands for, to route it and to ask a
+// backend: its host and port from 1.6 on, before that no host (a "*" route takes it).
+func legacyHandshake(p mc.LegacyPing) mc.Handshake {
+	hs := mc.Handshake{Protocol: legacyProtocol, Host: p.Host, Port: p.Port, NextState: mc.NextStatus}
+	if hs.Port == 0 {
+		hs.Port = 25565
+	}
+	hs.Raw = hs.AppendFrame(nil, hs.Host)
+	return hs
+}
+
+// answerStatus answers a status ping (or a legacy ping) for route from a recent live answer, a
+// fresh one, the last known one marked offline, or the fixed fallback, in that order of
+// preference.
 func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, capture string) {
 	hs := hello.Handshake
 	key := statusKey{capture: capture, protocol: hs.Protocol}
-	body, shared, err := route.status.get(key, route.StatusCache, func() ([]byte, error) {
+	ttl := route.StatusCache
+	if hello.Legacy != nil {
+		ttl = max(ttl, legacyStatusTTL)
+	}
+	body, shared, err := route.status.get(key, ttl, func() ([]byte, error) {
 		return s.liveStatus(route, hs, capture)
 	})
 	switch {
@@ -37,17 +69,16 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		}
 		s.line.answered = "last known status"
 	}
-	s.serveStatus(r, body, route, err)
+	s.serveStatus(r, hello, body, route, err)
 }
 
-// serveStatus answers the status request with body (with route's player line when it has
-// max_players), and the ping, and ends the session with cause (nil, or why a live answer was
-// not had).
-func (s *session) serveStatus(r *bufio.Reader, body []byte, route *Route, cause error) {
+// serveStatus answers hello with body (with route's player line when it has max_players) and
+// ends the session with cause (nil, or why a live answer was not had).
+func (s *session) serveStatus(r *bufio.Reader, hello mc.Hello, body []byte, route *Route, cause error) {
 	if route.MaxPlayers > 0 {
 		body = s.playerLine(body, route)
 	}
-	if err := mc.ServeStatusJSON(r, body, s.sendAnswer); err != nil && !errors.Is(err, io.EOF) {
+	if err := s.serveStatusBody(r, hello, body); err != nil && !errors.Is(err, io.EOF) {
 		cause = errors.Join(cause, err)
 	}
 	s.abort(cause)
@@ -60,6 +91,21 @@ func (s *session) playerLine(body []byte, route *Route) []byte {
 		return lined
 	}
 	return body
+}
+
+// serveStatusBody answers hello with a server's status JSON: as a status exchange, or for a
+// legacy ping as its kick.
+func (s *session) serveStatusBody(r *bufio.Reader, hello mc.Hello, body []byte) error {
+	if hello.Legacy == nil {
+		return mc.ServeStatusJSON(r, body, s.sendAnswer)
+	}
+	s.line.answered += " (legacy ping)"
+	status := mc.Status{Protocol: legacyKickProtocol}
+	if sum := summarize(body); sum != nil {
+		status.VersionName, status.MOTD = sum.Version, sum.MOTD
+		status.OnlinePlayers, status.MaxPlayers = sum.Online, sum.Max
+	}
+	return s.sendAnswer(mc.AppendLegacyKick(nil, hello.Legacy.Form, status))
 }
 
 // lastKnown is route's last live answer for key marked offline, or nil.

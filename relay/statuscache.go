@@ -130,7 +130,7 @@ func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route,
 		return
 	}
 	s.line.answered = "status cache (attack mode)"
-	s.serveStatus(r, body, route, nil)
+	s.serveStatus(r, hello, body, route, nil)
 }
 
 // markOffline rewrites a server's status JSON as lk says: the prefix before the description (a

@@ -17,11 +17,17 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 )
 
-// startAdmin serves Prometheus metrics on /metrics and the health answers (health.go), when
-// cfg.Listen is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) and
-// serve's own beside the Go runtime's and the process's, from a registry of this run's own; and
-// Go's profiles under /debug/pprof/ when cfg.Pprof is.
-func startAdmin(cfg config.Admin, health healthSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// adminSource is what the admin endpoint asks the relay.
+type adminSource interface {
+	healthSource
+	blockListSource
+}
+
+// startAdmin serves Prometheus metrics on /metrics, the health answers (health.go) and the
+// block list (blocklist.go), when cfg.Listen is set: the relay's series (sessions, bytes,
+// refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's,
+// from a registry of this run's own; and Go's profiles under /debug/pprof/ when cfg.Pprof is.
+func startAdmin(cfg config.Admin, src adminSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -38,8 +44,9 @@ func startAdmin(cfg config.Admin, health healthSource, log zerolog.Logger, metri
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
-	handleHealth(mux, health)
-	paths := "/metrics, /livez, /readyz, /healthz"
+	handleHealth(mux, src)
+	handleBlockList(mux, src, log)
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
@@ -61,6 +62,7 @@ func (c Config) Validate() error {
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
 	errs = append(errs, validateLimits(c.Limits)...)
 	errs = append(errs, validateAttackMode(c.Defence.AttackMode)...)
+	errs = append(errs, validateBlock(c.Defence.Block)...)
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	if c.Shutdown.DrainTimeout < 0 {
@@ -160,16 +162,32 @@ func validateLimits(l relay.Limits) []error {
 }
 
 func validateAttackMode(a relay.AttackMode) []error {
-	var errs []error
-	positive := map[string]int64{
+	return mustBePositive(map[string]int64{
 		"defence.attack_mode.connections_per_second": int64(a.ConnectionsPerSecond),
 		"defence.attack_mode.pings_per_second":       int64(a.PingsPerSecond),
 		"defence.attack_mode.logins_per_second":      int64(a.LoginsPerSecond),
 		"defence.attack_mode.cooldown":               int64(a.Cooldown),
+	}, " (set enabled: false to turn the attack mode off)")
+}
+
+func validateBlock(b relay.Block) []error {
+	var errs []error
+	if b.After < 0 {
+		errs = append(errs, invalid("defence.block.after", "must be 0 (no block list) or how many refusals block an address"))
 	}
-	for key, v := range positive {
-		if v <= 0 {
-			errs = append(errs, invalid(key, "must be positive (set enabled: false to turn the attack mode off)"))
+	return append(errs, mustBePositive(map[string]int64{
+		"defence.block.window": int64(b.Window), "defence.block.for": int64(b.For),
+		"defence.block.max_addresses": int64(b.MaxAddresses),
+	}, "")...)
+}
+
+// mustBePositive is an error for each key whose value is not positive, in key order, the
+// message ending with why.
+func mustBePositive(values map[string]int64, why string) []error {
+	var errs []error
+	for _, key := range slices.Sorted(maps.Keys(values)) {
+		if values[key] <= 0 {
+			errs = append(errs, invalid(key, "must be positive%s", why))
 		}
 	}
 	return errs
