@@ -1,0 +1,226 @@
+package auth_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/auth/authtest"
+)
+
+// meteredConfig is an online login config behind a meter of its own.
+func meteredConfig(t *testing.T, ss *authtest.SessionServer, set auth.MeterSettings) *auth.Config {
+	cfg := onlineConfig(t, ss)
+	cfg.Meter = auth.NewMeter(set, zerolog.Nop())
+	return cfg
+}
+
+// TestMeterKeepsRate: 30 players who log in at once reach the session server no faster than the
+// meter's burst and rate allow, counted at the fake session server, and all get in.
+func TestMeterKeepsRate(t *testing.T) {
+	const rate, burst, players = 50.0, 5, 30
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: rate, Burst: burst, Queue: players, MaxWait: 5 * time.Second})
+	var wg sync.WaitGroup
+	errs := make(chan error, players)
+	for range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, _, err := tryLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss})
+			errs <- errors.Join(err, res.err)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	times := ss.Times()
+	if len(times) != players {
+		t.Fatalf("%d hasJoined requests, want %d", len(times), players)
+	}
+	// In any window from request i to request j a token bucket lets through at most
+	// burst + rate x (t_j - t_i) requests; one more for the jitter between grant and arrival.
+	for i := range times {
+		for j := i + 1; j < len(times); j++ {
+			allowed := burst + rate*times[j].Sub(times[i]).Seconds() + 1
+			if n := float64(j - i + 1); n > allowed {
+				t.Fatalf("%v requests in %v, the meter allows %.1f", n, times[j].Sub(times[i]), allowed)
+			}
+		}
+	}
+}
+
+// TestMeterQueueFull: a player who finds the queue full (here: no queue, the burst spent) is
+// refused with a disconnect that says why, and counted.
+func TestMeterQueueFull(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 0.01, Burst: 1, Queue: 0, MaxWait: time.Second})
+	if res, _, err := runLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss}); err != nil || res.err != nil {
+		t.Fatalf("first login: player %v, proxy %v", err, res.err)
+	}
+	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss})
+	var le *auth.LoginError
+	var me *auth.MeterError
+	if err != nil || !errors.As(res.err, &le) || le.Outcome != auth.OutcomeMeterRefused || !errors.As(res.err, &me) || me.Reason != auth.MeterQueueFull {
+		t.Fatalf("second login: player %v, proxy %v; want the meter's queue_full refusal", err, res.err)
+	}
+	checkDisconnect(t, pc, "Too many players are logging in right now")
+	if n := len(ss.Times()); n != 1 {
+		t.Fatalf("%d hasJoined requests, want 1 (the refused player is never asked about)", n)
+	}
+	if got := metric(t, cfg.Meter, "moonbridge_login_meter_refused_total", "queue_full"); got != 1 {
+		t.Fatalf("refused{queue_full} = %v, want 1", got)
+	}
+}
+
+// TestMeterBacksOffOn429: a 429 with Retry-After pauses the meter (counted, once), a player
+// who arrives meanwhile waits out the pause instead of being sent, and logins succeed after it.
+func TestMeterBacksOffOn429(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 50, Burst: 5, Queue: 5, MaxWait: 3 * time.Second})
+	ss.SetStatus(http.StatusTooManyRequests)
+	ss.SetRetryAfter("1")
+	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss})
+	var le *auth.LoginError
+	if err != nil || !errors.As(res.err, &le) || le.Outcome != auth.OutcomeSessionServer {
+		t.Fatalf("login during the 429s: player %v, proxy %v", err, res.err)
+	}
+	checkDisconnect(t, pc, "cannot be reached")
+	ss.SetStatus(0)
+	start := time.Now()
+	if res, _, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss}); err != nil || res.err != nil {
+		t.Fatalf("login after the 429: player %v, proxy %v", err, res.err)
+	}
+	times := ss.Times()
+	if len(times) != 2 || times[1].Sub(times[0]) < 900*time.Millisecond || time.Since(start) > 2500*time.Millisecond {
+		t.Fatalf("requests at %v: the second should wait out Retry-After: 1 and no more", times)
+	}
+	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "too_many_requests"); got != 1 {
+		t.Fatalf("backoffs{too_many_requests} = %v, want 1", got)
+	}
+}
+
+// TestMeterBackoffLongerThanWait: a pause longer than max_wait refuses at once (reason backoff)
+// rather than keep the player waiting for nothing; the doubling pause applies without
+// Retry-After.
+func TestMeterBackoffLongerThanWait(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 50, Burst: 5, Queue: 5, MaxWait: 500 * time.Millisecond})
+	ss.SetStatus(http.StatusServiceUnavailable)
+	runLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss}) // a 2 s pause
+	ss.SetStatus(0)
+	res, pc, _ := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss})
+	var me *auth.MeterError
+	if !errors.As(res.err, &me) || me.Reason != auth.MeterBackoff {
+		t.Fatalf("login during the pause: %v, want the meter's backoff refusal", res.err)
+	}
+	checkDisconnect(t, pc, "Too many players")
+	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "server_error"); got != 1 {
+		t.Fatalf("backoffs{server_error} = %v, want 1", got)
+	}
+}
+
+// TestMeterConfigureKeepsBucket: a reload's Configure keeps what the bucket holds (a spent
+// burst stays spent) and applies the new rate.
+func TestMeterConfigureKeepsBucket(t *testing.T) {
+	m := auth.NewMeter(auth.MeterSettings{Rate: 0.01, Burst: 2, Queue: 0, MaxWait: time.Second}, zerolog.Nop())
+	for range 2 {
+		if _, err := m.Acquire(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Configure(auth.MeterSettings{Rate: 0.02, Burst: 2, Queue: 0, MaxWait: time.Second})
+	if _, err := m.Acquire(context.Background()); err == nil {
+		t.Fatal("the burst was spent, and Configure filled the bucket again")
+	}
+	m.Configure(auth.MeterSettings{Rate: 100, Burst: 2, Queue: 0, MaxWait: time.Second})
+	time.Sleep(30 * time.Millisecond)
+	if _, err := m.Acquire(context.Background()); err != nil {
+		t.Fatalf("the new rate of 100/s did not apply: %v", err)
+	}
+}
+
+// TestMeterStrict: strict mode lowers the burst to 1 (a saved-up burst cannot be spent at
+// once), and off gives the configured burst back.
+func TestMeterStrict(t *testing.T) {
+	m := auth.NewMeter(auth.MeterSettings{Rate: 200, Burst: 10, Queue: 0, MaxWait: time.Second}, zerolog.Nop())
+	m.SetStrict(true)
+	if n := acquireAtOnce(m, 10); n != 1 {
+		t.Fatalf("strict: %d requests went at once, want 1", n)
+	}
+	m.SetStrict(false)
+	time.Sleep(100 * time.Millisecond) // 20 tokens' worth at 200/s: the bucket is full again
+	if n := acquireAtOnce(m, 10); n != 10 {
+		t.Fatalf("strict off: %d requests went at once, want the burst of 10", n)
+	}
+}
+
+// acquireAtOnce is how many of n Acquires the meter grants without a wait (it has no queue).
+func acquireAtOnce(m *auth.Meter, n int) int {
+	granted := 0
+	for range n {
+		if _, err := m.Acquire(context.Background()); err == nil {
+			granted++
+		}
+	}
+	return granted
+}
+
+// TestMeterWaitsInQueue: players without a token wait for theirs instead of being refused, and
+// one whose turn would pass max_wait is refused at once (reason wait).
+func TestMeterWaitsInQueue(t *testing.T) {
+	m := auth.NewMeter(auth.MeterSettings{Rate: 5, Burst: 1, Queue: 5, MaxWait: 500 * time.Millisecond}, zerolog.Nop())
+	if _, err := m.Acquire(context.Background()); err != nil { // the burst
+		t.Fatal(err)
+	}
+	waited := make(chan error, 2)
+	for range 2 { // turns at 200 and 400 ms
+		go func() { _, err := m.Acquire(context.Background()); waited <- err }()
+	}
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	_, err := m.Acquire(context.Background()) // its turn would be at 600 ms
+	var me *auth.MeterError
+	if !errors.As(err, &me) || me.Reason != auth.MeterWait || time.Since(start) > 100*time.Millisecond {
+		t.Fatalf("third waiter: %v after %v, want the wait refusal at once", err, time.Since(start))
+	}
+	for range 2 {
+		if err := <-waited; err != nil {
+			t.Fatalf("a waiter within max_wait was refused: %v", err)
+		}
+	}
+}
+
+// metric reads one labelled series of c.
+func metric(t *testing.T, c prometheus.Collector, name, label string) float64 {
+	t.Helper()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(c)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == label {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no %s{%s}", name, label)
+	return 0
+}
