@@ -31,6 +31,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 		return ListenerChanges{}, err
 	}
 	s.attachPools(next)
+	s.attachMeter(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -47,6 +48,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 		return ListenerChanges{}, err
 	}
 	s.counter.resize(next.limits)
+	s.meter.Configure(next.LoginMeter)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
 	prev.stopChecks()
