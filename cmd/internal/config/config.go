@@ -84,6 +84,8 @@ type Login struct {
 	// Cipher is the implementation of the player side's AES-128/CFB8: CipherAuto, CipherBoringSSL
 	// or CipherGo.
 	Cipher string `yaml:"cipher"`
+	// Meter bounds the hasJoined requests of all online routes together (docs/defence.md).
+	Meter auth.MeterSettings `yaml:"meter"`
 }
 
 // login.cipher values.
@@ -290,8 +292,9 @@ func Default() Config {
 		Limits:          relay.DefaultLimits(),
 		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
 		Relay:           relay.DefaultDataPath(),
-		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
-		Fallback:        defaultFallback(),
+		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto,
+			Meter: auth.DefaultMeterSettings()},
+		Fallback: defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,
 			MOTD:         "§eThe server is restarting; try again in a minute",
