@@ -88,6 +88,11 @@ type Login struct {
 	Meter auth.MeterSettings `yaml:"meter"`
 }
 
+func defaultLogin() Login {
+	return Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto,
+		Meter: auth.DefaultMeterSettings()}
+}
+
 // login.cipher values.
 const (
 	CipherAuto      = "auto"
@@ -292,9 +297,8 @@ func Default() Config {
 		Limits:          relay.DefaultLimits(),
 		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
 		Relay:           relay.DefaultDataPath(),
-		Login: Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto,
-			Meter: auth.DefaultMeterSettings()},
-		Fallback: defaultFallback(),
+		Login:           defaultLogin(),
+		Fallback:        defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,
 			MOTD:         "§eThe server is restarting; try again in a minute",
