@@ -178,7 +178,8 @@ func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration
 
 // Observe takes back t with the result of its hasJoined request: a 429, a 5xx or a timeout
 // pauses the meter (Retry-After, or a doubling pause, at most maxBackoff), unless a pause began
-// after t's request was sent; any other answer ends the doubling.
+// after t's request was sent; any other answer ends the doubling. An unmetered meter (rate 0)
+// never pauses.
 func (m *Meter) Observe(t Ticket, err error) {
 	if m == nil {
 		return
@@ -186,7 +187,10 @@ func (m *Meter) Observe(t Ticket, err error) {
 	cause, retryAfter := backoffCause(err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if t.epoch != m.epoch {
+	switch {
+	case m.set.Rate <= 0:
+		return // unmetered: no pauses either
+	case t.epoch != m.epoch:
 		return // sent before the current pause began: that pause covers it
 	}
 	if cause == "" {
