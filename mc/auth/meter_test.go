@@ -133,6 +133,24 @@ func TestMeterBackoffLongerThanWait(t *testing.T) {
 	}
 }
 
+// TestMeterBacksOffOnceOnTimeouts: five players whose requests all time out start one pause, not
+// five (one count, one log line).
+func TestMeterBacksOffOnceOnTimeouts(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 50, Burst: 5, Queue: 5, MaxWait: 500 * time.Millisecond})
+	cfg.Sessions.Timeout = 200 * time.Millisecond
+	ss.SetDelay(time.Second)
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Add(1)
+		go func() { defer wg.Done(); tryLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss}) }()
+	}
+	wg.Wait()
+	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "timeout"); got != 1 {
+		t.Fatalf("backoffs{timeout} = %v, want 1", got)
+	}
+}
+
 // TestMeterConfigureKeepsBucket: a reload's Configure keeps what the bucket holds (a spent
 // burst stays spent) and applies the new rate.
 func TestMeterConfigureKeepsBucket(t *testing.T) {
