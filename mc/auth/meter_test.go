@@ -51,8 +51,12 @@ func TestMeterKeepsRate(t *testing.T) {
 	}
 	// In any window from request i to request j a token bucket lets through at most
 	// burst + rate x (t_j - t_i) requests; the window is widened by jitter, the time a granted
-	// request may take to arrive (more under -race). Without the meter all 30 arrive at once.
-	const jitter = 50 * time.Millisecond
+	// request may take to arrive (more under -race and load). Without the meter all 30 arrive
+	// within a few milliseconds.
+	const jitter = 100 * time.Millisecond
+	if span, least := times[len(times)-1].Sub(times[0]), time.Duration((players-burst)/rate*float64(time.Second))-jitter; span < least {
+		t.Fatalf("%d requests in %v, the meter needs at least %v", players, span, least)
+	}
 	for i := range times {
 		for j := i + 1; j < len(times); j++ {
 			allowed := burst + rate*(times[j].Sub(times[i])+jitter).Seconds()
