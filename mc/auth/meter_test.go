@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/mc/auth"
@@ -76,10 +78,9 @@ func TestMeterQueueFull(t *testing.T) {
 		t.Fatalf("first login: player %v, proxy %v", err, res.err)
 	}
 	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss})
-	var le *auth.LoginError
-	var me *auth.MeterError
-	if err != nil || !errors.As(res.err, &le) || le.Outcome != auth.OutcomeMeterRefused || !errors.As(res.err, &me) || me.Reason != auth.MeterQueueFull {
-		t.Fatalf("second login: player %v, proxy %v; want the meter's queue_full refusal", err, res.err)
+	wantRefused(t, res, err, auth.OutcomeMeterRefused)
+	if me := (*auth.MeterError)(nil); !errors.As(res.err, &me) || me.Reason != auth.MeterQueueFull {
+		t.Fatalf("second login: %v, want the meter's queue_full refusal", res.err)
 	}
 	checkDisconnect(t, pc, "Too many players are logging in right now")
 	if n := len(ss.Times()); n != 1 {
@@ -98,10 +99,7 @@ func TestMeterBacksOffOn429(t *testing.T) {
 	ss.SetStatus(http.StatusTooManyRequests)
 	ss.SetRetryAfter("1")
 	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss})
-	var le *auth.LoginError
-	if err != nil || !errors.As(res.err, &le) || le.Outcome != auth.OutcomeSessionServer {
-		t.Fatalf("login during the 429s: player %v, proxy %v", err, res.err)
-	}
+	wantRefused(t, res, err, auth.OutcomeSessionServer)
 	checkDisconnect(t, pc, "cannot be reached")
 	ss.SetStatus(0)
 	start := time.Now()
@@ -226,23 +224,28 @@ func TestMeterWaitsInQueue(t *testing.T) {
 	}
 }
 
-// metric reads one labelled series of c.
-func metric(t *testing.T, c prometheus.Collector, name, label string) float64 {
+// wantRefused checks that the proxy refused the login with outcome and the player heard of it.
+func wantRefused(t *testing.T, res loginResult, playerErr error, outcome string) {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(c)
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
+	var le *auth.LoginError
+	if playerErr != nil || !errors.As(res.err, &le) || le.Outcome != outcome {
+		t.Fatalf("player %v, proxy %v; want a refusal with outcome %s", playerErr, res.err, outcome)
 	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
+}
+
+// metric reads the series of m named name whose one label is label.
+func metric(t *testing.T, m *auth.Meter, name, label string) float64 {
+	t.Helper()
+	ch := make(chan prometheus.Metric, 32)
+	m.Collect(ch)
+	close(ch)
+	for pm := range ch {
+		var out dto.Metric
+		if err := pm.Write(&out); err != nil {
+			t.Fatal(err)
 		}
-		for _, m := range f.GetMetric() {
-			if len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == label {
-				return m.GetCounter().GetValue()
-			}
+		if strings.Contains(pm.Desc().String(), `"`+name+`"`) && len(out.GetLabel()) == 1 && out.GetLabel()[0].GetValue() == label {
+			return out.GetCounter().GetValue()
 		}
 	}
 	t.Fatalf("no %s{%s}", name, label)
