@@ -74,9 +74,7 @@ func TestMeterKeepsRate(t *testing.T) {
 func TestMeterQueueFull(t *testing.T) {
 	ss := authtest.NewSessionServer(t)
 	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 0.01, Burst: 1, Queue: 0, MaxWait: time.Second})
-	if res, _, err := runLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss}); err != nil || res.err != nil {
-		t.Fatalf("first login: player %v, proxy %v", err, res.err)
-	}
+	wantLoggedIn(t, cfg, ss, "Alex")
 	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss})
 	wantRefused(t, res, err, auth.OutcomeMeterRefused)
 	if me := (*auth.MeterError)(nil); !errors.As(res.err, &me) || me.Reason != auth.MeterQueueFull {
@@ -86,9 +84,7 @@ func TestMeterQueueFull(t *testing.T) {
 	if n := len(ss.Times()); n != 1 {
 		t.Fatalf("%d hasJoined requests, want 1 (the refused player is never asked about)", n)
 	}
-	if got := metric(t, cfg.Meter, "moonbridge_login_meter_refused_total", "queue_full"); got != 1 {
-		t.Fatalf("refused{queue_full} = %v, want 1", got)
-	}
+	wantCount(t, cfg.Meter, "moonbridge_login_meter_refused_total", "queue_full", 1)
 }
 
 // TestMeterBacksOffOn429: a 429 with Retry-After pauses the meter (counted, once), a player
@@ -103,16 +99,12 @@ func TestMeterBacksOffOn429(t *testing.T) {
 	checkDisconnect(t, pc, "cannot be reached")
 	ss.SetStatus(0)
 	start := time.Now()
-	if res, _, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss}); err != nil || res.err != nil {
-		t.Fatalf("login after the 429: player %v, proxy %v", err, res.err)
-	}
+	wantLoggedIn(t, cfg, ss, "Steve")
 	times := ss.Times()
 	if len(times) != 2 || times[1].Sub(times[0]) < 900*time.Millisecond || time.Since(start) > 2500*time.Millisecond {
 		t.Fatalf("requests at %v: the second should wait out Retry-After: 1 and no more", times)
 	}
-	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "too_many_requests"); got != 1 {
-		t.Fatalf("backoffs{too_many_requests} = %v, want 1", got)
-	}
+	wantCount(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "too_many_requests", 1)
 }
 
 // TestMeterBackoffLongerThanWait: a pause longer than max_wait refuses at once (reason backoff)
@@ -130,9 +122,7 @@ func TestMeterBackoffLongerThanWait(t *testing.T) {
 		t.Fatalf("login during the pause: %v, want the meter's backoff refusal", res.err)
 	}
 	checkDisconnect(t, pc, "Too many players")
-	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "server_error"); got != 1 {
-		t.Fatalf("backoffs{server_error} = %v, want 1", got)
-	}
+	wantCount(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "server_error", 1)
 }
 
 // TestMeterBacksOffOnceOnTimeouts: five players whose requests all time out start one pause, not
@@ -148,9 +138,7 @@ func TestMeterBacksOffOnceOnTimeouts(t *testing.T) {
 		go func() { defer wg.Done(); tryLogin(t, cfg, authtest.Player{Name: "Alex", Protocol: 767, Sessions: ss}) }()
 	}
 	wg.Wait()
-	if got := metric(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "timeout"); got != 1 {
-		t.Fatalf("backoffs{timeout} = %v, want 1", got)
-	}
+	wantCount(t, cfg.Meter, "moonbridge_session_server_backoffs_total", "timeout", 1)
 }
 
 // TestMeterConfigureKeepsBucket: a reload's Configure keeps what the bucket holds (a spent
@@ -224,6 +212,14 @@ func TestMeterWaitsInQueue(t *testing.T) {
 	}
 }
 
+// wantLoggedIn logs name in and fails the test unless both sides succeed.
+func wantLoggedIn(t *testing.T, cfg *auth.Config, ss *authtest.SessionServer, name string) {
+	t.Helper()
+	if res, _, err := runLogin(t, cfg, authtest.Player{Name: name, Protocol: 767, Sessions: ss}); err != nil || res.err != nil {
+		t.Fatalf("login of %s: player %v, proxy %v", name, err, res.err)
+	}
+}
+
 // wantRefused checks that the proxy refused the login with outcome and the player heard of it.
 func wantRefused(t *testing.T, res loginResult, playerErr error, outcome string) {
 	t.Helper()
@@ -233,8 +229,8 @@ func wantRefused(t *testing.T, res loginResult, playerErr error, outcome string)
 	}
 }
 
-// metric reads the series of m named name whose one label is label.
-func metric(t *testing.T, m *auth.Meter, name, label string) float64 {
+// wantCount checks the series of m named name whose one label is label.
+func wantCount(t *testing.T, m *auth.Meter, name, label string, want float64) {
 	t.Helper()
 	ch := make(chan prometheus.Metric, 32)
 	m.Collect(ch)
@@ -245,9 +241,11 @@ func metric(t *testing.T, m *auth.Meter, name, label string) float64 {
 			t.Fatal(err)
 		}
 		if strings.Contains(pm.Desc().String(), `"`+name+`"`) && len(out.GetLabel()) == 1 && out.GetLabel()[0].GetValue() == label {
-			return out.GetCounter().GetValue()
+			if got := out.GetCounter().GetValue(); got != want {
+				t.Fatalf("%s{%s} = %v, want %v", name, label, got, want)
+			}
+			return
 		}
 	}
 	t.Fatalf("no %s{%s}", name, label)
-	return 0
 }
