@@ -249,3 +249,22 @@ func wantCount(t *testing.T, m *auth.Meter, name, label string, want float64) {
 	}
 	t.Fatalf("no %s{%s}", name, label)
 }
+
+// TestRetryAfter: a 429's Retry-After reaches the error in seconds or as an HTTP date.
+func TestRetryAfter(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	ss.SetStatus(http.StatusTooManyRequests)
+	sessions := auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}
+	for header, want := range map[string]time.Duration{
+		"7": 7 * time.Second,
+		time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat): 30 * time.Second,
+		"soon": 0,
+	} {
+		ss.SetRetryAfter(header)
+		_, err := sessions.HasJoined(context.Background(), "Alex", "hash", "")
+		var se *auth.SessionServerError
+		if !errors.As(err, &se) || se.Status != http.StatusTooManyRequests || se.RetryAfter > want || se.RetryAfter < want-2*time.Second {
+			t.Errorf("Retry-After %q: %v (%+v), want about %v", header, err, se, want)
+		}
+	}
+}
