@@ -164,13 +164,13 @@ func TestMeterConfigureKeepsBucket(t *testing.T) {
 // TestMeterStrict: strict mode lowers the burst to 1 (a saved-up burst cannot be spent at
 // once), and off gives the configured burst back.
 func TestMeterStrict(t *testing.T) {
-	m := auth.NewMeter(auth.MeterSettings{Rate: 200, Burst: 10, Queue: 0, MaxWait: time.Second}, zerolog.Nop())
+	m := auth.NewMeter(auth.MeterSettings{Rate: 20, Burst: 10, Queue: 0, MaxWait: time.Second}, zerolog.Nop())
 	m.SetStrict(true)
 	if n := acquireAtOnce(m, 10); n != 1 {
 		t.Fatalf("strict: %d requests went at once, want 1", n)
 	}
 	m.SetStrict(false)
-	time.Sleep(100 * time.Millisecond) // 20 tokens' worth at 200/s: the bucket is full again
+	time.Sleep(600 * time.Millisecond) // 12 tokens' worth at 20/s: the bucket is full again
 	if n := acquireAtOnce(m, 10); n != 10 {
 		t.Fatalf("strict off: %d requests went at once, want the burst of 10", n)
 	}
