@@ -13,7 +13,8 @@ import (
 // connections, status pings or logins over the whole proxy come faster than their thresholds,
 // what new connections get tightens: a status ping is answered only from the status cache
 // (statusFromCache), new connections per address and per network get a quarter of their rate
-// (counter.setStrict), a wss client over a per-address limit is refused before TLS (answerTLS).
+// (counter.setStrict), online logins pass the login meter one at a time (Meter.SetStrict), a
+// wss client over a per-address limit is refused before TLS (answerTLS).
 // Established sessions are never touched. The mode ends once every rate has stayed under its
 // threshold for Cooldown. A zero threshold or cooldown means its default; the zero value is off.
 type AttackMode struct {
@@ -166,7 +167,7 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
 		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
 			"from the status cache, new connections per address and per network are held to a "+
-			"quarter of their rate, and wss clients over a per-address limit are refused before TLS "+
+			"quarter of their rate, online logins go through the login meter without its burst, and wss clients over a per-address limit are refused before TLS "+
 			"until every rate stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))
 }
 
@@ -181,9 +182,11 @@ func (s *Server) endAttack(now time.Time, why string) {
 }
 
 // tighten turns on or off what the attack mode does beyond reading underAttack: the stricter
-// new-connection rates (counter.setStrict).
+// new-connection rates (counter.setStrict) and online logins one at a time through the login
+// meter's queue, without its burst (auth.Meter.SetStrict).
 func (s *Server) tighten(on bool) {
 	s.counter.setStrict(on)
+	s.meter.SetStrict(on)
 }
 
 // refusedSoFar is how many connections were refused since the start, every reason together.

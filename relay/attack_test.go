@@ -82,8 +82,8 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 
 			flood(t, srv, addr, tc.hello)
 			waitForMetric(t, srv, attackSeries, nil, 1)
-			if !counterStrict(srv) {
-				t.Error("in attack mode the new-connection rates are not strict")
+			if !counterStrict(srv) || !srv.meter.Strict() {
+				t.Errorf("in attack mode: new-connection rates strict %v, login meter strict %v; want both", counterStrict(srv), srv.meter.Strict())
 			}
 			if n := lines.count(`"level":"warn"`, `"rate":"`+tc.rate+`"`, `"threshold":100`, "attack mode on"); n != 1 {
 				t.Errorf("%d warning lines naming the %s rate, want 1:\n%s", n, tc.rate, lines.String())
@@ -96,8 +96,8 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 			}
 
 			waitForMetric(t, srv, attackSeries, nil, 0)
-			if counterStrict(srv) {
-				t.Error("after the attack mode the new-connection rates are still strict")
+			if counterStrict(srv) || srv.meter.Strict() {
+				t.Errorf("after the attack mode: new-connection rates strict %v, login meter strict %v; want neither", counterStrict(srv), srv.meter.Strict())
 			}
 			if n := lines.count(`"level":"info"`, "attack mode off after", `"refused":`); n != 1 {
 				t.Errorf("%d lines saying the attack mode ended, want 1:\n%s", n, lines.String())

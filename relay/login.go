@@ -45,6 +45,16 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	return nil
 }
 
+// attachMeter gives set's online routes the server's login meter (a config reloaded as it was
+// has it already: no write then, while its sessions may read it).
+func (s *Server) attachMeter(set *settings) {
+	for _, r := range set.Routes {
+		if r.Login != nil && r.Login.Online && r.Login.Meter != s.meter {
+			r.Login.Meter = s.meter
+		}
+	}
+}
+
 // loginFirstBytes is what the backend gets first after a login the proxy ran: the handshake
 // (with the forwarded fields when BungeeCord's forwarding is on), Login Start, and whatever the
 // player sent behind it that r holds, decrypted.

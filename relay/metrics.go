@@ -46,7 +46,8 @@ var (
 	proxyLoginsDesc = prometheus.NewDesc("moonbridge_proxy_logins_total",
 		"Logins the proxy ran itself (a route's auth online or offline), by outcome: ok, bad_packet, "+
 			"unknown_version, bad_verify_token, bad_secret, not_authenticated, session_server_unreachable, "+
-			"name_mismatch, forwarding_failed (the backend did not take the forwarding).",
+			"name_mismatch, forwarding_failed (the backend did not take the forwarding), expired_chat_key, "+
+			"login_meter_refused (the login meter had no turn in time: docs/defence.md).",
 		[]string{"outcome"}, nil)
 	buffersDesc = prometheus.NewDesc("moonbridge_relay_buffers",
 		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
@@ -120,6 +121,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	}
 	s.backends.Describe(ch)
 	s.events.describe(ch)
+	s.meter.Describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -130,6 +132,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	}
 	s.backends.Collect(ch)
 	s.events.collect(ch)
+	s.meter.Collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -32,6 +32,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 		return ListenerChanges{}, err
 	}
 	s.attachPools(next)
+	s.attachMeter(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -51,6 +52,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if cleared := s.blocks.reset(next.Defence.Block); cleared > 0 {
 		s.log.Info().Int("cleared", cleared).Msg("block list cleared by the reload")
 	}
+	s.meter.Configure(next.LoginMeter)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
 	prev.stopChecks()

@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/enum"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
@@ -50,6 +51,9 @@ type Config struct {
 	// ForwardSecret, when its Value is set, is the header without which ClientIPHeaders are
 	// not believed (clientaddr.ForwardSecret).
 	ForwardSecret clientaddr.ForwardSecret
+	// LoginMeter bounds the hasJoined requests of every auth online route together (one meter
+	// for the Server's life: a Reload changes its settings, not what it holds); zero: unmetered.
+	LoginMeter auth.MeterSettings
 	// LoginWebhook gets join and leave events (loginevents.go); its URL may be "".
 	LoginWebhook LoginWebhook
 	// LandingPage is what ws/wss listeners answer a browser (landing.go); zero: off.
@@ -78,6 +82,7 @@ type Server struct {
 	backends *pool.Metrics
 	events   *loginEvents // logins per route and the login webhook's queue
 	attack   attackWatch  // the attack mode: rates over the whole proxy (attack.go)
+	meter    *auth.Meter  // the session server's login meter, shared by the online routes
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -113,10 +118,11 @@ func New(cfg Config) (*Server, error) {
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
 		answering: make(chan struct{}, maxRefusalAnswers),
 		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
-		backends: pool.NewMetrics(), events: newLoginEvents(),
+		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set)
+	s.attachMeter(set)
 	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
 	s.current.Store(set)

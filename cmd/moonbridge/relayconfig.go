@@ -73,6 +73,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
 		ForwardSecret:   clientaddr.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
+		LoginMeter:      cfg.Login.Meter,
 		LoginWebhook:    cfg.LoginWebhook,
 		LandingPage:     cfg.LandingPage,
 		Fallback:        fallback,

@@ -25,11 +25,12 @@ const (
 	OutcomeNameMismatch   = "name_mismatch"
 	OutcomeForwarding     = "forwarding_failed"
 	OutcomeExpiredKey     = "expired_chat_key"
+	OutcomeMeterRefused   = "login_meter_refused"
 )
 
 // Outcomes lists every login outcome.
 var Outcomes = []string{OutcomeOK, OutcomeBadPacket, OutcomeUnknownVersion, OutcomeBadVerifyToken, OutcomeBadSecret,
-	OutcomeNotAuthed, OutcomeSessionServer, OutcomeNameMismatch, OutcomeForwarding, OutcomeExpiredKey}
+	OutcomeNotAuthed, OutcomeSessionServer, OutcomeNameMismatch, OutcomeForwarding, OutcomeExpiredKey, OutcomeMeterRefused}
 
 // Reasons a LoginError carries.
 var (

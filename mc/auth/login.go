@@ -31,6 +31,8 @@ type Config struct {
 	VelocitySecret []byte // ForwardVelocity's shared secret
 	Keys           *Keys  // the RSA key of Encryption Requests (Online)
 	Sessions       SessionServer
+	// Meter gives each hasJoined request its turn (the process's login meter); nil: none.
+	Meter *Meter
 	// SendIP gives hasJoined the player's address (the prevent-proxy-connections check).
 	SendIP bool
 	// NewCipher makes the player side's AES-128/CFB8 pair from the shared secret (key and IV);
@@ -204,7 +206,12 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	if c.SendIP {
 		ip = p.Address
 	}
+	ticket, err := c.Meter.Acquire(ctx)
+	if err != nil {
+		return p.refuse(pc, OutcomeMeterRefused, MeterMessage, err)
+	}
 	profile, err := c.Sessions.HasJoined(ctx, p.Start.Name, hash, ip)
+	c.Meter.Observe(ticket, err)
 	switch {
 	case errors.Is(err, ErrNotAuthenticated):
 		return p.refuse(pc, OutcomeNotAuthed, "Failed to verify username! (Are you logged in to a Minecraft account?)", err)
@@ -217,6 +224,9 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	p.Profile = profile
 	return nil
 }
+
+// MeterMessage is what a player the login meter could not give a turn in time reads.
+const MeterMessage = "Too many players are logging in right now. Please try again in a minute."
 
 // readFailed turns a failed read of a login packet into the session's error: a protocol fault
 // is refused with a disconnect; a connection that ended is returned as is.

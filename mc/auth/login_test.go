@@ -30,8 +30,19 @@ type loginResult struct {
 // dialing end; it returns both sides' results.
 func runLogin(t *testing.T, cfg *auth.Config, p authtest.Player) (loginResult, *authtest.Conn, error) {
 	t.Helper()
+	res, pc, err := tryLogin(t, cfg, p)
+	if res.conn == nil { // the dial failed
+		t.Fatal(err)
+	}
+	return res, pc, err
+}
+
+// tryLogin is runLogin that returns a failed dial (res.conn nil) instead of failing the test:
+// it may run on a goroutine of its own.
+func tryLogin(t *testing.T, cfg *auth.Config, p authtest.Player) (loginResult, *authtest.Conn, error) {
+	t.Helper()
 	results := make(chan loginResult, 1)
-	ln := testutil.Serve(t, func(c net.Conn) {
+	ln, err := testutil.ServeAt(t, "127.0.0.1:0", func(c net.Conn) {
 		c.SetDeadline(time.Now().Add(10 * time.Second))
 		r := bufio.NewReader(c)
 		hello, err := mc.ReadHello(r, 0)
@@ -43,9 +54,12 @@ func runLogin(t *testing.T, cfg *auth.Config, p authtest.Player) (loginResult, *
 		player, err := cfg.Login(context.Background(), auth.PlayerConn{R: r, Send: send}, hello.Handshake.Protocol, "127.0.0.1")
 		results <- loginResult{player: player, err: err, conn: c, r: r}
 	})
+	if err != nil {
+		return loginResult{err: err}, nil, err
+	}
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
-		t.Fatal(err)
+		return loginResult{err: err}, nil, err
 	}
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	t.Cleanup(func() { conn.Close() })

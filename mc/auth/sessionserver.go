@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -29,10 +31,20 @@ var ErrNotAuthenticated = errors.New("the session server did not confirm the log
 // SessionServerError is a session server that could not be asked: down, slow or answering
 // nonsense. Players are told the login servers are unreachable, not that they are not who they
 // say.
-type SessionServerError struct{ Err error }
+type SessionServerError struct {
+	Err        error
+	Status     int           // the HTTP status when it answered one, else 0
+	RetryAfter time.Duration // its Retry-After header (429, 503), 0 when absent
+}
 
 func (e *SessionServerError) Error() string { return "session server: " + e.Err.Error() }
 func (e *SessionServerError) Unwrap() error { return e.Err }
+
+// Timeout says whether the session server gave no answer within the request's timeout.
+func (e *SessionServerError) Timeout() bool {
+	var ne net.Error
+	return errors.Is(e.Err, context.DeadlineExceeded) || (errors.As(e.Err, &ne) && ne.Timeout())
+}
 
 // maxProfileBytes bounds the session server's answer (a profile with a skin is about 1 KB).
 const maxProfileBytes = 64 << 10
@@ -48,11 +60,11 @@ func (s SessionServer) HasJoined(ctx context.Context, name, serverHash, ip strin
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base()+"/session/minecraft/hasJoined?"+q.Encode(), nil)
 	if err != nil {
-		return Profile{}, &SessionServerError{err}
+		return Profile{}, &SessionServerError{Err: err}
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
-		return Profile{}, &SessionServerError{err}
+		return Profile{}, &SessionServerError{Err: err}
 	}
 	defer resp.Body.Close()
 	switch resp.StatusCode {
@@ -60,9 +72,21 @@ func (s SessionServer) HasJoined(ctx context.Context, name, serverHash, ip strin
 	case http.StatusNoContent, http.StatusForbidden:
 		return Profile{}, ErrNotAuthenticated
 	default:
-		return Profile{}, &SessionServerError{fmt.Errorf("HTTP %s", resp.Status)}
+		return Profile{}, &SessionServerError{Err: fmt.Errorf("HTTP %s", resp.Status), Status: resp.StatusCode,
+			RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
 	}
 	return readProfile(resp.Body)
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date; 0 when absent or neither.
+func retryAfter(header string, now time.Time) time.Duration {
+	if secs, err := strconv.Atoi(header); err == nil {
+		return max(time.Duration(secs)*time.Second, 0)
+	}
+	if at, err := http.ParseTime(header); err == nil {
+		return max(at.Sub(now), 0)
+	}
+	return 0
 }
 
 func readProfile(body io.Reader) (Profile, error) {
@@ -70,17 +94,17 @@ func readProfile(body io.Reader) (Profile, error) {
 	data, err := io.ReadAll(io.LimitReader(body, maxProfileBytes+1))
 	switch {
 	case err != nil:
-		return Profile{}, &SessionServerError{err}
+		return Profile{}, &SessionServerError{Err: err}
 	case len(data) == 0:
 		return Profile{}, ErrNotAuthenticated // 200 with no body: what Mojang sends for no
 	case len(data) > maxProfileBytes:
-		return Profile{}, &SessionServerError{errors.New("profile larger than 64 KiB")}
+		return Profile{}, &SessionServerError{Err: errors.New("profile larger than 64 KiB")}
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		return Profile{}, &SessionServerError{fmt.Errorf("profile: %w", err)}
+		return Profile{}, &SessionServerError{Err: fmt.Errorf("profile: %w", err)}
 	}
 	if p.ID, err = parseUUID(p.RawID); err != nil {
-		return Profile{}, &SessionServerError{err}
+		return Profile{}, &SessionServerError{Err: err}
 	}
 	return p, nil
 }

@@ -33,6 +33,10 @@ func TestRouteAuthErrorsNameTheKey(t *testing.T) {
 		"session server": {route + "login:\n  session_server: ftp://x\n", `login.session_server: "ftp://x" is not an http(s) URL`},
 		"timeout":        {route + "login:\n  session_timeout: 0s\n", "login.session_timeout: must be a positive duration"},
 		"cipher":         {route + "login:\n  cipher: openssl\n", `login.cipher: "openssl" is not one of auto, boringssl, go`},
+		"meter rate":     {route + "login:\n  meter:\n    rate: 0\n", "login.meter.rate: must be a positive number"},
+		"meter burst":    {route + "login:\n  meter:\n    burst: 0\n", "login.meter.burst: must be at least 1"},
+		"meter queue":    {route + "login:\n  meter:\n    queue: -1\n", "login.meter.queue: must be 0 or more"},
+		"meter wait":     {route + "login:\n  meter:\n    max_wait: 25s\n", "login.meter.max_wait: must be 0 or more, and with login.session_timeout (5s)"},
 	}
 	for name, c := range cases {
 		_, err := Parse([]byte(c.yaml), noEnv)

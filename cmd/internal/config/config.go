@@ -85,6 +85,13 @@ type Login struct {
 	// Cipher is the implementation of the player side's AES-128/CFB8: CipherAuto, CipherBoringSSL
 	// or CipherGo.
 	Cipher string `yaml:"cipher"`
+	// Meter bounds the hasJoined requests of all online routes together (docs/defence.md).
+	Meter auth.MeterSettings `yaml:"meter"`
+}
+
+func defaultLogin() Login {
+	return Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto,
+		Meter: auth.DefaultMeterSettings()}
 }
 
 // login.cipher values.
@@ -295,7 +302,7 @@ func Default() Config {
 		Defence:         relay.DefaultDefence(),
 		Memory:          Memory{Memory: relay.Memory{Profile: bufpool.Throughput, FullMessage: relay.DefaultFullMessage}},
 		Relay:           relay.DefaultDataPath(),
-		Login:           Login{SessionServer: "https://sessionserver.mojang.com", SessionTimeout: 5 * time.Second, Cipher: CipherAuto},
+		Login:           defaultLogin(),
 		Fallback:        defaultFallback(),
 		Shutdown: Shutdown{
 			DrainTimeout: 30 * time.Second,

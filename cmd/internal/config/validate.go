@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
@@ -305,7 +306,32 @@ func (l Login) validate() []error {
 	if l.SessionTimeout <= 0 {
 		errs = append(errs, invalid("login.session_timeout", "must be a positive duration such as 5s"))
 	}
+	errs = append(errs, l.validateMeter()...)
 	return append(errs, readableFile("login.key_file", l.KeyFile))
+}
+
+// clientLoginTimeout is how long a vanilla client waits for a packet during the login.
+const clientLoginTimeout = 30 * time.Second
+
+// validateMeter checks login.meter: a player who waits max_wait and then session_timeout for
+// the session server must hear back before the client gives up.
+func (l Login) validateMeter() []error {
+	m := l.Meter
+	var errs []error
+	if m.Rate <= 0 {
+		errs = append(errs, invalid("login.meter.rate", "must be a positive number of requests a second such as 0.9"))
+	}
+	if m.Burst < 1 {
+		errs = append(errs, invalid("login.meter.burst", "must be at least 1"))
+	}
+	if m.Queue < 0 {
+		errs = append(errs, invalid("login.meter.queue", "must be 0 or more"))
+	}
+	if m.MaxWait < 0 || m.MaxWait+l.SessionTimeout >= clientLoginTimeout {
+		errs = append(errs, invalid("login.meter.max_wait", "must be 0 or more, and with login.session_timeout (%s) under the client's %s login timeout",
+			l.SessionTimeout, clientLoginTimeout))
+	}
+	return errs
 }
 
 func (h HealthCheck) validate(key string) []error {

@@ -22,6 +22,8 @@ type SessionServer struct {
 	mu       sync.Mutex
 	joins    map[[2]string]auth.Profile
 	ips      []string      // the ip parameter of every hasJoined, "" when absent
+	times    []time.Time   // when each hasJoined arrived
+	retry    string        // the Retry-After header of a status answer, "" for none
 	delay    time.Duration // before answering (a slow session server)
 	status   int           // answered instead of the profile when not 0 (a failing one)
 	profiles map[string]auth.Profile
@@ -82,6 +84,20 @@ func (s *SessionServer) SetStatus(code int) {
 	s.status = code
 }
 
+// SetRetryAfter makes the status answers of SetStatus carry Retry-After: v ("" for none).
+func (s *SessionServer) SetRetryAfter(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.retry = v
+}
+
+// Times is when each hasJoined so far arrived, in order.
+func (s *SessionServer) Times() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.times...)
+}
+
 // IPs is the ip parameter of every hasJoined so far.
 func (s *SessionServer) IPs() []string {
 	s.mu.Lock()
@@ -93,8 +109,9 @@ func (s *SessionServer) hasJoined(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	p, ok := s.joins[[2]string{q.Get("username"), q.Get("serverId")}]
-	delay, status := s.delay, s.status
+	delay, status, retry := s.delay, s.status, s.retry
 	s.ips = append(s.ips, q.Get("ip"))
+	s.times = append(s.times, time.Now())
 	s.mu.Unlock()
 	if r.URL.Path != "/session/minecraft/hasJoined" {
 		status = http.StatusNotFound
@@ -106,6 +123,9 @@ func (s *SessionServer) hasJoined(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case status != 0:
+		if retry != "" {
+			w.Header().Set("Retry-After", retry)
+		}
 		w.WriteHeader(status)
 	case !ok:
 		w.WriteHeader(http.StatusNoContent)

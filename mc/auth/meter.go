@@ -1,0 +1,257 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// MeterSettings bound the hasJoined requests of the whole process (login.meter): a token bucket
+// of Rate requests a second holding up to Burst, and a queue of up to Queue players who wait at
+// most MaxWait for a turn.
+type MeterSettings struct {
+	Rate    float64       `yaml:"rate"`     // requests a second; 0 or less: unmetered
+	Burst   int           `yaml:"burst"`    // requests that may go at once after a quiet spell
+	Queue   int           `yaml:"queue"`    // players who may wait for a turn; 0: none waits
+	MaxWait time.Duration `yaml:"max_wait"` // the longest a player waits for a turn
+}
+
+// DefaultMeterSettings stay inside Mojang's allowance of about 600 hasJoined requests per 10
+// minutes per address. A token bucket lets through at most Burst + Rate x window requests in any
+// window: 40 + 0.9/s x 600 s = 580 in 10 minutes, 20 under the allowance. (1/s would already
+// be 600 without any burst.) A player waits at most 20 s: with the 5 s session_timeout that is
+// 25 s without a packet, under the vanilla client's 30 s read timeout. At 0.9/s about 18 players
+// are served in 20 s, so a queue of 20 holds what can be served and no more.
+func DefaultMeterSettings() MeterSettings {
+	return MeterSettings{Rate: 0.9, Burst: 40, Queue: 20, MaxWait: 20 * time.Second}
+}
+
+// Backoff bounds: a pause without Retry-After starts at backoffBase and doubles while the
+// session server keeps failing; no pause (Retry-After included) is longer than maxBackoff.
+const (
+	backoffBase = 2 * time.Second
+	maxBackoff  = 60 * time.Second
+)
+
+// Meter is the login meter in front of the session server, shared by every online route and
+// kept across reloads (Configure). Acquire gives a login its turn; Observe tells the meter how
+// the request went, so that a 429, a 5xx or a timeout pauses it. A nil Meter meters nothing.
+type Meter struct {
+	log zerolog.Logger
+
+	mu          sync.Mutex
+	set         MeterSettings
+	strict      bool
+	tokens      float64
+	last        time.Time // tokens are counted up to here (in the future during a pause)
+	pausedUntil time.Time
+	failures    int    // consecutive backoffs, for the doubling
+	epoch       uint64 // counts backoffs: a request sent before the current one starts none
+	queue       []*meterWaiter
+	timer       *time.Timer // wakes the queue's head
+	counts      meterCounts
+}
+
+type meterWaiter struct {
+	granted chan struct{}
+	epoch   uint64
+}
+
+// Ticket is a turn Acquire gave; Observe takes it back with the request's result.
+type Ticket struct{ epoch uint64 }
+
+// NewMeter is a meter with set, its bucket full.
+func NewMeter(set MeterSettings, log zerolog.Logger) *Meter {
+	m := &Meter{log: log, set: set, last: time.Now(), counts: newMeterCounts()}
+	m.tokens = float64(m.burst())
+	return m
+}
+
+// Configure makes set the meter's settings (a reload). The bucket keeps what it holds (at most
+// the new burst) and the waiting players keep their places; a new rate applies from now.
+func (m *Meter) Configure(set MeterSettings) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	m.refill(now)
+	wasUnmetered := m.set.Rate <= 0
+	m.set = set
+	if wasUnmetered {
+		m.tokens = float64(m.burst())
+	}
+	m.tokens = min(m.tokens, float64(m.burst()))
+	m.arm(now)
+}
+
+// SetStrict is for attack mode: while on, the burst is 1, so that logins go one at a time at the
+// rate (through the queue) and a flood cannot spend a saved-up burst of the allowance at once.
+// Off restores the configured burst, refilling from what the bucket holds.
+func (m *Meter) SetStrict(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	m.refill(now)
+	m.strict = on
+	m.tokens = min(m.tokens, float64(m.burst()))
+	m.arm(now)
+}
+
+// Strict says whether SetStrict(true) holds.
+func (m *Meter) Strict() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.strict
+}
+
+// MeterError is a login the meter could not give a turn in time; Reason is a label of
+// moonbridge_login_meter_refused_total.
+type MeterError struct {
+	Reason string
+	Wait   time.Duration // the estimated wait, for wait and backoff
+}
+
+// Meter refusal reasons.
+const (
+	MeterQueueFull = "queue_full" // Queue players are waiting already
+	MeterWait      = "wait"       // the turn would come (or did not come) within MaxWait
+	MeterBackoff   = "backoff"    // the session server's pause lasts longer than MaxWait
+)
+
+var meterReasons = []string{MeterQueueFull, MeterWait, MeterBackoff}
+
+func (e *MeterError) Error() string {
+	if e.Reason == MeterQueueFull {
+		return "login meter: the queue is full"
+	}
+	return fmt.Sprintf("login meter: %s: the turn is %s away, past the maximum wait", e.Reason, e.Wait.Round(time.Millisecond))
+}
+
+// Acquire waits for the login's turn to ask the session server: at once while the bucket holds
+// a token and nobody waits, else in the queue. A *MeterError when the queue is full or the turn
+// would not come within MaxWait; ctx's error when ctx ends first.
+func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
+	if m == nil {
+		return Ticket{}, nil
+	}
+	m.mu.Lock()
+	now := time.Now()
+	m.refill(now)
+	if len(m.queue) == 0 && m.ready(now) {
+		m.take()
+		t := Ticket{m.epoch}
+		m.mu.Unlock()
+		return t, nil
+	}
+	if err := m.admit(now); err != nil {
+		m.counts.refused[err.Reason]++
+		m.mu.Unlock()
+		return Ticket{}, err
+	}
+	w := &meterWaiter{granted: make(chan struct{})}
+	m.queue = append(m.queue, w)
+	m.arm(now)
+	maxWait := m.set.MaxWait
+	m.mu.Unlock()
+	return m.await(ctx, w, maxWait)
+}
+
+// await waits for w's turn, at most maxWait.
+func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration) (Ticket, error) {
+	timeout := time.NewTimer(maxWait)
+	defer timeout.Stop()
+	var err error
+	select {
+	case <-w.granted:
+		return Ticket{w.epoch}, nil
+	case <-timeout.C:
+		err = &MeterError{Reason: MeterWait, Wait: maxWait}
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.leave(w) { // granted meanwhile
+		return Ticket{w.epoch}, nil
+	}
+	if me, ok := err.(*MeterError); ok {
+		m.counts.refused[me.Reason]++
+	}
+	return Ticket{}, err
+}
+
+// Observe takes back t with the result of its hasJoined request: a 429, a 5xx or a timeout
+// pauses the meter (Retry-After, or a doubling pause, at most maxBackoff), unless a pause began
+// after t's request was sent; any other answer ends the doubling. An unmetered meter (rate 0)
+// never pauses.
+func (m *Meter) Observe(t Ticket, err error) {
+	if m == nil {
+		return
+	}
+	cause, retryAfter := backoffCause(err)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case m.set.Rate <= 0:
+		return // unmetered: no pauses either
+	case t.epoch != m.epoch:
+		return // sent before the current pause began: that pause covers it
+	}
+	if cause == "" {
+		if err == nil || errors.Is(err, ErrNotAuthenticated) {
+			m.failures = 0
+		}
+		return
+	}
+	m.failures++
+	m.epoch++
+	pause := retryAfter
+	if pause <= 0 {
+		pause = doubled(backoffBase, m.failures-1)
+	}
+	pause = min(pause, maxBackoff)
+	now := time.Now()
+	m.pausedUntil = now.Add(pause)
+	m.tokens, m.last = 0, m.pausedUntil // after the pause the bucket fills again from empty
+	m.counts.backoffs[cause]++
+	m.log.Warn().Str("cause", cause).Dur("pause", pause).Err(err).
+		Msg("the session server asked to slow down or failed: hasJoined requests pause, then resume at the meter's rate")
+	m.arm(now)
+}
+
+func doubled(d time.Duration, times int) time.Duration {
+	for ; times > 0 && d < maxBackoff; times-- {
+		d *= 2
+	}
+	return d
+}
+
+// backoffCause says whether a hasJoined error pauses the meter, and for how long the session
+// server asked (Retry-After; 0 when it did not say).
+func backoffCause(err error) (cause string, retryAfter time.Duration) {
+	var se *SessionServerError
+	if !errors.As(err, &se) {
+		return "", 0
+	}
+	switch {
+	case se.Status == 429:
+		return BackoffTooManyRequests, se.RetryAfter
+	case se.Status >= 500:
+		return BackoffServerError, se.RetryAfter
+	case se.Timeout():
+		return BackoffTimeout, 0
+	}
+	return "", 0
+}
+
+// Backoff causes, labels of moonbridge_session_server_backoffs_total.
+const (
+	BackoffTooManyRequests = "too_many_requests" // HTTP 429
+	BackoffServerError     = "server_error"      // HTTP 5xx
+	BackoffTimeout         = "timeout"           // no answer within session_timeout
+)
+
+var backoffCauses = []string{BackoffTooManyRequests, BackoffServerError, BackoffTimeout}
