@@ -34,7 +34,7 @@ func TestCheckHelloStart(t *testing.T) {
 	}
 }
 
-func TestCheckHelloStartDoesNotAllocate(t *testing.T) {
+func TestCheckHelloStartZeroAllocs(t *testing.T) {
 	b := []byte{0x10, 0x00, 0xff}
 	if n := testing.AllocsPerRun(100, func() { _ = CheckHelloStart(b) }); n != 0 {
 		t.Fatalf("%v allocations, want 0", n)

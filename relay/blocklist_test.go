@@ -207,7 +207,7 @@ func TestBlockListCapHolds(t *testing.T) {
 }
 
 // With nothing blocked, the check at accept costs no allocation.
-func TestBlockCheckAtAcceptDoesNotAllocate(t *testing.T) {
+func TestBlockCheckAtAcceptZeroAllocs(t *testing.T) {
 	srv, err := New(Config{Defence: Defence{Block: DefaultBlock()}, Fallback: DefaultFallback()})
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ func TestSniffTakesAHelloSentByteByByte(t *testing.T) {
 	}
 }
 
-func TestStartsLikeMinecraftDoesNotAllocate(t *testing.T) {
+func TestStartsLikeMinecraftZeroAllocs(t *testing.T) {
 	r := bufio.NewReader(bytes.NewReader(handshakeFrame("play.example.net", mc.NextLogin)))
 	r.Peek(1)
 	if n := testing.AllocsPerRun(100, func() { _ = startsLikeMinecraft(r) }); n != 0 {
