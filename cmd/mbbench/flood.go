@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/moonbridge/moonbridge/bench/backend"
+	"github.com/moonbridge/moonbridge/bench/client"
+	"github.com/moonbridge/moonbridge/bench/flood"
+	"github.com/moonbridge/moonbridge/bench/traffic"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
+)
+
+// floodFDSlack is what mbbench holds besides flood connections and players.
+const floodFDSlack = 256
+
+// floodCommand: mbbench flood, connection floods against the proxy while players play
+// (bench/README.md, "Floods").
+func floodCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("flood", "[flags]", "Connection floods of each class at each rate against the proxy while legitimate players play through it; per step the proxy's CPU, RSS and descriptors, the players' success and added p99, and the proxy's counters that moved (bench/README.md).", stdout, stderr)
+	var f floodFlags
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	plan, err := f.parse()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	if _, err := raiseNoFile(uint64(f.maxOpen+2*(f.players+f.directPlayers)+floodFDSlack), stderr); err != nil {
+		return err
+	}
+	rep := flood.Report{Proxy: f.name(), Defences: f.defences, Criteria: f.criteria()}
+	err = runFlood(ctx, &f, plan, &rep, stderr)
+	return errors.Join(err, writeFlood(stdout, &f, rep))
+}
+
+// runFlood starts the fake session server, the backend, the proxy and the players, then runs
+// every step; everything it started is stopped whatever happens.
+func runFlood(ctx context.Context, f *floodFlags, plan floodPlan, rep *flood.Report, stderr io.Writer) (err error) {
+	sessions, err := authfake.ListenSessionServer("127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("fake session server: %w", err)
+	}
+	defer sessions.Close()
+	sink, err := flood.ListenSink("127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("flood sink: %w", err)
+	}
+	defer sink.Close()
+	metricsURL, cleanup, err := f.prepareFloodServe(sessions, sink.Addr())
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	paced, err := traffic.PacedByName("play")
+	if err != nil {
+		return err
+	}
+	players := flood.NewPlayers(paced)
+	f.transport = client.TransportTCP
+	r, err := openRelay(ctx, &f.targetFlags, paced, backend.Options{Late: players.Late}, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, r.close()) }()
+	m := newMeta(&f.targetFlags, "flood", fmt.Sprintf("%d players (%v) playing %s, %d direct", f.players, plan.legitVia, paced.Name(), f.directPlayers), r.endpoint, r.tgt.PID(), r.be.Addr())
+	m.write(stderr)
+	rep.Meta, _ = json.Marshal(m)
+	groups, err := legitGroups(f, plan, r)
+	if err != nil {
+		return err
+	}
+	pctx, stopPlayers := context.WithCancel(ctx)
+	defer func() { stopPlayers(); players.Wait() }()
+	if err := players.Start(pctx, groups, f.loginConcurrency); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "# %d players logged in; flooding %s via %s\n", f.players, r.endpoint, f.via)
+	return floodSteps(ctx, f, plan, flood.StepConfig{
+		Flood: f.floodConfig(r.endpoint, sessions), Warmup: f.warmup, PID: r.tgt.PID(),
+		MetricsURL: metricsURL, Criteria: rep.Criteria,
+	}, players, rep, stderr)
+}
+
+// floodSteps runs class by class, rate by rate; each step's sources follow the last one's.
+func floodSteps(ctx context.Context, f *floodFlags, plan floodPlan, sc flood.StepConfig, players *flood.Players, rep *flood.Report, stderr io.Writer) error {
+	for _, class := range plan.classes {
+		for _, rate := range plan.rates {
+			sc.Flood.Class, sc.Flood.Rate = class, rate
+			st, err := flood.RunStep(ctx, sc, players)
+			if err != nil {
+				return fmt.Errorf("step %s at %.0f/s: %w", class, rate, err)
+			}
+			rep.Steps = append(rep.Steps, st)
+			fmt.Fprintln(stderr, flood.ProgressLine(st))
+			sc.Flood.Sources.Offset += st.Flood.Started
+			if !sleepFor(ctx, f.cooldown) {
+				return ctx.Err()
+			}
+		}
+	}
+	return nil
+}
+
+func (f *floodFlags) floodConfig(target string, sessions *authfake.SessionServer) flood.Config {
+	return flood.Config{
+		Transport: f.via, Target: target, Duration: f.duration, MaxOpen: f.maxOpen, Hold: f.hold,
+		SlowInterval: f.slowInterval, Sources: flood.Sources{Networks: f.networks},
+		Host: floodHost, OnlineHost: floodOnlineHost, WSPath: floodOpenPath, TokenPath: floodLockedPath,
+		Sessions: sessions, Seed: uint64(time.Now().UnixNano()),
+	}
+}
+
+// legitGroups splits the players over their transports, and adds the direct ones.
+func legitGroups(f *floodFlags, plan floodPlan, r *relayUnderTest) ([]flood.Group, error) {
+	var groups []flood.Group
+	for i, t := range plan.legitVia {
+		endpoint, err := r.tgt.Endpoint(t)
+		if err != nil {
+			return nil, err
+		}
+		d, err := client.NewDialer(t, endpoint)
+		if err != nil {
+			return nil, usageError("--players-via: %v", err)
+		}
+		n := f.players / len(plan.legitVia)
+		if i < f.players%len(plan.legitVia) {
+			n++
+		}
+		groups = append(groups, flood.Group{Name: t, Dialer: d, N: n})
+	}
+	return append(groups, flood.Group{Name: "direct", Dialer: client.TCPDialer{Addr: r.be.Addr()}, N: f.directPlayers, Direct: true}), nil
+}
+
+// prepareFloodServe has --serve's moonbridge started with the flood's config (unless the
+// caller gave a config of their own), and returns its /metrics URL.
+func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink string) (metricsURL string, cleanup func(), err error) {
+	if f.serve == "" {
+		return f.metricsURL, func() {}, nil
+	}
+	if f.callerConfig() {
+		return "", func() {}, nil
+	}
+	admin, err := freeAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := tempConfigDir()
+	if err != nil {
+		return "", nil, err
+	}
+	f.routesConfig = func(backendAddr string) (string, error) {
+		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin,
+			players: f.players + f.directPlayers}, f.configExtra)
+	}
+	return "http://" + admin + "/metrics", func() { os.RemoveAll(dir) }, nil
+}
+
+// writeFlood prints the report as markdown or JSON, and the plot with --svg.
+func writeFlood(stdout io.Writer, f *floodFlags, rep flood.Report) error {
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		flood.Markdown(stdout, []flood.Report{rep})
+	}
+	if f.svg == "" {
+		return nil
+	}
+	out, err := os.Create(f.svg)
+	if err != nil {
+		return err
+	}
+	return errors.Join(flood.Plot(out, []flood.Report{rep}), out.Close())
+}
+
+func sleepFor(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
