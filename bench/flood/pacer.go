@@ -49,9 +49,10 @@ func (p Pacer) Run(ctx context.Context, conn func(ctx context.Context, i uint64)
 		if !due.Before(end) || !waitUntil(ctx, due) || !p.acquire(ctx, slots, end) {
 			break
 		}
+		n := i // i moves on before the goroutine runs
 		wg.Go(func() {
 			defer func() { <-slots }()
-			conn(ctx, i)
+			conn(ctx, n)
 		})
 	}
 	window := min(time.Since(t0), p.Duration)

@@ -116,7 +116,7 @@ func (f *floodFlags) floodConfig(target string, sessions *authfake.SessionServer
 	return flood.Config{
 		Transport: f.via, Target: target, Duration: f.duration, MaxOpen: f.maxOpen, Hold: f.hold,
 		SlowInterval: f.slowInterval, Sources: flood.Sources{Networks: f.networks},
-		Host: floodHost, OnlineHost: floodOnlineHost, WSPath: floodOpenPath, TokenPath: floodLockedPath,
+		Host: floodHost, OnlineHost: floodOnlineHost, WSPath: floodWSPath, TokenPath: floodWSPath,
 		Sessions: sessions, Seed: uint64(time.Now().UnixNano()),
 	}
 }

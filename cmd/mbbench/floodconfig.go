@@ -15,8 +15,8 @@ import (
 const (
 	floodOnlineHost = "online.flood"
 	floodHost       = "flood.test"
-	floodLockedPath = "/locked"
-	floodOpenPath   = "/mc"
+	floodLockedHost = "locked.flood"
+	floodWSPath     = "/mc"
 )
 
 // floodServed is what the config of a moonbridge served for a flood needs besides the extra file.
@@ -27,7 +27,8 @@ type floodServed struct {
 
 // floodBase is the config mbbench flood writes: an admin listener for /metrics; four routes
 // (online.flood: auth online at the fake session server, and flood.test, the host of the other
-// classes: both to the flood's sink; the path /locked: tokens required; everything else, the
+// classes: both to the flood's sink; locked.flood on the WebSocket path: tokens required, so
+// that an upgrade there with a token that does not verify is refused; everything else, the
 // players: passthrough to the fake backend); and per-address limits with room for the
 // legitimate players, who all come from 127.0.0.1. Every other limit keeps its default.
 func floodBase(s floodServed) map[string]any {
@@ -46,7 +47,7 @@ func floodBase(s floodServed) map[string]any {
 		"routes": []any{
 			route(s.sink, map[string]any{"name": "online", "hosts": []string{floodOnlineHost}, "auth": "online"}),
 			route(s.sink, map[string]any{"name": "flood", "hosts": []string{floodHost}}),
-			route(s.backend, map[string]any{"name": "locked", "hosts": []string{"*"}, "paths": []string{floodLockedPath},
+			route(s.sink, map[string]any{"name": "locked", "hosts": []string{floodLockedHost}, "paths": []string{floodWSPath},
 				"access": map[string]any{"tokens": "required"}}),
 			route(s.backend, map[string]any{"name": "open", "hosts": []string{"*"}}),
 		},
