@@ -36,12 +36,32 @@ func floodCommand(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	if _, err := raiseNoFile(uint64(f.maxOpen+2*(f.players+f.directPlayers)+floodFDSlack), stderr); err != nil {
+	if err := f.fitDescriptors(stderr); err != nil {
 		return err
 	}
 	rep := flood.Report{Proxy: f.name(), Defences: f.defences, Criteria: f.criteria()}
 	err = runFlood(ctx, &f, plan, &rep, stderr)
-	return errors.Join(err, writeFlood(stdout, &f, rep))
+	return errors.Join(err, writeFloodReports(stdout, f.json, f.svg, []flood.Report{rep}))
+}
+
+// fitDescriptors raises RLIMIT_NOFILE for --max-open flood connections and the players (two
+// descriptors each: theirs and the fake backend's), and lowers --max-open to what the limit
+// leaves, saying so: a flood that needs more open at once than that is then INVALID by its
+// achieved rate.
+func (f *floodFlags) fitDescriptors(stderr io.Writer) error {
+	others := 2*(f.players+f.directPlayers) + floodFDSlack
+	limit, err := raiseNoFile(uint64(f.maxOpen+others), stderr)
+	if err != nil {
+		return err
+	}
+	if room := int(limit) - others; room < f.maxOpen {
+		if room < 1 {
+			return usageError("RLIMIT_NOFILE %d leaves no room for flood connections beside %d players", limit, f.players+f.directPlayers)
+		}
+		fmt.Fprintf(stderr, "# --max-open lowered from %d to %d to fit RLIMIT_NOFILE\n", f.maxOpen, room)
+		f.maxOpen = room
+	}
+	return nil
 }
 
 // runFlood starts the fake session server, the backend, the proxy and the players, then runs
@@ -72,7 +92,7 @@ func runFlood(ctx context.Context, f *floodFlags, plan floodPlan, rep *flood.Rep
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, r.close()) }()
+	defer func() { err = errors.Join(err, closeFloodRelay(r, f.target != "", stderr)) }()
 	m := newMeta(&f.targetFlags, "flood", fmt.Sprintf("%d players (%v) playing %s, %d direct", f.players, plan.legitVia, paced.Name(), f.directPlayers), r.endpoint, r.tgt.PID(), r.be.Addr())
 	m.write(stderr)
 	rep.Meta, _ = json.Marshal(m)
@@ -90,6 +110,20 @@ func runFlood(ctx context.Context, f *floodFlags, plan floodPlan, rep *flood.Rep
 		Flood: f.floodConfig(r.endpoint, sessions), Warmup: f.warmup, PID: r.tgt.PID(),
 		MetricsURL: metricsURL, Criteria: rep.Criteria,
 	}, players, rep, stderr)
+}
+
+// closeFloodRelay stops the proxy and the backend. An external proxy sends the flood to the
+// fake backend too (it cannot route by the handshake's host, as moonbridge routes the flood to
+// the sink), and the backend refuses what is not a player: counted, not a failure. The
+// players check their own bytes.
+func closeFloodRelay(r *relayUnderTest, external bool, stderr io.Writer) error {
+	if !external {
+		return r.close()
+	}
+	err := stopTarget(r.tgt)
+	r.be.Close()
+	fmt.Fprintf(stderr, "# the fake backend refused %d connections (the flood's, through the external proxy)\n", r.be.Failures())
+	return err
 }
 
 // floodSteps runs class by class, rate by rate; each step's sources follow the last one's.
@@ -166,25 +200,26 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 	return "http://" + admin + "/metrics", func() { os.RemoveAll(dir) }, nil
 }
 
-// writeFlood prints the report as markdown or JSON, and the plot with --svg.
-func writeFlood(stdout io.Writer, f *floodFlags, rep flood.Report) error {
-	if f.json {
+// writeFloodReports prints the reports as markdown (JSON: the first, which is all one run
+// makes), and the plot when svg is set.
+func writeFloodReports(stdout io.Writer, asJSON bool, svg string, reports []flood.Report) error {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := enc.Encode(reports[0]); err != nil {
 			return err
 		}
 	} else {
-		flood.Markdown(stdout, []flood.Report{rep})
+		flood.Markdown(stdout, reports)
 	}
-	if f.svg == "" {
+	if svg == "" {
 		return nil
 	}
-	out, err := os.Create(f.svg)
+	out, err := os.Create(svg)
 	if err != nil {
 		return err
 	}
-	return errors.Join(flood.Plot(out, []flood.Report{rep}), out.Close())
+	return errors.Join(flood.Plot(out, reports), out.Close())
 }
 
 func sleepFor(ctx context.Context, d time.Duration) bool {

@@ -7,6 +7,7 @@
 //	mbbench ladder [flags]                       supported players: paced scenarios at growing counts
 //	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench flood [flags]                        floods of each class and rate while players play
+//	mbbench flood-report [--svg F] JSON...       floods run separately, in one table and plot
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -40,6 +41,7 @@ var commands = []command{
 	{"ladder", "the supported-players ladder: paced players in steps until a step fails", ladderCommand},
 	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
 	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
+	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
 
