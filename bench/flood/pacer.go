@@ -80,16 +80,13 @@ func (p Pacer) acquire(ctx context.Context, slots chan struct{}, end time.Time) 
 
 // waitUntil sleeps until t when it is more than aheadSlack away; false if ctx ended.
 func waitUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
-	if d <= aheadSlack {
-		return ctx.Err() == nil
+	if time.Until(t) > aheadSlack {
+		wctx, cancel := context.WithDeadline(ctx, t)
+		defer cancel()
+		<-wctx.Done()
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return ctx.Err() == nil
 }
+
+// Sleep waits for d; false if ctx ended first.
+func Sleep(ctx context.Context, d time.Duration) bool { return waitUntil(ctx, time.Now().Add(d)) }

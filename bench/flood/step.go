@@ -29,7 +29,7 @@ func RunStep(ctx context.Context, sc StepConfig, players *Players) (Step, error)
 	st := Step{Class: sc.Flood.Class, Transport: sc.Flood.Transport, Target: sc.Flood.Rate,
 		SourceNetworks: sc.Flood.Sources.Networks, WindowS: sc.Flood.Duration.Seconds()}
 	players.Window()
-	if !sleep(ctx, sc.Warmup) {
+	if !Sleep(ctx, sc.Warmup) {
 		return st, ctx.Err()
 	}
 	st.BaselineP99Ms = ms(players.Window().proxy.Percentile(99))
@@ -135,7 +135,7 @@ func watchPeaks(ctx context.Context, pid int, d time.Duration) <-chan peak {
 	go func() {
 		var p peak
 		end := time.Now().Add(d)
-		for time.Now().Before(end) && sleep(ctx, min(sampleEvery, time.Until(end))) {
+		for time.Now().Before(end) && Sleep(ctx, min(sampleEvery, time.Until(end))) {
 			if s, err := procfs.Take(pid); err == nil {
 				p.rssKiB = max(p.rssKiB, s.RSSKiB)
 			}
@@ -153,10 +153,6 @@ func countFDs(pid int) int {
 		return 0
 	}
 	return len(ents)
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	return waitUntil(ctx, time.Now().Add(d))
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

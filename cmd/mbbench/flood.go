@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,26 +23,26 @@ const floodFDSlack = 256
 // floodCommand: mbbench flood, connection floods against the proxy while players play
 // (bench/README.md, "Floods").
 func floodCommand(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("flood", "[flags]", "Connection floods of each class at each rate against the proxy while legitimate players play through it; per step the proxy's CPU, RSS and descriptors, the players' success and added p99, and the proxy's counters that moved (bench/README.md).", stdout, stderr)
 	var f floodFlags
-	f.register(fs.FlagSet)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	plan, err := f.parse()
+	plan, err := f.parseArgs(args, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
 	if err := f.fitDescriptors(stderr); err != nil {
 		return err
 	}
 	rep := flood.Report{Proxy: f.name(), Defences: f.defences, Criteria: f.criteria()}
-	err = runFlood(ctx, &f, plan, &rep, stderr)
+	err = withSignals(f.timeout, func(ctx context.Context) error { return runFlood(ctx, &f, plan, &rep, stderr) })
 	return errors.Join(err, writeFloodReports(stdout, f.json, f.svg, []flood.Report{rep}))
+}
+
+// withSignals runs f with a context that ends on SIGINT, SIGTERM or after timeout.
+func withSignals(timeout time.Duration, f func(context.Context) error) error {
+	ctx, stop := signalContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return f(ctx)
 }
 
 // fitDescriptors raises RLIMIT_NOFILE for --max-open flood connections and the players (two
@@ -138,7 +139,7 @@ func floodSteps(ctx context.Context, f *floodFlags, plan floodPlan, sc flood.Ste
 			rep.Steps = append(rep.Steps, st)
 			fmt.Fprintln(stderr, flood.ProgressLine(st))
 			sc.Flood.Sources.Offset += st.Flood.Started
-			if !sleepFor(ctx, f.cooldown) {
+			if !flood.Sleep(ctx, f.cooldown) {
 				return ctx.Err()
 			}
 		}
@@ -203,32 +204,19 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 // writeFloodReports prints the reports as markdown (JSON: the first, which is all one run
 // makes), and the plot when svg is set.
 func writeFloodReports(stdout io.Writer, asJSON bool, svg string, reports []flood.Report) error {
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(reports[0]); err != nil {
-			return err
-		}
-	} else {
+	if !asJSON {
 		flood.Markdown(stdout, reports)
+	} else if b, err := json.MarshalIndent(reports[0], "", "  "); err != nil {
+		return err
+	} else if _, err := stdout.Write(append(b, '\n')); err != nil {
+		return err
 	}
 	if svg == "" {
 		return nil
 	}
-	out, err := os.Create(svg)
-	if err != nil {
+	var plot bytes.Buffer
+	if err := flood.Plot(&plot, reports); err != nil {
 		return err
 	}
-	return errors.Join(flood.Plot(out, reports), out.Close())
-}
-
-func sleepFor(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return os.WriteFile(svg, plot.Bytes(), 0o644)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -68,6 +69,16 @@ func (f *floodFlags) register(fs *flag.FlagSet) {
 type floodPlan struct {
 	classes, legitVia []string
 	rates             []float64
+}
+
+// parseArgs reads mbbench flood's command line into f and checks it.
+func (f *floodFlags) parseArgs(args []string, stdout, stderr io.Writer) (floodPlan, error) {
+	fs := newFlagSet("flood", "[flags]", "Connection floods of each class at each rate against the proxy while legitimate players play through it; per step the proxy's CPU, RSS and descriptors, the players' success and added p99, and the proxy's counters that moved (bench/README.md).", stdout, stderr)
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
+		return floodPlan{}, err
+	}
+	return f.parse()
 }
 
 func (f *floodFlags) parse() (floodPlan, error) {
