@@ -23,7 +23,7 @@ func (r Report) Label() string { return r.Proxy + " " + r.Defences }
 
 var header = []string{"proxy", "class", "via", "rate target/achieved", "sources", "result",
 	"proxy cores", "RSS MiB", "fds", "legit alive/started", "lost", "legit p99 ms (before)",
-	"added p99 ms", "refused", "generator cores", "flood answered/closed/held/failed", "reasons"}
+	"added p99 ms", "refused", "hasJoined", "generator cores", "flood answered/closed/held/failed", "reasons"}
 
 // Markdown writes every step of every report in one table, then the counters each step moved.
 func Markdown(w io.Writer, reports []Report) {
@@ -51,7 +51,7 @@ func cells(label string, st Step) []string {
 		report.Number(st.ProxyCores), report.Number(float64(st.RSSKiB) / 1024), fmt.Sprint(st.FDs),
 		fmt.Sprintf("%d/%d", st.Alive, st.Players), fmt.Sprintf("%d broken, %d corrupted", st.Broken, st.Corrupted),
 		fmt.Sprintf("%s (%s)", report.Number(st.ProxyP99Ms), report.Number(st.BaselineP99Ms)),
-		report.Number(st.AddedP99Ms()), fmt.Sprintf("%.0f", st.Refused), report.Number(st.GenCores),
+		report.Number(st.AddedP99Ms()), fmt.Sprintf("%.0f", st.Refused), fmt.Sprint(st.HasJoined), report.Number(st.GenCores),
 		fmt.Sprintf("%d/%d/%d/%d", f.Answered, f.Closed, f.Held, f.ConnectFailed+f.Other),
 		strings.Join(st.Verdict.Reasons, "; ")}
 }
@@ -77,8 +77,8 @@ func counterList(cs []Change) string {
 
 // ProgressLine is one step in a line, for the raw output.
 func ProgressLine(st Step) string {
-	return fmt.Sprintf("flood %s %s %s: %s achieved %.0f/s, proxy %.2f cores %.1f MiB %d fds; legit %d/%d alive, %d broken, p99 %.2f ms (before %.2f, direct %.2f); refused %.0f; generator %.2f cores; %s",
+	return fmt.Sprintf("flood %s %s %s: %s achieved %.0f/s, proxy %.2f cores %.1f MiB %d fds; legit %d/%d alive, %d broken, p99 %.2f ms (before %.2f, direct %.2f); refused %.0f, hasJoined %d; generator %.2f cores; %s",
 		st.Class, st.Transport, rate(st.Target), st.Verdict.Result, st.Flood.AchievedRate, st.ProxyCores,
 		float64(st.RSSKiB)/1024, st.FDs, st.Alive, st.Players, st.Broken, st.ProxyP99Ms, st.BaselineP99Ms,
-		st.DirectP99Ms, st.Refused, st.GenCores, strings.Join(st.Verdict.Reasons, "; "))
+		st.DirectP99Ms, st.Refused, st.HasJoined, st.GenCores, strings.Join(st.Verdict.Reasons, "; "))
 }

@@ -59,7 +59,7 @@ func TestMarkdownAndJSON(t *testing.T) {
 	var md bytes.Buffer
 	Markdown(&md, []Report{sampleReport()})
 	for _, want := range []string{
-		"| moonbridge on | ping | tcp | 5000/4990 | 40000 in 4096 /24s | PASS | 0.800 | 40.00 | 900 | 200/200 | 0 broken, 0 corrupted | 3.500 (2.000) | 2.500 | 30000 |",
+		"| moonbridge on | ping | tcp | 5000/4990 | 40000 in 4096 /24s | PASS | 0.800 | 40.00 | 900 | 200/200 | 0 broken, 0 corrupted | 3.500 (2.000) | 2.500 | 30000 | 0 |",
 		"| moonbridge on | ping | tcp | max/12000 |",
 		"LIMIT", "generator CPU 1.10 cores > 1.00",
 		`- moonbridge on ping tcp 5000: moonbridge_pings_refused_total{why="network"} +30000`,

@@ -37,6 +37,7 @@ func RunStep(ctx context.Context, sc StepConfig, players *Players) (Step, error)
 	if err != nil {
 		return st, err
 	}
+	joined := hasJoined(sc.Flood)
 	w, err := startWindow(sc.PID, players)
 	if err != nil {
 		return st, err
@@ -55,6 +56,7 @@ func RunStep(ctx context.Context, sc StepConfig, players *Players) (Step, error)
 		return st, fd.err
 	}
 	st.Flood = fd.res
+	st.HasJoined = hasJoined(sc.Flood) - joined
 	after, err := scrape(ctx, sc.MetricsURL)
 	if err != nil {
 		return st, err
@@ -63,6 +65,14 @@ func RunStep(ctx context.Context, sc StepConfig, players *Players) (Step, error)
 	st.Refused = Refusals(st.Counters)
 	st.Verdict = Judge(st.Measured(), sc.Criteria)
 	return st, nil
+}
+
+// hasJoined is how many hasJoined requests the fake session server has answered.
+func hasJoined(cfg Config) int {
+	if cfg.Sessions == nil {
+		return 0
+	}
+	return len(cfg.Sessions.IPs())
 }
 
 type floodDone struct {

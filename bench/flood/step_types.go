@@ -26,6 +26,10 @@ type Step struct {
 	DirectN       uint64  `json:"direct_round_trips"`
 	FirstError    string  `json:"first_error,omitempty"`
 
+	// HasJoined is the hasJoined requests the fake session server got, from before the flood to
+	// after its last connection: what a login meter lets through.
+	HasJoined int `json:"session_server_requests"`
+
 	Counters []Change `json:"counters"` // the proxy's moonbridge_* counters that moved
 	Refused  float64  `json:"refused"`  // the sum of those named *refused*
 	Verdict  Verdict  `json:"verdict"`

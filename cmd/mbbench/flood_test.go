@@ -21,7 +21,7 @@ func TestFloodAgainstServedMoonbridge(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := serveRun("flood", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0",
-		"--classes", "malformed,ping", "--rates", "100", "--duration", "2s", "--warmup", "1s", "--cooldown", "200ms",
+		"--classes", "malformed,online", "--rates", "100", "--duration", "2s", "--warmup", "1s", "--cooldown", "200ms",
 		"--hold", "2s", "--players", "6", "--direct-players", "2", "--max-open", "200", "--source-networks", "16",
 		"--config-extra", extra, "--defences", "test", "--json")
 	if code != 0 {
@@ -49,8 +49,8 @@ func TestFloodAgainstServedMoonbridge(t *testing.T) {
 			t.Errorf("%s: counters %v lack moonbridge_sessions_total", st.Class, st.Counters)
 		}
 	}
-	if ping := rep.Steps[1].Flood; ping.Answered < ping.Started*9/10 {
-		t.Errorf("ping: %d of %d answered", ping.Answered, ping.Started)
+	if online := rep.Steps[1]; online.Flood.Answered < online.Flood.Started*9/10 || online.HasJoined < int(online.Flood.Answered) {
+		t.Errorf("online: %d of %d answered, %d hasJoined requests", online.Flood.Answered, online.Flood.Started, online.HasJoined)
 	}
 }
 
