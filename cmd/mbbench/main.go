@@ -6,6 +6,8 @@
 //	mbbench ab --variant NAME=ARGS ... -- FLAGS  alternating pairs of runs, with pair ratios
 //	mbbench ladder [flags]                       supported players: paced scenarios at growing counts
 //	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
+//	mbbench flood [flags]                        floods of each class and rate while players play
+//	mbbench flood-report [--svg F] JSON...       floods run separately, in one table and plot
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -38,6 +40,8 @@ var commands = []command{
 	{"ab", "alternating pairs of runs of several variants, with pair ratios", abCommand},
 	{"ladder", "the supported-players ladder: paced players in steps until a step fails", ladderCommand},
 	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
+	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
+	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
 

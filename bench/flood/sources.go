@@ -1,0 +1,45 @@
+package flood
+
+import (
+	"fmt"
+	"net/netip"
+)
+
+// Sources hands out the flood's source addresses: 127.A.B.H with the network A.B counted from
+// 127.10.0.0/24 upward over Networks /24s, and the host H from 1 to 254. Connection i takes
+// network i mod Networks, so consecutive connections come from different /24s; a step that
+// starts at Offset uses addresses the steps before it did not (a block list from one step does
+// not refuse the next). 127.0.0.0/16 to 127.9.0.0/16 stay free for the legitimate players.
+type Sources struct {
+	Networks int // /24s to spread over: 1 is one /24, at most maxNetworks
+	Offset   uint64
+}
+
+// maxNetworks is 127.10.0.0 to 127.255.255.0.
+const maxNetworks = (256 - 10) * 256
+
+// hostsPerNetwork are .1 to .254.
+const hostsPerNetwork = 254
+
+// Check refuses a number of networks that does not fit 127.10.0.0-127.255.255.255.
+func (s Sources) Check() error {
+	if s.Networks < 1 || s.Networks > maxNetworks {
+		return fmt.Errorf("flood: %d source networks: want 1 to %d", s.Networks, maxNetworks)
+	}
+	return nil
+}
+
+// Addr is connection i's source address.
+func (s Sources) Addr(i uint64) netip.Addr {
+	i += s.Offset
+	n := uint64(s.Networks)
+	network := i % n
+	host := (i/n)%hostsPerNetwork + 1
+	network += 10 * 256 // from 127.10.0.0
+	return netip.AddrFrom4([4]byte{127, byte(network >> 8), byte(network), byte(host)})
+}
+
+// Distinct is how many different addresses count connections use.
+func (s Sources) Distinct(count uint64) uint64 {
+	return min(count, uint64(s.Networks)*hostsPerNetwork)
+}

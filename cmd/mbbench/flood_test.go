@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/moonbridge/moonbridge/bench/flood"
+)
+
+func TestFloodAgainstServedMoonbridge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts moonbridge and floods it for a few seconds")
+	}
+	extra := filepath.Join(t.TempDir(), "extra.yml")
+	if err := os.WriteFile(extra, []byte("limits:\n  handshake_timeout: 1s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := serveRun("flood", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0",
+		"--classes", "malformed,online", "--rates", "100", "--duration", "2s", "--warmup", "1s", "--cooldown", "200ms",
+		"--hold", "2s", "--players", "6", "--direct-players", "2", "--max-open", "200", "--source-networks", "16",
+		"--config-extra", extra, "--defences", "test", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep flood.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Defences != "test" || len(rep.Steps) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, st := range rep.Steps {
+		f := st.Flood
+		if f.Started < 150 || f.Started > 201 || f.Sources != 16*254 && f.Sources != f.Started {
+			t.Errorf("%s: started %d from %d addresses, want about 200 from as many", st.Class, f.Started, f.Sources)
+		}
+		if st.Players != 6 || st.Alive != 6 || st.Broken != 0 || st.ProxyN == 0 || st.DirectN == 0 {
+			t.Errorf("%s: players %d alive %d broken %d, round trips %d/%d", st.Class, st.Players, st.Alive, st.Broken, st.ProxyN, st.DirectN)
+		}
+		if st.ProxyCores <= 0 || st.RSSKiB <= 0 || st.FDs <= 0 {
+			t.Errorf("%s: proxy %.3f cores, %d KiB, %d fds", st.Class, st.ProxyCores, st.RSSKiB, st.FDs)
+		}
+		if !hasCounter(st.Counters, "moonbridge_sessions_total") {
+			t.Errorf("%s: counters %v lack moonbridge_sessions_total", st.Class, st.Counters)
+		}
+	}
+	if online := rep.Steps[1]; online.Flood.Answered < online.Flood.Started*9/10 || online.HasJoined < int(online.Flood.Answered) {
+		t.Errorf("online: %d of %d answered, %d hasJoined requests", online.Flood.Answered, online.Flood.Started, online.HasJoined)
+	}
+}
+
+func hasCounter(cs []flood.Change, name string) bool {
+	for _, c := range cs {
+		if strings.HasPrefix(c.Series, name+"{") || c.Series == name {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFloodConfigMergesExtraOverBase(t *testing.T) {
+	dir := t.TempDir()
+	extra := filepath.Join(dir, "extra.yml")
+	if err := os.WriteFile(extra, []byte("limits:\n  max_connections: 7\nlog:\n  level: info\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path, err := writeFloodConfig(dir, floodServed{backend: "127.0.0.1:1", sink: "127.0.0.1:2", sessionServer: "http://127.0.0.1:3",
+		adminAddr: "127.0.0.1:4", players: 10}, extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Log    struct{ Level string }
+		Admin  struct{ Listen string }
+		Limits map[string]int
+		Routes []struct {
+			Name, Auth string
+			Hosts      []string
+			Backends   []string
+		}
+		Access struct{ Keys []string }
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if cfg.Log.Level != "info" || cfg.Admin.Listen != "127.0.0.1:4" || cfg.Limits["max_connections"] != 7 || cfg.Limits["max_connections_per_ip"] != 20 {
+		t.Errorf("merged config %+v:\n%s", cfg, b)
+	}
+	if len(cfg.Routes) != 4 || cfg.Routes[0].Auth != "online" || cfg.Routes[1].Backends[0] != "127.0.0.1:2" || cfg.Routes[3].Backends[0] != "127.0.0.1:1" {
+		t.Errorf("routes %+v", cfg.Routes)
+	}
+	if _, err := os.Stat(cfg.Access.Keys[0]); err != nil {
+		t.Errorf("token key: %v", err)
+	}
+}
