@@ -19,6 +19,7 @@ type DrainResult struct {
 // sessions; their server-list pings get the restarting answer (Config.RestartingMOTD).
 func (s *Server) Drain(ctx context.Context) DrainResult {
 	s.draining.Store(true)
+	s.meter.Close() // players waiting for the session server are told and leave now
 	s.mu.Lock()
 	for _, ln := range s.listeners {
 		ln.tcp.Close()

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ import (
 type DialConfig struct {
 	URL              string      // ws://host[:port]/path or wss://...
 	Address          string      // host:port to dial; default from URL
+	LocalAddr        netip.Addr  // the address to dial from; zero: the system's choice
 	ServerName       string      // TLS server name; default TLSConfig's, then the URL host
 	Host             string      // Host header; default the URL host[:port]
 	Header           http.Header // extra request headers (an auth token)
@@ -67,6 +69,9 @@ func dialTransport(ctx context.Context, u *url.URL, cfg DialConfig) (net.Conn, e
 		addr = hostWithPort(u)
 	}
 	var d net.Dialer
+	if cfg.LocalAddr.IsValid() {
+		d.LocalAddr = net.TCPAddrFromAddrPort(netip.AddrPortFrom(cfg.LocalAddr, 0))
+	}
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("ws: dial: %w", err)

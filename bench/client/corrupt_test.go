@@ -49,7 +49,7 @@ func TestCorruptedByteIsAValidationError(t *testing.T) {
 		at    int64
 	}{{"login", 3}, {"login burst", 200 + burst/2}, {"round trip", 200 + burst + 5000}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		err := play(ctx, flipDialer{TCPDialer{be.Addr()}, c.at}, traffic.Modded(), 50)
+		err := play(ctx, flipDialer{TCPDialer{Addr: be.Addr()}, c.at}, traffic.Modded(), 50)
 		cancel()
 		var ve *ValidationError
 		if !errors.As(err, &ve) || ve.Stage != c.stage {
@@ -62,7 +62,7 @@ func TestCleanStreamValidates(t *testing.T) {
 	be := startBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := play(ctx, TCPDialer{be.Addr()}, traffic.Modded(), 50); err != nil {
+	if err := play(ctx, TCPDialer{Addr: be.Addr()}, traffic.Modded(), 50); err != nil {
 		t.Fatal(err)
 	}
 }

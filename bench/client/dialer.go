@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 )
 
 // Stream is a connected byte stream: raw TCP, or the payload of a ws/wss connection.
@@ -41,11 +42,45 @@ func NewDialer(transport, target string) (Dialer, error) {
 	return nil, fmt.Errorf("client: unknown transport %q (want tcp, ws or wss)", transport)
 }
 
-// TCPDialer connects with TCP_NODELAY, as Minecraft clients and the relays do.
-type TCPDialer struct{ Addr string }
+// NewDialerFrom is NewDialer whose every Dial starts from the address next hands out, so that
+// players come from many addresses (on loopback: anywhere in 127.0.0.0/8).
+func NewDialerFrom(transport, target string, next func() netip.Addr) (Dialer, error) {
+	d, err := NewDialer(transport, target)
+	if err != nil {
+		return nil, err
+	}
+	return sourcedDialer{d: d, next: next}, nil
+}
+
+type sourcedDialer struct {
+	d    Dialer
+	next func() netip.Addr
+}
+
+func (s sourcedDialer) Dial(ctx context.Context) (Stream, error) {
+	switch d := s.d.(type) {
+	case TCPDialer:
+		d.Local = s.next()
+		return d.Dial(ctx)
+	case webSocketDialer:
+		d.cfg.LocalAddr = s.next()
+		return d.Dial(ctx)
+	}
+	return nil, fmt.Errorf("client: %T cannot choose its source address", s.d)
+}
+
+// TCPDialer connects with TCP_NODELAY, as Minecraft clients and the relays do, from Local when
+// it is set.
+type TCPDialer struct {
+	Addr  string
+	Local netip.Addr
+}
 
 func (d TCPDialer) Dial(ctx context.Context) (Stream, error) {
 	var nd net.Dialer
+	if d.Local.IsValid() {
+		nd.LocalAddr = net.TCPAddrFromAddrPort(netip.AddrPortFrom(d.Local, 0))
+	}
 	c, err := nd.DialContext(ctx, "tcp", d.Addr)
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func TestPaceTimesKeepalivesAndChecksTicks(t *testing.T) {
 		var backendWrites atomic.Int64
 		be := pacedBackend(t, p, func(time.Duration) { backendWrites.Add(1) })
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		s, _, err := Login(ctx, TCPDialer{be.Addr()}, traffic.Modded(), "pace"+name, false)
+		s, _, err := Login(ctx, TCPDialer{Addr: be.Addr()}, traffic.Modded(), "pace"+name, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestPaceCatchesACorruptedTick(t *testing.T) {
 	defer cancel()
 	// Byte 10 after the login burst is inside the first tick's frame.
 	at := int64(len(login.AppendAnswer(nil, "flip")) + len(p.LoginBurst().Bytes) + 10)
-	s, _, err := Login(ctx, flipDialer{TCPDialer{be.Addr()}, at}, traffic.Modded(), "flip", false)
+	s, _, err := Login(ctx, flipDialer{TCPDialer{Addr: be.Addr()}, at}, traffic.Modded(), "flip", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestPaceCatchesACorruptedTick(t *testing.T) {
 }
 
 func TestDialFailureIsAConnectError(t *testing.T) {
-	_, _, err := Login(context.Background(), TCPDialer{"127.0.0.1:1"}, traffic.Modded(), "x", false)
+	_, _, err := Login(context.Background(), TCPDialer{Addr: "127.0.0.1:1"}, traffic.Modded(), "x", false)
 	if !errors.As(err, new(*ConnectError)) {
 		t.Errorf("err = %v, want *ConnectError", err)
 	}

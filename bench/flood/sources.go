@@ -43,3 +43,29 @@ func (s Sources) Addr(i uint64) netip.Addr {
 func (s Sources) Distinct(count uint64) uint64 {
 	return min(count, uint64(s.Networks)*hostsPerNetwork)
 }
+
+// PlayerSources hands out the legitimate players' source addresses: PerNetwork players in each
+// /24 from 127.1.0.0/24 upward (127.1.0.1-PerNetwork, then 127.1.1.x, ...), as ordinary players
+// come from many networks, a few per household or campus. Player i takes Addr(i).
+type PlayerSources struct{ PerNetwork int }
+
+// maxPlayerNetworks is 127.1.0.0 to 127.9.255.0, below the flood's networks.
+const maxPlayerNetworks = 9 * 256
+
+// Check refuses a PerNetwork outside 1-254 or more players than 127.1-127.9 holds.
+func (p PlayerSources) Check(players int) error {
+	if p.PerNetwork < 1 || p.PerNetwork > hostsPerNetwork {
+		return fmt.Errorf("flood: %d players per network: want 1 to %d", p.PerNetwork, hostsPerNetwork)
+	}
+	if players > p.PerNetwork*maxPlayerNetworks {
+		return fmt.Errorf("flood: %d players at %d per network do not fit 127.1.0.0-127.9.255.255", players, p.PerNetwork)
+	}
+	return nil
+}
+
+// Addr is player i's source address.
+func (p PlayerSources) Addr(i uint64) netip.Addr {
+	network := i/uint64(p.PerNetwork) + 256 // from 127.1.0.0
+	host := i%uint64(p.PerNetwork) + 1
+	return netip.AddrFrom4([4]byte{127, byte(network >> 8), byte(network), byte(host)})
+}

@@ -47,3 +47,19 @@ func TestSourcesOneNetwork(t *testing.T) {
 		t.Errorf("last network %v, want 127.255.255.1", last)
 	}
 }
+
+func TestPlayerSourcesSpreadPerNetwork(t *testing.T) {
+	p := PlayerSources{PerNetwork: 4}
+	if err := p.Check(200); err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]string{0: "127.1.0.1", 3: "127.1.0.4", 4: "127.1.1.1", 1023: "127.1.255.4", 1024: "127.2.0.1"}
+	for i, w := range want {
+		if got := p.Addr(i).String(); got != w {
+			t.Errorf("player %d from %s, want %s", i, got, w)
+		}
+	}
+	if p.Check(4*9*256+1) == nil || (PlayerSources{}).Check(1) == nil {
+		t.Error("players that do not fit, or 0 per network: no error")
+	}
+}

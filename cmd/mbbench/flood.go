@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/backend"
@@ -159,12 +161,15 @@ func (f *floodFlags) floodConfig(target string, sessions *authfake.SessionServer
 // legitGroups splits the players over their transports, and adds the direct ones.
 func legitGroups(f *floodFlags, plan floodPlan, r *relayUnderTest) ([]flood.Group, error) {
 	var groups []flood.Group
+	var next atomic.Uint64
+	sources := flood.PlayerSources{PerNetwork: f.playersPerNetwork}
+	from := func() netip.Addr { return sources.Addr(next.Add(1) - 1) }
 	for i, t := range plan.legitVia {
 		endpoint, err := r.tgt.Endpoint(t)
 		if err != nil {
 			return nil, err
 		}
-		d, err := client.NewDialer(t, endpoint)
+		d, err := client.NewDialerFrom(t, endpoint, from)
 		if err != nil {
 			return nil, usageError("--players-via: %v", err)
 		}
@@ -195,8 +200,8 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 		return "", nil, err
 	}
 	f.routesConfig = func(backendAddr string) (string, error) {
-		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin,
-			players: f.players + f.directPlayers}, f.configExtra)
+		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin},
+			f.configExtra)
 	}
 	return "http://" + admin + "/metrics", func() { os.RemoveAll(dir) }, nil
 }

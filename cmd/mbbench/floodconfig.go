@@ -22,17 +22,15 @@ const (
 // floodServed is what the config of a moonbridge served for a flood needs besides the extra file.
 type floodServed struct {
 	backend, sink, sessionServer, adminAddr, keyFile string
-	players                                          int // legitimate players, all from 127.0.0.1
 }
 
 // floodBase is the config mbbench flood writes: an admin listener for /metrics; four routes
 // (online.flood: auth online at the fake session server, and flood.test, the host of the other
 // classes: both to the flood's sink; locked.flood on the WebSocket path: tokens required, so
 // that an upgrade there with a token that does not verify is refused; everything else, the
-// players: passthrough to the fake backend); and per-address limits with room for the
-// legitimate players, who all come from 127.0.0.1. Every other limit keeps its default.
+// players: passthrough to the fake backend). Every limit keeps its default: the legitimate
+// players come from addresses of their own, a few per /24 (flood.PlayerSources).
 func floodBase(s floodServed) map[string]any {
-	n := 2 * s.players
 	route := func(backend string, extra map[string]any) map[string]any {
 		r := map[string]any{"backends": []string{backend}, "health_check": map[string]any{"mode": "off"}}
 		for k, v := range extra {
@@ -41,9 +39,8 @@ func floodBase(s floodServed) map[string]any {
 		return r
 	}
 	return map[string]any{
-		"log":    map[string]any{"level": "warn"},
-		"admin":  map[string]any{"listen": s.adminAddr},
-		"limits": map[string]any{"max_connections_per_ip": n, "connection_rate_per_ip": n, "connection_burst_per_ip": n},
+		"log":   map[string]any{"level": "warn"},
+		"admin": map[string]any{"listen": s.adminAddr},
 		"routes": []any{
 			route(s.sink, map[string]any{"name": "online", "hosts": []string{floodOnlineHost}, "auth": "online"}),
 			route(s.sink, map[string]any{"name": "flood", "hosts": []string{floodHost}}),

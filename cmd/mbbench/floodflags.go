@@ -21,6 +21,7 @@ type floodFlags struct {
 	hold, slowInterval            time.Duration
 	maxOpen, networks             int
 	players, directPlayers        int
+	playersPerNetwork             int
 	loginConcurrency              int
 	proxyName, defences           string
 	maxAdded, maxLate             time.Duration
@@ -50,7 +51,8 @@ func (f *floodFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.slowInterval, "slow-interval", time.Second, "slowtls and slowws: time between two bytes")
 	fs.IntVar(&f.maxOpen, "max-open", 20000, "flood connections open at once, at most")
 	fs.IntVar(&f.networks, "source-networks", 4096, "flood sources spread over this many /24s in 127.10.0.0-127.255.255.255; 1: all from one /24")
-	fs.IntVar(&f.players, "players", 200, "legitimate players through the proxy, from 127.0.0.1, split over --players-via")
+	fs.IntVar(&f.players, "players", 200, "legitimate players through the proxy, from 127.1.0.0/16 up (--players-per-network), split over --players-via")
+	fs.IntVar(&f.playersPerNetwork, "players-per-network", 4, "legitimate players per /24: each player its own address, this many in each of 127.1.0.0/24, 127.1.1.0/24, ...")
 	fs.StringVar(&f.legitVia, "players-via", "tcp,ws,wss", "transports of the legitimate players (with --target: tcp)")
 	fs.IntVar(&f.directPlayers, "direct-players", 20, "players straight to the fake backend, whose round trips the proxy's are compared with")
 	fs.IntVar(&f.loginConcurrency, "login-concurrency", 16, "legitimate logins in flight at once")
@@ -114,6 +116,9 @@ func (f *floodFlags) parse() (floodPlan, error) {
 		return p, usageError("--metrics is for --target; --config-extra needs mbbench's config (no --serve-arg --config)")
 	case f.players < 1 || f.directPlayers < 1 || f.maxOpen < 1 || f.duration <= 0:
 		return p, usageError("--players, --direct-players, --max-open and --duration must be positive")
+	}
+	if err := (flood.PlayerSources{PerNetwork: f.playersPerNetwork}).Check(f.players); err != nil {
+		return p, usageError("--players-per-network: %v", err)
 	}
 	if f.target != "" {
 		p.legitVia = []string{"tcp"}

@@ -207,7 +207,10 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 		ip = p.Address
 	}
 	ticket, err := c.Meter.Acquire(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrMeterClosed):
+		return p.refuse(pc, OutcomeMeterRefused, ShuttingDownMessage, err)
+	case err != nil:
 		return p.refuse(pc, OutcomeMeterRefused, MeterMessage, err)
 	}
 	profile, err := c.Sessions.HasJoined(ctx, p.Start.Name, hash, ip)
@@ -224,6 +227,10 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	p.Profile = profile
 	return nil
 }
+
+// ShuttingDownMessage is what a player waiting for the login meter's turn reads when the proxy
+// drains.
+const ShuttingDownMessage = "The server is restarting. Please join again in a moment."
 
 // MeterMessage is what a player the login meter could not give a turn in time reads.
 const MeterMessage = "Too many players are logging in right now. Please try again in a minute."

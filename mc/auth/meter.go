@@ -54,6 +54,8 @@ type Meter struct {
 	queue       []*meterWaiter
 	timer       *time.Timer // wakes the queue's head
 	counts      meterCounts
+	closed      chan struct{} // closed by Close: no turn is given from then on
+	closeOnce   sync.Once
 }
 
 type meterWaiter struct {
@@ -66,7 +68,7 @@ type Ticket struct{ epoch uint64 }
 
 // NewMeter is a meter with set, its bucket full.
 func NewMeter(set MeterSettings, log zerolog.Logger) *Meter {
-	m := &Meter{log: log, set: set, last: time.Now(), counts: newMeterCounts()}
+	m := &Meter{log: log, set: set, last: time.Now(), counts: newMeterCounts(), closed: make(chan struct{})}
 	m.tokens = float64(m.burst())
 	return m
 }
@@ -130,12 +132,28 @@ func (e *MeterError) Error() string {
 	return fmt.Sprintf("login meter: %s: the turn is %s away, past the maximum wait", e.Reason, e.Wait.Round(time.Millisecond))
 }
 
+// ErrMeterClosed is every Acquire's answer once the meter is closed (the proxy drains).
+var ErrMeterClosed = errors.New("login meter: the proxy is shutting down")
+
+// Close ends the waits: a waiting login and every later one gets ErrMeterClosed, so that a
+// drain does not wait for players who have not joined yet.
+func (m *Meter) Close() {
+	if m != nil {
+		m.closeOnce.Do(func() { close(m.closed) })
+	}
+}
+
 // Acquire waits for the login's turn to ask the session server: at once while the bucket holds
 // a token and nobody waits, else in the queue. A *MeterError when the queue is full or the turn
 // would not come within MaxWait; ctx's error when ctx ends first.
 func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
 	if m == nil {
 		return Ticket{}, nil
+	}
+	select {
+	case <-m.closed:
+		return Ticket{}, ErrMeterClosed
+	default:
 	}
 	m.mu.Lock()
 	now := time.Now()
@@ -171,6 +189,8 @@ func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration
 		err = &MeterError{Reason: MeterWait, Wait: maxWait}
 	case <-ctx.Done():
 		err = ctx.Err()
+	case <-m.closed:
+		err = ErrMeterClosed
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

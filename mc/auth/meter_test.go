@@ -212,6 +212,32 @@ func TestMeterWaitsInQueue(t *testing.T) {
 	}
 }
 
+// TestMeterCloseEndsTheWaits: Close (a drain) sends a waiting login away at once with
+// ErrMeterClosed, and every later one; the player reads that the server is restarting.
+func TestMeterCloseEndsTheWaits(t *testing.T) {
+	m := auth.NewMeter(auth.MeterSettings{Rate: 0.1, Burst: 1, Queue: 5, MaxWait: 20 * time.Second}, zerolog.Nop())
+	if _, err := m.Acquire(context.Background()); err != nil { // the burst; the next turn is 10 s away
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { _, err := m.Acquire(context.Background()); waited <- err }()
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	m.Close()
+	if err := <-waited; !errors.Is(err, auth.ErrMeterClosed) || time.Since(start) > time.Second {
+		t.Fatalf("the waiting login: %v after %v, want ErrMeterClosed at once", err, time.Since(start))
+	}
+	if _, err := m.Acquire(context.Background()); !errors.Is(err, auth.ErrMeterClosed) {
+		t.Fatalf("a login after Close: %v, want ErrMeterClosed", err)
+	}
+	ss := authtest.NewSessionServer(t)
+	cfg := meteredConfig(t, ss, auth.MeterSettings{Rate: 50, Burst: 5, Queue: 5, MaxWait: time.Second})
+	cfg.Meter.Close()
+	res, pc, err := runLogin(t, cfg, authtest.Player{Name: "Steve", Protocol: 767, Sessions: ss})
+	wantRefused(t, res, err, auth.OutcomeMeterRefused)
+	checkDisconnect(t, pc, "The server is restarting")
+}
+
 // wantLoggedIn logs name in and fails the test unless both sides succeed.
 func wantLoggedIn(t *testing.T, cfg *auth.Config, ss *authtest.SessionServer, name string) {
 	t.Helper()

@@ -43,7 +43,8 @@ run() {
   echo "$n done $(date -u +%H:%M:%S)"
 }
 
-# Off: every per-address and global connection limit raised out of reach.
+# Off: every limit by address, by network and in total raised out of reach, the block list and
+# the attack mode off, the login meter's rate and burst out of reach.
 OFF="$R/defences-off.yml"
 cat >"$OFF" <<'YML'
 limits:
@@ -51,6 +52,22 @@ limits:
   max_connections_per_ip: 1000000
   connection_rate_per_ip: 1000000
   connection_burst_per_ip: 1000000
+  max_connections_per_network: 1000000
+  connection_rate_per_network: 1000000
+  connection_burst_per_network: 1000000
+  status_rate_per_network: 1000000
+  status_burst_per_network: 1000000
+  login_rate_per_network: 1000000
+  login_burst_per_network: 1000000
+defence:
+  block:
+    after: 0
+  attack_mode:
+    enabled: false
+login:
+  meter:
+    rate: 1000000
+    burst: 1000000
 YML
 [ -n "${DEFENCES_OFF:-}" ] && cat "$DEFENCES_OFF" >>"$OFF"
 ON=()
@@ -64,8 +81,8 @@ run moonbridge-wss-off $serve --config-extra "$OFF" --defences off --via wss --c
 run moonbridge-tcp-on-one24 $serve "${ON[@]}" --defences on-one-24 --via tcp --classes $ONE24_CLASSES --source-networks 1 --rates 1000,5000
 
 # HAProxy: TCP, one thread, the stick-table limit as its documentation configures it; the
-# players (all from 127.0.0.1) are accepted before the table, as moonbridge's config raises its
-# per-address limits for them. It forwards to mbbench's fake backend at $BACKEND.
+# players come from their own addresses (4 per /24 from 127.1.0.0), as they do to moonbridge,
+# and meet the same table. It forwards to mbbench's fake backend at $BACKEND.
 HA="$R/haproxy.cfg"
 cat >"$HA" <<CFG
 global
@@ -81,7 +98,6 @@ defaults
 frontend minecraft
     bind 127.0.0.1:$HAPROXY_PORT
     stick-table type ip size 100k expire 30s store conn_rate(10s)
-    tcp-request connection accept if { src 127.0.0.1 }
     tcp-request connection track-sc0 src
     tcp-request connection reject if { sc_conn_rate(0) gt $HAPROXY_RATE }
     default_backend fake
@@ -97,5 +113,14 @@ run haproxy-tcp-stick-table $ext --defences stick-table --via tcp
 run haproxy-tcp-stick-table-one24 $ext --defences stick-table-one-24 --via tcp --classes $ONE24_CLASSES --source-networks 1 --rates 1000,5000
 kill $HAPID; wait $HAPID 2>/dev/null || true
 
-$MB flood-report --svg "$R/flood.svg" "$R"/*.json >"$R/flood.md"
+# The rule's pairs: the two headline steps, defences on then off, 8 times (STOP_AFTER does not
+# cut them short: pairs are only worth having whole).
+for i in 1 2 3 4 5 6 7 8; do
+  STOP_AFTER=1000 run "pair$i-malformed-tcp-on" $serve "${ON[@]}" --defences on --via tcp --classes malformed --rates 5000
+  STOP_AFTER=1000 run "pair$i-malformed-tcp-off" $serve --config-extra "$OFF" --defences off --via tcp --classes malformed --rates 5000
+  STOP_AFTER=1000 run "pair$i-ping-wss-on" $serve "${ON[@]}" --defences on --via wss --classes ping --rates 5000
+  STOP_AFTER=1000 run "pair$i-ping-wss-off" $serve --config-extra "$OFF" --defences off --via wss --classes ping --rates 5000
+done
+
+$MB flood-report --svg "$R/flood.svg" $(ls "$R"/*.json | grep -v /pair) >"$R/flood.md"
 echo "flood done $(date -u +%H:%M:%S), $(( ($(date +%s) - T0) / 60 )) minutes"
