@@ -30,18 +30,22 @@ func (ln *listener) acceptLoop() {
 
 // acceptEach accepts until l is closed (nil) or fails for good (the error). A temporary failure
 // (out of descriptors or buffers, a connection aborted before it was accepted) waits and tries
-// again; the log gets the first failure of a run and then at most one line a second, and one
-// line when accepting works again.
+// again. The log gets at most one failure line a second, however failures and successes
+// alternate (under a flood at the descriptor limit every other accept fails), each with the
+// failures since the line before, and one "accepting again" line at the first success a second
+// or more after a failure line.
 func acceptEach(l net.Listener, log zerolog.Logger, handle func(net.Conn)) error {
 	var delay time.Duration
-	failures := 0
+	var lastLine time.Time
+	failures, logged := 0, false // failures not yet in a line; a failure line awaits its "again"
 	for {
 		conn, err := l.Accept()
 		switch {
 		case err == nil:
-			if failures > 0 {
+			delay = 0
+			if logged && time.Since(lastLine) >= time.Second {
 				log.Info().Int("failures", failures).Msg("accepting again")
-				delay, failures = 0, 0
+				failures, logged = 0, false
 			}
 			handle(conn)
 			continue
@@ -53,8 +57,9 @@ func acceptEach(l net.Listener, log zerolog.Logger, handle func(net.Conn)) error
 		}
 		delay = min(max(2*delay, firstAcceptDelay), maxAcceptDelay)
 		failures++
-		if failures == 1 || delay == maxAcceptDelay {
+		if now := time.Now(); now.Sub(lastLine) >= time.Second {
 			log.Warn().Err(err).Int("failures", failures).Str("retry_in", delay.String()).Msg("accept failed; retrying")
+			lastLine, failures, logged = now, 0, true
 		}
 		time.Sleep(delay)
 	}

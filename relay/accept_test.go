@@ -1,9 +1,11 @@
 package relay
 
 import (
+	"bytes"
 	"errors"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -91,5 +93,39 @@ func TestListenerFailureTurnsHealthRed(t *testing.T) {
 	}
 	if h := srv.Health(); h.Live || h.Ready || h.Reason == "" {
 		t.Errorf("health after a listener stopped: %+v, want neither live nor ready, with a reason", h)
+	}
+}
+
+// alternatingListener fails every other accept (as at the descriptor limit under a flood) for
+// n accepts, then is closed.
+type alternatingListener struct{ i, n int }
+
+func (l *alternatingListener) Accept() (net.Conn, error) {
+	l.i++
+	switch {
+	case l.i > l.n:
+		return nil, net.ErrClosed
+	case l.i%2 == 1:
+		return nil, acceptFailure(syscall.EMFILE)
+	}
+	client, server := net.Pipe()
+	client.Close()
+	return server, nil
+}
+
+func (l *alternatingListener) Close() error   { return nil }
+func (l *alternatingListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
+
+// Failures that alternate with successes are logged at most once a second, not once each.
+func TestAcceptFailuresBetweenSuccessesLogOncePerSecond(t *testing.T) {
+	var log bytes.Buffer
+	start := time.Now()
+	l := &alternatingListener{n: 100} // 50 failures, 5 ms wait each
+	if err := acceptEach(l, zerolog.New(&log), func(c net.Conn) { c.Close() }); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(log.String(), "accept failed; retrying")
+	if most := 1 + int(time.Since(start)/time.Second); lines < 1 || lines > most {
+		t.Errorf("%d failure lines for 50 failures in %v, want 1 to %d:\n%s", lines, time.Since(start), most, log.String())
 	}
 }
