@@ -10,8 +10,8 @@ import (
 )
 
 // raiseNoFile lifts the soft limit on open files to the hard one and says how many sessions
-// that leaves room for.
-func raiseNoFile(log zerolog.Logger) {
+// that leaves room for, with a warning when limits.max_connections is more than that.
+func raiseNoFile(log zerolog.Logger, maxConnections int) {
 	lim, err := nofile.Raise(0)
 	switch {
 	case errors.Is(err, nofile.ErrUnsupported):
@@ -22,6 +22,22 @@ func raiseNoFile(log zerolog.Logger) {
 	}
 	log.Info().Uint64("soft", lim.Soft).Uint64("hard", lim.Hard).Uint64("sessions", sessionRoom(lim.Soft)).
 		Msg(noFileLine(lim))
+	if warning := noFileShort(lim, maxConnections); warning != "" {
+		log.Warn().Int("max_connections", maxConnections).Uint64("sessions", sessionRoom(lim.Soft)).Msg(warning)
+	}
+}
+
+// noFileShort is a warning when maxConnections sessions need more descriptors than the limit
+// holds (a flood of logins reaches it), or "".
+func noFileShort(lim nofile.Limits, maxConnections int) string {
+	room := sessionRoom(lim.Soft)
+	if uint64(maxConnections) <= room {
+		return ""
+	}
+	return fmt.Sprintf("limits.max_connections (%d) is more than the open files limit has room for (about %d "+
+		"sessions): at that many, accepts and backend dials fail with \"too many open files\" until sessions end; "+
+		"raise LimitNOFILE (ulimit -n) to %d or set max_connections to %d", maxConnections, room,
+		2*uint64(maxConnections)+descriptorsReserved, room)
 }
 
 // descriptorsReserved are the descriptors that are not sessions: standard streams, listeners,

@@ -20,3 +20,13 @@ func TestNoFileLineSaysTheRoomAndWhoRaised(t *testing.T) {
 		t.Errorf("room in 10 descriptors: %d, want 0", got)
 	}
 }
+
+func TestNoFileShortWarnsWhenMaxConnectionsDoNotFit(t *testing.T) {
+	lim := nofile.Limits{Soft: 20000, Hard: 20000}
+	if w := noFileShort(lim, 10000); !strings.Contains(w, "max_connections (10000)") || !strings.Contains(w, "to 20032 or set max_connections to 9984") {
+		t.Errorf("10000 connections in 20000 descriptors: %q", w)
+	}
+	if w := noFileShort(lim, 9984); w != "" {
+		t.Errorf("9984 connections fit 20000 descriptors, warned %q", w)
+	}
+}

@@ -47,7 +47,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	hup := catchHangups()
 	defer hup.stop()
 	logWarnings(log, cfg)
-	raiseNoFile(log)
+	raiseNoFile(log, cfg.Limits.MaxConnections)
 	srv, tlsServer, err := newRelay(cfg, log)
 	if err != nil {
 		return err
