@@ -123,6 +123,9 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 		return p.refuse(pc, OutcomeExpiredKey, "Expired profile public key. Check that your system time is synchronized, and try restarting your game.",
 			fmt.Errorf("%w: at %s", ErrExpiredKey, time.UnixMilli(k.Expiry).UTC().Format(time.RFC3339)))
 	}
+	if err := c.Meter.Check(); err != nil { // refused now: no Encryption Request, no RSA
+		return p.refuseByMeter(pc, err)
+	}
 	token := make([]byte, 4)
 	rand.Read(token)
 	if err := pc.Send(mc.AppendEncryptionRequest(nil, p.Shape, "", c.Keys.PublicDER(), token)); err != nil {
@@ -207,11 +210,8 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 		ip = p.Address
 	}
 	ticket, err := c.Meter.Acquire(ctx)
-	switch {
-	case errors.Is(err, ErrMeterClosed):
-		return p.refuse(pc, OutcomeMeterRefused, ShuttingDownMessage, err)
-	case err != nil:
-		return p.refuse(pc, OutcomeMeterRefused, MeterMessage, err)
+	if err != nil {
+		return p.refuseByMeter(pc, err)
 	}
 	profile, err := c.Sessions.HasJoined(ctx, p.Start.Name, hash, ip)
 	c.Meter.Observe(ticket, err)
@@ -226,6 +226,15 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	}
 	p.Profile = profile
 	return nil
+}
+
+// refuseByMeter tells the player why the login meter gave no turn: the proxy is shutting down,
+// or too many are logging in.
+func (p *Player) refuseByMeter(pc PlayerConn, err error) error {
+	if errors.Is(err, ErrMeterClosed) {
+		return p.refuse(pc, OutcomeMeterRefused, ShuttingDownMessage, err)
+	}
+	return p.refuse(pc, OutcomeMeterRefused, MeterMessage, err)
 }
 
 // ShuttingDownMessage is what a player waiting for the login meter's turn reads when the proxy

@@ -143,6 +143,33 @@ func (m *Meter) Close() {
 	}
 }
 
+// Check says, before a login's costly part (the Encryption Request and the RSA decryption of
+// its answer), whether Acquire would refuse it now: nil when a turn is free or the queue has a
+// place with a turn within MaxWait, else the refusal, counted as Acquire counts it. It
+// reserves nothing: Acquire decides, once the player has answered.
+func (m *Meter) Check() error {
+	if m == nil {
+		return nil
+	}
+	select {
+	case <-m.closed:
+		return ErrMeterClosed
+	default:
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	m.refill(now)
+	if len(m.queue) == 0 && m.ready(now) {
+		return nil
+	}
+	if err := m.admit(now); err != nil {
+		m.counts.refused[err.Reason]++
+		return err
+	}
+	return nil
+}
+
 // Acquire waits for the login's turn to ask the session server: at once while the bucket holds
 // a token and nobody waits, else in the queue. A *MeterError when the queue is full or the turn
 // would not come within MaxWait; ctx's error when ctx ends first.

@@ -84,6 +84,9 @@ func TestMeterQueueFull(t *testing.T) {
 	if n := len(ss.Times()); n != 1 {
 		t.Fatalf("%d hasJoined requests, want 1 (the refused player is never asked about)", n)
 	}
+	if n := ss.Joins(); n != 1 {
+		t.Fatalf("%d joins, want 1: the refused player must be refused before the Encryption Request", n)
+	}
 	wantCount(t, cfg.Meter, "moonbridge_login_meter_refused_total", "queue_full", 1)
 }
 

@@ -63,6 +63,13 @@ func (s *SessionServer) Join(name, hash string) {
 	s.joins[[2]string{name, hash}] = p
 }
 
+// Joins is how many joins were recorded: a player who got no Encryption Request made none.
+func (s *SessionServer) Joins() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.joins)
+}
+
 // SetProfile makes the server answer p for logins as name (a name mismatch, say).
 func (s *SessionServer) SetProfile(name string, p auth.Profile) {
 	s.mu.Lock()
