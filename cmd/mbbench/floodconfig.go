@@ -28,8 +28,8 @@ type floodServed struct {
 // (online.flood: auth online at the fake session server, and flood.test, the host of the other
 // classes: both to the flood's sink; locked.flood on the WebSocket path: tokens required, so
 // that an upgrade there with a token that does not verify is refused; everything else, the
-// players: passthrough to the fake backend). Every limit keeps its default: the legitimate
-// players come from addresses of their own, a few per /24 (flood.PlayerSources).
+// players: passthrough to the fake backend); a drain of 1 s. Every limit keeps its default:
+// the legitimate players come from addresses of their own, a few per /24 (flood.PlayerSources).
 func floodBase(s floodServed) map[string]any {
 	route := func(backend string, extra map[string]any) map[string]any {
 		r := map[string]any{"backends": []string{backend}, "health_check": map[string]any{"mode": "off"}}
@@ -49,6 +49,9 @@ func floodBase(s floodServed) map[string]any {
 			route(s.backend, map[string]any{"name": "open", "hosts": []string{"*"}}),
 		},
 		"access": map[string]any{"keys": []string{s.keyFile}},
+		// The flood's sessions to its sink stay open until the proxy closes them: a drain that
+		// waited for them would outlast mbbench's wait for the proxy to exit.
+		"shutdown": map[string]any{"drain_timeout": "1s"},
 		"login":  map[string]any{"session_server": s.sessionServer},
 	}
 }
