@@ -16,7 +16,7 @@
 #   FLOOD_COMMON  the flags every run gets (default below; a smaller set checks the script)
 set -euo pipefail
 ulimit -n "$(ulimit -Hn)"
-R=$(cd "$(dirname "$0")" && pwd)
+R=$(dirname "$0")
 STOP_AFTER=${STOP_AFTER:-28}
 HAPROXY_RATE=${HAPROXY_RATE:-20}
 HAPROXY_PORT=${HAPROXY_PORT:-25590}
