@@ -141,7 +141,10 @@ func (a *attack) online() outcome {
 	}
 	r := bufio.NewReaderSize(a.stream, 1024)
 	resp, err := encryptionAnswer(r, name, a.cfg.Sessions)
-	if err != nil {
+	switch {
+	case errors.Is(err, errRefusedAtLoginStart):
+		return outAnswered // a refusal (the login meter's, say) is the proxy's answer too
+	case err != nil:
 		return classify(err, outClosedByProxy)
 	}
 	if _, err := a.stream.Write(resp); err != nil {
@@ -153,8 +156,12 @@ func (a *attack) online() outcome {
 	return outAnswered
 }
 
-// errNotEncryptionRequest: the online route answered Login Start with something else.
-var errNotEncryptionRequest = errors.New("flood: online route did not send an Encryption Request")
+// The online route answered Login Start with something else than an Encryption Request: a
+// login Disconnect (errRefusedAtLoginStart), or anything else.
+var (
+	errNotEncryptionRequest = errors.New("flood: online route did not send an Encryption Request")
+	errRefusedAtLoginStart  = errors.New("flood: online route refused the login at Login Start")
+)
 
 // encryptionAnswer reads the Encryption Request, joins at sessions as name and returns the
 // Encryption Response frame.
@@ -165,7 +172,10 @@ func encryptionAnswer(r *bufio.Reader, name string, sessions *authfake.SessionSe
 		return nil, err
 	}
 	id, fields, err := mc.PacketID(body)
-	if err != nil || id != mc.EncryptionRequestID {
+	switch {
+	case err == nil && id == mc.LoginDisconnectID:
+		return nil, errRefusedAtLoginStart
+	case err != nil || id != mc.EncryptionRequestID:
 		return nil, errNotEncryptionRequest
 	}
 	req, err := mc.ParseEncryptionRequest(fields, shape)
