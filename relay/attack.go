@@ -158,27 +158,30 @@ func (s *Server) measureAttack(cfg AttackMode, rates []rateReading, now time.Tim
 	}
 }
 
+// startAttack tightens, logs and only then sets the mode on, so that whoever sees it on (the
+// gauge, underAttack) also finds the tightening done and the line written; endAttack likewise.
 func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	w := &s.attack
 	w.since, w.lastOver, w.refusedAtStart = now, now, s.refusedSoFar()
-	w.activations.Add(1)
-	w.on.Store(true)
 	s.tighten(true)
 	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
 		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
 			"from the status cache, new connections per address and per network are held to a "+
-			"quarter of their rate, online logins go through the login meter without its burst, and wss clients over a per-address limit are refused before TLS "+
-			"until every rate stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))
+			"quarter of their rate, online logins go through the login meter without its burst, "+
+			"and wss clients over a per-address limit are refused before TLS until every rate "+
+			"stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))
+	w.activations.Add(1)
+	w.on.Store(true)
 }
 
 func (s *Server) endAttack(now time.Time, why string) {
 	w := &s.attack
-	w.on.Store(false)
 	s.tighten(false)
 	lasted := now.Sub(w.since).Round(100 * time.Millisecond)
 	refused := s.refusedSoFar() - w.refusedAtStart
 	s.log.Info().Str("lasted", lasted.String()).Float64("refused", refused).Str("why", why).
 		Msg(fmt.Sprintf("attack mode off after %s (%s); %.0f connections refused meanwhile", lasted, why, refused))
+	w.on.Store(false)
 }
 
 // tighten turns on or off what the attack mode does beyond reading underAttack: the stricter
