@@ -52,7 +52,7 @@ func floodBase(s floodServed) map[string]any {
 		// The flood's sessions to its sink stay open until the proxy closes them: a drain that
 		// waited for them would outlast mbbench's wait for the proxy to exit.
 		"shutdown": map[string]any{"drain_timeout": "1s"},
-		"login":  map[string]any{"session_server": s.sessionServer},
+		"login":    map[string]any{"session_server": s.sessionServer},
 	}
 }
 
