@@ -151,48 +151,29 @@ func (m *Meter) Check() error {
 	if m == nil {
 		return nil
 	}
-	select {
-	case <-m.closed:
-		return ErrMeterClosed
-	default:
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	now := time.Now()
-	m.refill(now)
-	if len(m.queue) == 0 && m.ready(now) {
-		return nil
-	}
-	if err := m.admit(now); err != nil {
-		m.counts.refused[err.Reason]++
-		return err
-	}
-	return nil
+	_, err := m.turn(time.Now())
+	return err
 }
 
 // Acquire waits for the login's turn to ask the session server: at once while the bucket holds
 // a token and nobody waits, else in the queue. A *MeterError when the queue is full or the turn
-// would not come within MaxWait; ctx's error when ctx ends first.
+// would not come within MaxWait; ErrMeterClosed once closed; ctx's error when ctx ends first.
 func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
 	if m == nil {
 		return Ticket{}, nil
 	}
-	select {
-	case <-m.closed:
-		return Ticket{}, ErrMeterClosed
-	default:
-	}
 	m.mu.Lock()
 	now := time.Now()
-	m.refill(now)
-	if len(m.queue) == 0 && m.ready(now) {
+	free, err := m.turn(now)
+	switch {
+	case free:
 		m.take()
 		t := Ticket{m.epoch}
 		m.mu.Unlock()
 		return t, nil
-	}
-	if err := m.admit(now); err != nil {
-		m.counts.refused[err.Reason]++
+	case err != nil:
 		m.mu.Unlock()
 		return Ticket{}, err
 	}
@@ -202,6 +183,26 @@ func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
 	maxWait := m.set.MaxWait
 	m.mu.Unlock()
 	return m.await(ctx, w, maxWait)
+}
+
+// turn is what a login arriving now gets, for Check and Acquire alike (the caller holds mu):
+// free, a turn at once (a token, and nobody waits); else an error (closed, or the refusal,
+// counted); else neither, a place in the queue.
+func (m *Meter) turn(now time.Time) (free bool, err error) {
+	select {
+	case <-m.closed:
+		return false, ErrMeterClosed
+	default:
+	}
+	m.refill(now)
+	if len(m.queue) == 0 && m.ready(now) {
+		return true, nil
+	}
+	if me := m.admit(now); me != nil {
+		m.counts.refused[me.Reason]++
+		return false, me
+	}
+	return false, nil
 }
 
 // await waits for w's turn, at most maxWait.
