@@ -12,6 +12,10 @@ type Hello struct {
 	Handshake Handshake   // the handshake when Legacy is nil
 }
 
+// IsPing says whether the hello asks for the server list: a legacy ping, or a handshake whose
+// next state is status.
+func (h Hello) IsPing() bool { return h.Legacy != nil || h.Handshake.NextState == NextStatus }
+
 // ParseHello parses the first bytes of a Minecraft connection and returns
 // the hello with the number of bytes it used. b should be everything
 // received so far; as in vanilla, a lone FE or FE 01 is a legacy ping (see

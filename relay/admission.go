@@ -28,7 +28,7 @@ func (s *session) refuseWhenFull(r *bufio.Reader, hello mc.Hello) bool {
 		return false
 	}
 	err := s.srv.fullAnswer().Serve(r, hello, s.sendAnswer)
-	if hello.Legacy != nil || hello.Handshake.NextState == mc.NextStatus {
+	if hello.IsPing() {
 		s.line.answered = "server full"
 		s.abort(err)
 		return true

@@ -70,7 +70,7 @@ type attackWatch struct {
 
 // countHello counts a hello as a ping (a status or legacy ping) or a login (anything else).
 func (w *attackWatch) countHello(hello mc.Hello) {
-	if hello.Legacy != nil || hello.Handshake.NextState == mc.NextStatus {
+	if hello.IsPing() {
 		w.pings.Add(1)
 		return
 	}

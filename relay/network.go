@@ -88,7 +88,7 @@ func (c *counter) meterHello(addr netip.Addr, hello mc.Hello) error {
 	defer c.mu.Unlock()
 	network := c.networkKey(addr)
 	buckets, reason := &c.logins, refusedLoginRate
-	if hello.Legacy != nil || hello.Handshake.NextState == mc.NextStatus {
+	if hello.IsPing() {
 		buckets, reason = &c.pings, refusedStatusRate
 	}
 	if !buckets.take(network, time.Now()) {
