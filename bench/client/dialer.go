@@ -49,24 +49,25 @@ func NewDialerFrom(transport, target string, next func() netip.Addr) (Dialer, er
 	if err != nil {
 		return nil, err
 	}
-	return sourcedDialer{d: d, next: next}, nil
+	s, ok := d.(sourceable)
+	if !ok {
+		return nil, fmt.Errorf("client: %T cannot choose its source address", d)
+	}
+	return sourcedDialer{d: s, next: next}, nil
+}
+
+// sourceable is a Dialer that can start from a given address.
+type sourceable interface {
+	from(local netip.Addr) Dialer
 }
 
 type sourcedDialer struct {
-	d    Dialer
+	d    sourceable
 	next func() netip.Addr
 }
 
 func (s sourcedDialer) Dial(ctx context.Context) (Stream, error) {
-	switch d := s.d.(type) {
-	case TCPDialer:
-		d.Local = s.next()
-		return d.Dial(ctx)
-	case webSocketDialer:
-		d.cfg.LocalAddr = s.next()
-		return d.Dial(ctx)
-	}
-	return nil, fmt.Errorf("client: %T cannot choose its source address", s.d)
+	return s.d.from(s.next()).Dial(ctx)
 }
 
 // TCPDialer connects with TCP_NODELAY, as Minecraft clients and the relays do, from Local when
@@ -75,6 +76,8 @@ type TCPDialer struct {
 	Addr  string
 	Local netip.Addr
 }
+
+func (d TCPDialer) from(local netip.Addr) Dialer { d.Local = local; return d }
 
 func (d TCPDialer) Dial(ctx context.Context) (Stream, error) {
 	var nd net.Dialer

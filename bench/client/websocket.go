@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net/netip"
 	"net/url"
 
 	"github.com/moonbridge/moonbridge/ws"
@@ -27,6 +28,8 @@ func newWebSocketDialer(transport, target string) (Dialer, error) {
 		Conn:      ws.DefaultConfig(),
 	}}, nil
 }
+
+func (d webSocketDialer) from(local netip.Addr) Dialer { d.cfg.LocalAddr = local; return d }
 
 func (d webSocketDialer) Dial(ctx context.Context) (Stream, error) {
 	return ws.Dial(ctx, d.cfg)
