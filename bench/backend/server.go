@@ -213,8 +213,10 @@ func answerLoop(c net.Conn, r *mc.FrameReader, a traffic.Answerer) error {
 	}
 }
 
-// isHangup is a client leaving between frames (a reset when it closed with our answers unread),
-// which is how every session ends.
+// isHangup is a client leaving between frames (a reset when it closed with our answers unread,
+// or a broken pipe when our next answer is written after that reset), which is how every
+// session ends.
 func isHangup(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET)
+	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }

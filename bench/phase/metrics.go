@@ -17,6 +17,12 @@ const (
 	LoginBurstMs   = "login_burst_ms"
 	RSSKiB         = "rss_kib"
 	ProxyPerDirect = "proxy_direct" // set by the suite: this proxy phase's frames/s over its paired direct phase's
+	RelayCores     = "relay_cores"  // the relay's CPU over the phase's wall time
+	GenCores       = "gen_cores"    // mbbench's own (players and fake backend), likewise
+	// SwitchesPerKFrame and MigrationsPerKFrame are the relay's threads' context switches and
+	// moves between CPUs per 1000 frames, where the kernel counts them (procfs.Sched).
+	SwitchesPerKFrame   = "switches_per_kframe"
+	MigrationsPerKFrame = "migrations_per_kframe"
 )
 
 // Metrics names what the phase measured; metrics it could not measure (CPU and RSS without a
@@ -29,10 +35,16 @@ func (r Result) Metrics() map[string]float64 {
 		P95ms:        ms(stats.Percentile(r.RTT, 95)),
 		P99ms:        ms(stats.Percentile(r.RTT, 99)),
 		SegsPerFrame: float64(r.After.OutSegs-r.Before.OutSegs) / frames,
+		GenCores:     r.GenCPU.Seconds() / r.Elapsed.Seconds(),
 	}
 	if r.PID != 0 {
 		m[CPUNsPerFrame] = float64(r.After.CPU-r.Before.CPU) / frames
+		m[RelayCores] = (r.After.CPU - r.Before.CPU).Seconds() / r.Elapsed.Seconds()
 		m[RSSKiB] = float64(r.After.RSSKiB)
+	}
+	if r.Before.HasSched && r.After.HasSched {
+		m[SwitchesPerKFrame] = 1000 * float64(r.After.Sched.Switches-r.Before.Sched.Switches) / frames
+		m[MigrationsPerKFrame] = 1000 * float64(r.After.Sched.Migrations-r.Before.Sched.Migrations) / frames
 	}
 	if len(r.LoginBurst) > 0 {
 		bursts := make([]float64, len(r.LoginBurst))

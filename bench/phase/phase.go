@@ -33,6 +33,10 @@ type Result struct {
 	LoginBurst []time.Duration // one per session, when the profile has a burst
 	Before     procfs.Sample
 	After      procfs.Sample
+	// GenCPU is mbbench's own CPU over the measured round trips: the players and the fake
+	// backend, which share its process. Near a core's worth per core the relay does not get,
+	// the generator rather than the relay may be what limits frames/s.
+	GenCPU time.Duration
 }
 
 // Run plays one phase against whatever d reaches, sampling pid (0 for none).
@@ -68,6 +72,10 @@ func measure(ctx context.Context, sessions []*client.Session, cfg Config, res Re
 	if res.Before, err = procfs.Take(res.PID); err != nil {
 		return res, err
 	}
+	gen0, err := procfs.SelfCPU()
+	if err != nil {
+		return res, err
+	}
 	start := time.Now()
 	err = forEach(len(sessions), len(sessions), func(i int) error {
 		var err error
@@ -79,6 +87,11 @@ func measure(ctx context.Context, sessions []*client.Session, cfg Config, res Re
 	if err != nil {
 		return res, fmt.Errorf("measured round trips: %w", err)
 	}
+	gen1, err := procfs.SelfCPU()
+	if err != nil {
+		return res, err
+	}
+	res.GenCPU = gen1 - gen0
 	if res.After, err = procfs.Take(res.PID); err != nil {
 		return res, err
 	}

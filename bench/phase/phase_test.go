@@ -114,3 +114,30 @@ func TestRunFailsOnDialError(t *testing.T) {
 		t.Errorf("err = %v, want a dial error", err)
 	}
 }
+
+// TestPhaseReportsCoresAndSwitches: with this process standing in for the relay (it is the
+// generator too), both shares of CPU are counted, and the scheduler's switches where the
+// kernel has them (every round trip sleeps and wakes a goroutine's thread at least once).
+func TestPhaseReportsCoresAndSwitches(t *testing.T) {
+	echo, _ := traffic.NewEcho(64, 2)
+	be := startBackend(t, echo)
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	res, err := Run(ctx, client.TCPDialer{Addr: be.Addr()}, Config{Profile: echo, Connections: 2, Warmup: 10, Messages: 500, Window: 1}, os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Metrics()
+	if m[GenCores] <= 0 || m[RelayCores] <= 0 {
+		t.Errorf("gen_cores %v, relay_cores %v: want both above 0", m[GenCores], m[RelayCores])
+	}
+	if !res.Before.HasSched {
+		t.Skip("kernel without per-thread sched files: switches not counted")
+	}
+	if m[SwitchesPerKFrame] <= 0 {
+		t.Errorf("switches_per_kframe %v, want above 0", m[SwitchesPerKFrame])
+	}
+	if _, ok := m[MigrationsPerKFrame]; !ok {
+		t.Error("no migrations_per_kframe")
+	}
+}

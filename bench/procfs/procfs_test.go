@@ -158,3 +158,30 @@ func TestTreeCPUAgreesWithGetrusage(t *testing.T) {
 		t.Errorf("TreeCPU counted %v while getrusage counted %v", d, s)
 	}
 }
+
+func TestParseSched(t *testing.T) {
+	text := "mbbench (123, #threads: 7)\n---\nse.exec_start : 1.5\nse.nr_migrations :  42\nnr_switches  : 1360\nnr_voluntary_switches : 1300\n"
+	got, err := ParseSched(text)
+	if err != nil || got != (Sched{Switches: 1360, Migrations: 42}) {
+		t.Errorf("sched = %+v, %v; want 1360 switches, 42 migrations", got, err)
+	}
+	var pe *ParseError
+	for _, bad := range []string{"", "nr_switches : 1\n", "nr_switches : x\nse.nr_migrations : 1\n"} {
+		if _, err := ParseSched(bad); !errors.As(err, &pe) {
+			t.Errorf("sched %q: err = %v, want *ParseError", bad, err)
+		}
+	}
+}
+
+func TestTakeCountsSwitches(t *testing.T) {
+	s, err := Take(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.HasSched {
+		t.Skip("kernel without per-thread sched files")
+	}
+	if s.Sched.Switches == 0 {
+		t.Errorf("this process's threads have %d switches, want some", s.Sched.Switches)
+	}
+}

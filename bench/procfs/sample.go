@@ -1,6 +1,7 @@
 package procfs
 
 import (
+	"errors"
 	"fmt"
 	"syscall"
 	"time"
@@ -12,6 +13,9 @@ type Sample struct {
 	RSSKiB  int64         // the process itself (forked children share pages; summing them would overcount)
 	Threads int64         // of the process itself
 	OutSegs uint64        // host-wide (this network namespace), ACKs included
+	Sched   Sched         // of the process itself; zero when the kernel does not say (HasSched)
+	// HasSched says whether Sched was read (the kernel has per-thread sched files).
+	HasSched bool
 }
 
 // Take reads pid's CPU and RSS and the host's OutSegs; with pid 0 only OutSegs.
@@ -34,7 +38,14 @@ func Take(pid int) (Sample, error) {
 	if s.RSSKiB, err = ParseVmRSSKiB(status); err != nil {
 		return s, err
 	}
-	s.Threads, err = ParseThreads(status)
+	if s.Threads, err = ParseThreads(status); err != nil {
+		return s, err
+	}
+	s.Sched, err = processSched(pid)
+	if errors.Is(err, ErrNoSched) {
+		return s, nil
+	}
+	s.HasSched = err == nil
 	return s, err
 }
 

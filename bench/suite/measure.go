@@ -40,4 +40,5 @@ func measureOf[C any, R metered](rate string, run func(context.Context, client.D
 var MetricOrder = []string{
 	phase.FramesPerSec, upgrade.UpgradesPerSec, phase.ProxyPerDirect, phase.P50ms, phase.P95ms, phase.P99ms,
 	phase.CPUNsPerFrame, upgrade.CPUUsPerUpgrade, phase.SegsPerFrame, phase.LoginBurstMs, phase.RSSKiB,
+	phase.RelayCores, phase.GenCores, phase.SwitchesPerKFrame, phase.MigrationsPerKFrame,
 }
