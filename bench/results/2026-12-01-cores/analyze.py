@@ -4,6 +4,7 @@
 Usage: analyze.py DIR   (DIR holds run.sh's NAME.json files)
 """
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ def pair_ratios(c, a, b, metric):
     """Per-pair ratios of variant a over variant b (indices), from the ratios over variant 0."""
     ra = c["ratios"][a].get(metric) if a else [1.0] * c["pairs"]
     rb = c["ratios"][b].get(metric) if b else [1.0] * c["pairs"]
-    if not ra or not rb:
+    if not ra or not rb or 0 in rb:
         return None
     return [x / y for x, y in zip(ra, rb)]
 
@@ -62,9 +63,13 @@ def table(name, c):
     print("| ratio | " + " | ".join(metrics) + " |")
     print("| --- |" + " ---: |" * len(metrics))
     rows = [(i, 0) for i in range(1, len(names)) if not names[i].startswith("h")]
+    for knob in ("lock", "aff", "spin"):  # D2 and D3 compare each knob with lN
+        if knob in names:
+            rows.append((names.index(knob), names.index("lN")))
     if "h1" in names and "h2" in names:
         rows.append((names.index("h2"), names.index("h1")))
         rows.append((names.index(names[0]), names.index("h1")))
+        rows.append((1, names.index("h2")))  # the loops at one per core against HAProxy's threads
     for a, b in rows:
         cells = []
         for m in metrics:
@@ -72,6 +77,51 @@ def table(name, c):
             cells.append(ratio(r) if r else "-")
         print(f"| {names[a]}/{names[b]} | " + " | ".join(cells) + " |")
     print()
+
+
+LADDER = re.compile(r"^ladder play (\d+): (\w+) added p99 ([\d.-]+) ms, relay ([\d.]+) cores .*; "
+                    r"generator ([\d.]+) cores, late p99 ([\d.]+) ms")
+
+
+def ladder(d):
+    """Series 4: paced players, from run2.sh's ladder-raw.txt."""
+    steps = {}  # (count, variant) -> {pair: (added, relay, gen, late, verdict)}
+    p = d / "ladder-raw.txt"
+    if not p.exists():
+        return
+    current = None
+    for line in p.read_text().splitlines():
+        head = re.match(r"^### ladder (\w+) (\d+) pair (\d+)", line)
+        if head:
+            current = (head[1], int(head[2]), int(head[3]))
+            continue
+        m = LADDER.match(line)
+        if m and current:
+            variant, count, pair = current
+            steps.setdefault((count, variant), {})[pair] = (
+                float(m[3]), float(m[4]), float(m[5]), float(m[6]), m[2])
+    for count in sorted({c for c, _ in steps}):
+        print(f"#### paced players, {count}\n")
+        print("| variant | pairs | added p99 ms | relay cores | generator cores | late p99 ms | verdicts |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+        for v in ("l1", "lN"):
+            rows = steps.get((count, v), {})
+            cols = list(zip(*rows.values())) if rows else []
+            cells = [summ(cols[i]) if cols else "-" for i in range(4)]
+            verdicts = ", ".join(sorted(set(cols[4]))) if cols else "-"
+            print(f"| {v} | {len(rows)} | " + " | ".join(cells) + f" | {verdicts} |")
+        a, b = steps.get((count, "lN"), {}), steps.get((count, "l1"), {})
+        pairs = sorted(set(a) & set(b))
+        if pairs:
+            print()
+            print(f"lN/l1 per pair ({len(pairs)}): added p99 "
+                  + ratio([a[p][0] / b[p][0] for p in pairs if b[p][0] > 0])
+                  + ", relay cores " + ratio([a[p][1] / b[p][1] for p in pairs]))
+        print()
+
+
+def summ(values):
+    return f"{num(statistics.median(values))} [{num(min(values))}-{num(max(values))}]"
 
 
 def main():
@@ -82,6 +132,7 @@ def main():
             print(f"#### {name}\n\nnot run\n")
             continue
         table(name, json.loads(p.read_text()))
+    ladder(d)
 
 
 if __name__ == "__main__":
