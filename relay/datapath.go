@@ -52,9 +52,11 @@ func (d DataPath) String() string { return string(d) }
 // (GOMAXPROCS, loop.Config's default).
 type Loops int
 
-// DefaultLoops is what a server owner gets: one loop measured cheaper than one per CPU on a
-// 2-vCPU machine (bench/results/2026-11-30-loop-data-path.md).
-const DefaultLoops Loops = 1
+// DefaultLoops is what a server owner gets: one loop per CPU Go uses, so that a server with
+// more cores has them all (bench/results/2026-12-01-cores.md: a second loop costs nothing by
+// itself; one loop is one core's worth of players; on two cores shared with busy neighbours
+// one loop costs less per frame, which docs/tuning.md tells owners of small machines).
+const DefaultLoops Loops = 0
 
 // UnmarshalText reads a whole number, 0 or more.
 func (n *Loops) UnmarshalText(text []byte) error {
