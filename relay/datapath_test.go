@@ -3,6 +3,7 @@ package relay
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"runtime"
@@ -120,6 +121,19 @@ func TestDataPathLine(t *testing.T) {
 	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
 	want := map[DataPath]string{
 		DataPathLoop:       `"message":"Data path: event loops (3) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
+		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
+	}[testDataPath]
+	if lines.count(want) != 1 {
+		t.Errorf("no line %s:\n%s", want, lines.String())
+	}
+}
+
+// TestDefaultLoopsAreOnePerCPU: relay.loops at its default runs one loop per CPU Go uses.
+func TestDefaultLoopsAreOnePerCPU(t *testing.T) {
+	var lines *logLines
+	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = DefaultDataPath().Loops }, Minecraft)
+	want := map[DataPath]string{
+		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d) for minecraft`, runtime.GOMAXPROCS(0)),
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {
