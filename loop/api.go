@@ -97,4 +97,7 @@ type Stats struct {
 	Sessions int64  // registered and not yet ended
 	Held     int64  // held buffers (partial writes waiting for a slow reader)
 	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are
+	// PerLoop is each loop's sessions (registered and not yet ended), in loop order: how evenly
+	// Register has shared them out.
+	PerLoop []int64
 }

@@ -130,8 +130,10 @@ func (e *Engine) Close() error {
 // Stats reads the engine's gauges.
 func (e *Engine) Stats() Stats {
 	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load()}
-	for _, l := range e.loops {
+	st.PerLoop = make([]int64, len(e.loops))
+	for i, l := range e.loops {
 		st.Wakeups += l.wakeups.Load()
+		st.PerLoop[i] = l.count.Load()
 	}
 	return st
 }

@@ -156,3 +156,12 @@ func (s *Server) loopHeld() int64 {
 	}
 	return s.engine.Stats().Held
 }
+
+// loopSessions is each event loop's sessions now, for moonbridge_loop_sessions; none without
+// loops.
+func (s *Server) loopSessions() []int64 {
+	if s.engine == nil {
+		return nil
+	}
+	return s.engine.Stats().PerLoop
+}

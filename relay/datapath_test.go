@@ -141,6 +141,26 @@ func TestDefaultLoopsAreOnePerCPU(t *testing.T) {
 	}
 }
 
+// TestLoopSessionsMetric: moonbridge_loop_sessions counts each loop's sessions (the first
+// loop gets the first session); without loops there is no such series.
+func TestLoopSessionsMetric(t *testing.T) {
+	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(startBackend(t, false).addr()); c.Loops = 2 }, Minecraft)
+	conn := dialClient(t, Minecraft, addr)
+	defer conn.Close()
+	exchange(t, conn, "h", 100)
+	first, second := map[string]string{"loop": "0"}, map[string]string{"loop": "1"}
+	if testDataPath != DataPathLoop {
+		if _, ok := metricValue(t, srv, "moonbridge_loop_sessions", first); ok {
+			t.Error("moonbridge_loop_sessions without event loops")
+		}
+		return
+	}
+	waitForMetric(t, srv, "moonbridge_loop_sessions", first, 1)
+	if n, ok := metricValue(t, srv, "moonbridge_loop_sessions", second); !ok || n != 0 {
+		t.Errorf("the second loop: %v sessions (series %v), want 0", n, ok)
+	}
+}
+
 func TestDataPathSettingsAreChecked(t *testing.T) {
 	for _, c := range []struct {
 		cfg  Config

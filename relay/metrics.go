@@ -2,6 +2,7 @@ package relay
 
 import (
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -53,6 +54,9 @@ var (
 		"Relay buffers (about 64 KiB each) held now. Goroutine data path: one per direction that is "+
 			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
 			"Event loops: one per direction whose destination has not taken all of a read yet.", nil, nil)
+	loopSessionsDesc = prometheus.NewDesc("moonbridge_loop_sessions",
+		"Established sessions on each event loop now (relay.loops, docs/tuning.md): a new session "+
+			"goes to the loop with the fewest.", []string{"loop"}, nil)
 	attackModeDesc = prometheus.NewDesc("moonbridge_attack_mode",
 		"1 while the attack mode is on (new connections, pings or logins over their thresholds), else 0.", nil, nil)
 	attackActivationsDesc = prometheus.NewDesc("moonbridge_attack_mode_activations_total",
@@ -116,7 +120,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -177,6 +181,9 @@ func (s *Server) snapshot() []prometheus.Metric {
 		add(proxyLoginsDesc, prometheus.CounterValue, n, o)
 	}
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
+	for i, n := range s.loopSessions() {
+		add(loopSessionsDesc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
+	}
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	add(attackModeDesc, prometheus.GaugeValue, s.attack.gauge())
 	add(attackActivationsDesc, prometheus.CounterValue, float64(s.attack.activations.Load()))
