@@ -12,8 +12,9 @@ import (
 
 // servedConfig is what the moonbridge config mbbench writes for --serve says, for a run that
 // needs more than `serve --backend` (the upgrades mode, an online login): one catch-all route to
-// the fake backend, and per-address limits raised because every player comes from 127.0.0.1
-// (the defaults, 5 new connections a second in bursts of 10, would refuse most of a run).
+// the fake backend, per-address limits raised because every player comes from 127.0.0.1
+// (the defaults, 5 new connections a second in bursts of 10, would refuse most of a run), and
+// for online logins the login meter raised out of reach.
 type servedConfig struct {
 	quiet      bool         // log level warn: no line per session (the upgrades mode's rate would flood the output)
 	tokenKeys  []string     // absolute paths of the public keys the route requires tokens checked with; none: tokens off
@@ -91,7 +92,9 @@ func (c servedConfig) text(backendAddr string) string {
 	}
 	fmt.Fprintf(&b, "]\n  token_cache: %d\n", c.tokenCache)
 	if c.online != nil {
-		fmt.Fprintf(&b, "login:\n  session_server: %q\n", c.online.sessionServer)
+		// The login meter's defaults (0.9 a second, bursts of 40) protect Mojang's allowance;
+		// the fake session server has none, and a run measures moonbridge, not the meter.
+		fmt.Fprintf(&b, "login:\n  session_server: %q\n  meter:\n    rate: 1000000\n    burst: 1000000\n", c.online.sessionServer)
 	}
 	return b.String()
 }

@@ -199,6 +199,9 @@ func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 	if !slices.Equal(cfg.Access.Keys, c.tokenKeys) || cfg.Access.TokenCache != c.tokenCache {
 		t.Errorf("access.keys %v, token_cache %d, want %v and %d", cfg.Access.Keys, cfg.Access.TokenCache, c.tokenKeys, c.tokenCache)
 	}
+	if m := cfg.Login.Meter; c.online != nil && (m.Rate < 100000 || m.Burst < 100000) {
+		t.Errorf("login meter %+v queues a loop of online logins", m)
+	}
 	if l := cfg.Limits; l.ConnectionRate < 100000 || l.ConnectionBurst < 100000 || l.MaxConnectionsPerIP < 10000 {
 		t.Errorf("limits %+v refuse a loop of sessions from one address", l)
 	}
