@@ -148,20 +148,12 @@ func (s *Server) closeDataPath() {
 	}
 }
 
-// loopHeld is how many held buffers the event loops have now (partial writes waiting for a
-// slow reader), for moonbridge_relay_buffers.
-func (s *Server) loopHeld() int64 {
+// loopStats are the event loops' gauges now, for a metrics scrape: their held buffers (partial
+// writes waiting for a slow reader, in moonbridge_relay_buffers) and each loop's sessions
+// (moonbridge_loop_sessions); zero without loops.
+func (s *Server) loopStats() loop.Stats {
 	if s.engine == nil {
-		return 0
+		return loop.Stats{}
 	}
-	return s.engine.Stats().Held
-}
-
-// loopSessions is each event loop's sessions now, for moonbridge_loop_sessions; none without
-// loops.
-func (s *Server) loopSessions() []int64 {
-	if s.engine == nil {
-		return nil
-	}
-	return s.engine.Stats().PerLoop
+	return s.engine.Stats()
 }

@@ -180,8 +180,9 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for o, n := range s.tally.logins {
 		add(proxyLoginsDesc, prometheus.CounterValue, n, o)
 	}
-	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+s.loopHeld()))
-	for i, n := range s.loopSessions() {
+	loops := s.loopStats()
+	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+loops.Held))
+	for i, n := range loops.PerLoop {
 		add(loopSessionsDesc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
 	}
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
