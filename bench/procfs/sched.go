@@ -3,7 +3,6 @@ package procfs
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -22,33 +21,17 @@ var ErrNoSched = errors.New("procfs: no per-thread sched file on this kernel")
 
 // processSched sums Sched over pid's threads (the process only, not its children).
 func processSched(pid int) (Sched, error) {
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return Sched{}, fmt.Errorf("%w: %s", ErrNoProcess, dir)
-	}
-	if err != nil {
-		return Sched{}, err
-	}
 	var total Sched
-	read := 0
-	for _, t := range tasks {
-		text, err := readProc(dir + "/" + t.Name() + "/sched")
-		if err != nil {
-			continue // the thread exited since the listing, or the kernel has no sched file
-		}
+	read, err := eachTask(pid, "sched", func(text string) error {
 		s, err := ParseSched(text)
-		if err != nil {
-			return Sched{}, err
-		}
 		total.Switches += s.Switches
 		total.Migrations += s.Migrations
-		read++
+		return err
+	})
+	if err == nil && read == 0 {
+		err = ErrNoSched
 	}
-	if read == 0 {
-		return Sched{}, ErrNoSched
-	}
-	return total, nil
+	return total, err
 }
 
 // ParseSched reads nr_switches and se.nr_migrations from one thread's sched file

@@ -15,6 +15,19 @@ import (
 // is 20 of them). A thread that exits during a phase takes its time with it (relays keep their
 // threads: Go's, HAProxy's, V2Ray's).
 func processCPU(pid int) (time.Duration, error) {
+	var total time.Duration
+	_, err := eachTask(pid, "schedstat", func(text string) error {
+		ns, err := ParseSchedstat(text)
+		total += ns
+		return err
+	})
+	return total, err
+}
+
+// eachTask runs each on the text of file in every thread's /proc/PID/task/TID directory and
+// says how many it read; a thread that exits since the listing is skipped, as is one whose
+// file the kernel does not have.
+func eachTask(pid int, file string, each func(text string) error) (read int, err error) {
 	dir := fmt.Sprintf("/proc/%d/task", pid)
 	tasks, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -23,19 +36,17 @@ func processCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	var total time.Duration
 	for _, t := range tasks {
-		text, err := readProc(dir + "/" + t.Name() + "/schedstat")
+		text, err := readProc(dir + "/" + t.Name() + "/" + file)
 		if err != nil {
-			continue // the thread exited since the listing
+			continue
 		}
-		ns, err := ParseSchedstat(text)
-		if err != nil {
-			return 0, err
+		if err := each(text); err != nil {
+			return read, err
 		}
-		total += ns
+		read++
 	}
-	return total, nil
+	return read, nil
 }
 
 // ParseSchedstat reads the time on CPU, the first of schedstat's three fields (nanoseconds).
