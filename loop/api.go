@@ -72,11 +72,12 @@ type Result struct {
 type Session struct {
 	up, down atomic.Int64
 	spec     Spec
-	post     func(*Session, error) // asks the session's loop to close it
-	closed   bool                  // loop-only
-	firstEnd Which                 // loop-only: the side whose stream ended first
-	anyEnd   bool                  // loop-only: one stream has ended
-	sides    sessionSides          // loop-only
+	post     func(*Session, error)         // asks the session's loop to close it
+	send     func(*Session, func() []byte) // asks the session's loop to run a Send
+	closed   bool                          // loop-only
+	firstEnd Which                         // loop-only: the side whose stream ended first
+	anyEnd   bool                          // loop-only: one stream has ended
+	sides    sessionSides                  // loop-only
 }
 
 // Bytes is what the session has handed on so far, each way (for metrics scraped while it runs).
@@ -89,6 +90,19 @@ func (s *Session) Close(reason error) {
 		reason = ErrCloseRequested
 	}
 	s.post(s, reason)
+}
+
+// Send runs fill on the session's loop, between two events, and delivers the stream bytes it
+// returns to the client as if the backend had sent them: through the client's codec, behind
+// what the loop holds for the client. fill decides on the loop goroutine, so it may read and
+// change the state of the session's codecs (the relay puts a packet in only at a packet
+// boundary of the backend's stream, which its backend codec knows). A session that has ended,
+// or ends before its loop gets to it, does not run fill; nil or empty bytes deliver nothing, and
+// at most Config.BufferSize bytes are delivered.
+func (s *Session) Send(fill func() []byte) {
+	if fill != nil {
+		s.send(s, fill)
+	}
 }
 
 // Stats are the engine's gauges, for metrics.

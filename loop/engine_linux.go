@@ -50,7 +50,7 @@ func (e *Engine) Register(spec Spec) (*Session, error) {
 		return nil, err
 	}
 	l := e.pick()
-	s := &Session{spec: spec, post: l.closeLater}
+	s := &Session{spec: spec, post: l.closeLater, send: l.sendLater}
 	e.sessions.Add(1)
 	l.count.Add(1)
 	if !l.post(command{sess: s, fds: fds, adopt: true}) {

@@ -43,7 +43,8 @@ type command struct {
 	sess     *Session
 	fds      [2]int // adopt: the client's and the backend's descriptors
 	adopt    bool
-	reason   error // neither adopt nor shutdown: close sess with reason
+	reason   error         // neither adopt, fill nor shutdown: close sess with reason
+	fill     func() []byte // Session.Send's
 	shutdown bool
 }
 
@@ -89,6 +90,8 @@ func (l *loop) post(c command) bool {
 }
 
 func (l *loop) closeLater(s *Session, reason error) { l.post(command{sess: s, reason: reason}) }
+
+func (l *loop) sendLater(s *Session, fill func() []byte) { l.post(command{sess: s, fill: fill}) }
 
 func (l *loop) run() {
 	defer l.release()
@@ -150,10 +153,24 @@ func (l *loop) command(c command) (stop bool) {
 		return true
 	case c.adopt:
 		l.adopt(c.sess, c.fds)
+	case c.fill != nil:
+		l.fill(c.sess, c.fill)
 	case c.sess.sides.client != nil:
 		l.finish(c.sess.sides.client, c.reason)
 	}
 	return false
+}
+
+// fill runs a Send of s: what fill returns goes to the client as the backend's stream bytes.
+func (l *loop) fill(s *Session, fill func() []byte) {
+	c := s.sides.client
+	if c == nil || s.closed {
+		return
+	}
+	b := c.peer // the bytes come as if from the backend
+	if n := copy(l.buf[Headroom:], fill()); n > 0 {
+		l.deliver(b, n)
+	}
 }
 
 // stop refuses further commands, runs those already queued and ends every session with reason.
