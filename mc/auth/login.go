@@ -35,6 +35,9 @@ type Config struct {
 	Meter *Meter
 	// SendIP gives hasJoined the player's address (the prevent-proxy-connections check).
 	SendIP bool
+	// TransferCookies checks the cookie of a transfer login (PlayerConn.Transfer) after Login
+	// Start; a valid one skips the meter. nil: transfer logins are not asked for one.
+	TransferCookies CookieChecker
 	// NewCipher makes the player side's AES-128/CFB8 pair from the shared secret (key and IV);
 	// nil is mc/cfb8's Go implementation (NewAESPair); cmd/ sets the pair cfb8.Choose picked.
 	NewCipher func(key []byte) (enc, dec cipher.Stream, err error)
@@ -49,6 +52,7 @@ type Player struct {
 	Profile    Profile
 	Address    string        // the player's IP address, for forwarding
 	Enc, Dec   cipher.Stream // the player side's cipher (Online); nil offline
+	Cookie     Cookie        // what the transfer cookie check found
 }
 
 // CloseCipher frees the cipher's streams now when they hold memory outside Go (gossl's), rather
@@ -70,6 +74,8 @@ func (p *Player) CloseCipher() {
 type PlayerConn struct {
 	R    *bufio.Reader
 	Send func(frame []byte) error
+	// Transfer: the handshake's next state was transfer (3): another server sent the player.
+	Transfer bool
 }
 
 // Login runs the login of a player whose handshake named protocol, from Login Start to a
@@ -89,6 +95,11 @@ func (c *Config) Login(ctx context.Context, pc PlayerConn, protocol int32, addre
 	}
 	if err := p.readLoginStart(pc); err != nil {
 		return nil, err
+	}
+	if pc.Transfer && c.TransferCookies != nil {
+		if err := c.askCookie(pc, p); err != nil {
+			return nil, err
+		}
 	}
 	if !c.Online {
 		p.Profile = OfflineProfile(p.Start.Name)
@@ -123,7 +134,7 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 		return p.refuse(pc, OutcomeExpiredKey, "Expired profile public key. Check that your system time is synchronized, and try restarting your game.",
 			fmt.Errorf("%w: at %s", ErrExpiredKey, time.UnixMilli(k.Expiry).UTC().Format(time.RFC3339)))
 	}
-	if err := c.Meter.Check(); err != nil { // refused now: no Encryption Request, no RSA
+	if err := c.meter(p).Check(); err != nil { // refused now: no Encryption Request, no RSA
 		return p.refuseByMeter(pc, err)
 	}
 	token := make([]byte, 4)
@@ -209,12 +220,13 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	if c.SendIP {
 		ip = p.Address
 	}
-	ticket, err := c.Meter.Acquire(ctx)
+	meter := c.meter(p)
+	ticket, err := meter.Acquire(ctx)
 	if err != nil {
 		return p.refuseByMeter(pc, err)
 	}
 	profile, err := c.Sessions.HasJoined(ctx, p.Start.Name, hash, ip)
-	c.Meter.Observe(ticket, err)
+	meter.Observe(ticket, err)
 	switch {
 	case errors.Is(err, ErrNotAuthenticated):
 		return p.refuse(pc, OutcomeNotAuthed, "Failed to verify username! (Are you logged in to a Minecraft account?)", err)

@@ -1,0 +1,72 @@
+package auth
+
+import (
+	"bytes"
+
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/play"
+)
+
+// CookieChecker checks the cookie a transfer login shows: the one another instance stored on
+// the player before its Transfer (relay.TransferCookies).
+type CookieChecker interface {
+	Key() string                             // the cookie's identifier, e.g. moonbridge:transfer
+	Verify(name string, cookie []byte) error // nil: believed for the player name
+}
+
+// Cookie is what a login's cookie check found.
+type Cookie uint8
+
+const (
+	CookieNotAsked Cookie = iota // no transfer login, or no checker
+	CookieValid                  // signed, for this player, not expired
+	CookieAbsent                 // the client had none for the key
+	CookieRejected               // there, and not believed (forged, expired, another player's)
+)
+
+// askCookie asks the player, after Login Start of a transfer login, for the transfer cookie and
+// checks it; a read error or a malformed answer ends the login as any bad packet does.
+func (c *Config) askCookie(pc PlayerConn, p *Player) error {
+	if err := pc.Send(play.AppendCookieRequest(nil, c.TransferCookies.Key())); err != nil {
+		return err
+	}
+	resp, err := mc.ReadParsed(pc.R, func(b []byte) (cookieResponse, int, error) {
+		body, n, err := mc.ReadFrame(b, maxCookieFrame)
+		if err != nil {
+			return cookieResponse{}, 0, err
+		}
+		key, payload, present, err := play.ParseCookieResponse(body)
+		return cookieResponse{key: key, payload: bytes.Clone(payload), present: present}, n, err
+	})
+	if err != nil {
+		return p.readFailed(pc, "Cookie Response", err)
+	}
+	switch {
+	case !resp.present || resp.key != c.TransferCookies.Key():
+		p.Cookie = CookieAbsent
+	case c.TransferCookies.Verify(p.Start.Name, resp.payload) == nil:
+		p.Cookie = CookieValid
+	default:
+		p.Cookie = CookieRejected
+	}
+	return nil
+}
+
+// maxCookieFrame bounds a Cookie Response frame: a key and a cookie of at most 5 KiB.
+const maxCookieFrame = 6 << 10
+
+type cookieResponse struct {
+	key     string
+	payload []byte
+	present bool
+}
+
+// meter is the login meter this player waits for: none for a player another instance moved
+// here with a valid cookie (a drain sends everyone at once; they were metered where they came
+// from), else the route's.
+func (c *Config) meter(p *Player) *Meter {
+	if p.Cookie == CookieValid {
+		return nil
+	}
+	return c.Meter
+}
