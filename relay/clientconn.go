@@ -19,6 +19,9 @@ type connInfo struct {
 	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
 	tls    gossl.Conn     // the TLS server connection for wss, for the log line
 	claims *access.Claims // the token verified during the upgrade; nil: none (always for raw TCP)
+	// bridge is the local address of the player's moonbridge client bridge (ws.BridgeHeader),
+	// where a drain sends the player back; zero: none (raw TCP, another WebSocket client).
+	bridge netip.AddrPort
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
 	// all be done by then. timer closes the connection at deadline until the session starts.
 	deadline time.Time

@@ -3,18 +3,24 @@ package relay
 import (
 	"context"
 	"errors"
+	"net"
+	"strconv"
 
 	"github.com/moonbridge/moonbridge/mc"
 )
 
 // DrainResult counts how the sessions open during a drain ended.
 type DrainResult struct {
-	Ended  int // by themselves, before the deadline
-	Closed int // at the deadline, with reason "shutdown"
+	Ended       int // by themselves, before the deadline (transferred players among them)
+	Closed      int // at the deadline, with reason "shutdown"
+	Transferred int // sent a Transfer to a live instance (Config.Transfer) at the drain's start
+	Told        int // of those closed, told why by a Disconnect
 }
 
-// Drain stops accepting (health turns not ready at once), lets open sessions run until they end
-// or ctx ends, then closes the rest with reason "shutdown" (WebSocket close 1001) and waits for
+// Drain stops accepting (health turns not ready at once), sends the players it can move a
+// Transfer to a live instance (Config.Transfer; they leave by themselves), lets the other
+// sessions run until they end or ctx ends, then tells the rest why where their stream has room
+// for a Disconnect, closes them with reason "shutdown" (WebSocket close 1001) and waits for
 // everything the server started. Connections accepted before the listeners closed still become
 // sessions; their server-list pings get the restarting answer (Config.RestartingMOTD).
 func (s *Server) Drain(ctx context.Context) DrainResult {
@@ -27,12 +33,19 @@ func (s *Server) Drain(ctx context.Context) DrainResult {
 	open := len(s.sessions)
 	s.mu.Unlock()
 	s.log.Info().Int("sessions", open).Msg("draining: listeners closed; waiting for sessions to end")
+	moved := s.moveAll()
+	if moved > 0 {
+		t := s.settings().Transfer
+		s.log.Info().Int("transferred", moved).Int("staying", open-moved).Str("transfer_to", net.JoinHostPort(t.Host, strconv.Itoa(int(t.Port)))).
+			Msg("draining: players sent to a live instance")
+	}
 	s.waitForSessions(ctx)
+	told := s.tellTheRest()
 	closed := s.shutdown()
 	s.healthMu.Lock()
-	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed}
+	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed, Transferred: moved, Told: told}
 	s.healthMu.Unlock()
-	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Msg("drained")
+	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Int("transferred", moved).Int("told", told).Msg("drained")
 	return result
 }
 

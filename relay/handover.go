@@ -7,6 +7,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/play"
 )
 
 // toLoop hands an established session to the server's event loops, when it has them and the
@@ -30,10 +31,7 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		s.decrypt(player.Pending) // stream bytes, still encrypted: the codec carries on after them
 		player.Codec = auth.NewLoopCodec(player.Codec, s.login.Enc, s.login.Dec)
 	}
-	back := loop.Side{Conn: backend}
-	if s.player.want {
-		back.Codec = playerNameCodec{p: &s.player}
-	}
+	back := loop.Side{Conn: backend, Codec: s.backendCodec()}
 	spec := loop.Spec{Client: player.Side, Backend: back, OnClose: s.loopEnded(sent, player.free)}
 	ls, err := s.srv.engine.Register(spec)
 	if err != nil {
@@ -43,6 +41,10 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	if s.mover != nil {
+		m := s.mover
+		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
+	}
 	// The loop owns both sockets now: forget the connections that wrapped them (a WebSocket
 	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
 	s.end.Handover()
@@ -85,6 +87,7 @@ func (s *session) loopEnded(sent int64, free func()) func(loop.Result) {
 		s.end.Close()
 		s.logEnd()
 		s.login.CloseCipher() // the loop calls the codec no more
+		s.endMoves()
 		s.srv.untrack(s)
 	}
 }
@@ -97,6 +100,19 @@ func endReason(err error) error {
 		return errShutdown
 	}
 	return err
+}
+
+// backendCodec is the backend side's codec on a loop: it reads the player's name while it is
+// not known, and puts the proxy's packets into the stream to the player when it has a mover.
+func (s *session) backendCodec() loop.Codec {
+	var c loop.Codec = loop.Identity{}
+	if s.player.want {
+		c = playerNameCodec{p: &s.player}
+	}
+	if s.mover != nil {
+		c = moverCodec{Codec: c, m: s.mover}
+	}
+	return c
 }
 
 // playerNameCodec is the backend side's codec while the player's name is not known yet: it

@@ -407,6 +407,9 @@ func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request)
 		c.CloseWithCode(ws.ClosePolicyViolation, "")
 		return
 	}
+	if v := r.Header.Get(ws.BridgeHeader); v != "" {
+		conn.info.bridge, _ = ws.ParseBridgeHeader(v) // a bad one: the player is not moved, which is all it risks
+	}
 	ln.srv.runSession(ln, protocol, wsDownstream{Conn: c, under: conn.clientConn}, conn.info, r.URL.Path)
 }
 

@@ -26,7 +26,7 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	s.down.SetReadDeadline(time.Now().Add(loginTimeout))
 	ctx, cancel := context.WithCancel(s.srv.ctx)
 	defer cancel()
-	p, err := cfg.Login(ctx, auth.PlayerConn{R: r, Send: s.sendAnswer}, hs.Protocol, s.info.client.Addr().Unmap().String())
+	p, err := cfg.Login(ctx, auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn}, hs.Protocol, s.info.client.Addr().Unmap().String())
 	var le *auth.LoginError
 	if err != nil {
 		p.CloseCipher() // a refusal may have been sent through it, never anything more
@@ -40,6 +40,7 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 		return clientError("login", err)
 	}
 	s.srv.countLogin(auth.OutcomeOK)
+	s.srv.countTransferCookie(p.Cookie)
 	s.login = p
 	s.player.want, s.player.name, s.player.uuid = false, p.Profile.Name, p.Profile.ID.String()
 	return nil
@@ -85,6 +86,7 @@ func (s *session) forwardVelocity(backend net.Conn, route *Route) error {
 	if len(toPlayer) == 0 {
 		return nil
 	}
+	s.mover.feed(toPlayer) // the player's stream has begun: Set Compression, say
 	return s.sendAnswer(toPlayer)
 }
 

@@ -126,6 +126,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	s.backends.Describe(ch)
 	s.events.describe(ch)
 	s.meter.Describe(ch)
+	s.transfers.describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -137,6 +138,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	s.backends.Collect(ch)
 	s.events.collect(ch)
 	s.meter.Collect(ch)
+	s.transfers.collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

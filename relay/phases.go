@@ -43,6 +43,9 @@ func (s *session) readHello(o *opening) bool {
 	}
 	o.hs = o.hello.Handshake
 	s.line.hello(o.hs)
+	if o.hs.NextState == mc.NextTransfer {
+		o.hs = s.transferLogin(o.hs)
+	}
 	s.player.want, s.player.protocol = o.hs.NextState == mc.NextLogin, o.hs.Protocol
 	if o.hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(o.r, o.hello, s.sendAnswer))
@@ -137,6 +140,9 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 // handOver gives the backend the player the proxy verified (Velocity forwarding) and counts a
 // login the backend took, before the relay.
 func (s *session) handOver(o *opening, backend net.Conn) bool {
+	if s.joining(o.hs) {
+		s.mover = newMover(o.hs.Protocol)
+	}
 	if o.ranLogin && o.route.Login.Forwarding == auth.ForwardVelocity {
 		if err := s.forwardVelocity(backend, o.route); err != nil {
 			backend.Close()

@@ -63,6 +63,8 @@ type Config struct {
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
 	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
 	RestartingMOTD string
+	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none.
+	Transfer Transfer
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
@@ -79,10 +81,11 @@ type Server struct {
 	mem       *memoryWatch // memory profile, limit and admission (memory.go)
 	lifecycle              // draining and listener health (readiness.go)
 	// backends count dials per backend and wakes per route; the pools' checkers run on wg.
-	backends *pool.Metrics
-	events   *loginEvents // logins per route and the login webhook's queue
-	attack   attackWatch  // the attack mode: rates over the whole proxy (attack.go)
-	meter    *auth.Meter  // the session server's login meter, shared by the online routes
+	backends  *pool.Metrics
+	events    *loginEvents    // logins per route and the login webhook's queue
+	attack    attackWatch     // the attack mode: rates over the whole proxy (attack.go)
+	meter     *auth.Meter     // the session server's login meter, shared by the online routes
+	transfers transferMetrics // what drains moved, and the transfer logins that came in
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -119,6 +122,7 @@ func New(cfg Config) (*Server, error) {
 		answering: make(chan struct{}, maxRefusalAnswers),
 		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
+		transfers: newTransferMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set)

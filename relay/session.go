@@ -44,6 +44,12 @@ type session struct {
 	// login is the login the proxy ran (the route's auth), nil when it passed the login through;
 	// its cipher, if any, encrypts the player's side (login.go).
 	login *auth.Player
+	// mover follows the backend's stream to a joining player of 1.20.5 or later, so that the
+	// proxy can put packets in (mover.go); moves is how, once the relay started (transfer.go).
+	mover *mover
+	moves sessionMoves
+	// transferIn: the player came by a transfer from another server (handshake next state 3).
+	transferIn bool
 	// quiet: the session was a cheap refusal (refusal.go), counted and sampled there; it has
 	// no end line of its own.
 	quiet bool
@@ -96,6 +102,7 @@ func (s *session) run() (onLoop bool) {
 // is written, and the login's cipher freed (both pumps have returned).
 func (s *session) closeAndLog() {
 	s.end.Close()
+	s.endMoves()
 	if !s.quiet {
 		s.logEnd()
 	}
@@ -154,10 +161,7 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 		_, err := backend.Write(buf[headroom : headroom+n])
 		return err
 	}}
-	downPump := &pipe.Pump{Source: sourceFor(backend, backend.Read), Write: func(buf []byte, n int) error {
-		s.encrypt(buf[headroom : headroom+n])
-		return s.down.WriteBatch(buf[:headroom+n])
-	}}
+	downPump := &pipe.Pump{Source: sourceFor(backend, backend.Read), Write: s.downWrite()}
 	up.Bytes.Store(sent) // the backend already has the first bytes: they count as relayed up
 	s.start(func() (int64, int64) { return up.Bytes.Load(), downPump.Bytes.Load() })
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
@@ -172,6 +176,21 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 		halfClose: func() { s.down.CloseWrite(serverClosed) }, drain: func() { drain(backend) }})
 	<-upDone
 	return false
+}
+
+// downWrite is the down pump's write: to the player, encrypted when the login turned a cipher
+// on, and through the mover when the session has one.
+func (s *session) downWrite() func(buf []byte, n int) error {
+	write := func(buf []byte, n int) error {
+		s.encrypt(buf[headroom : headroom+n])
+		return s.down.WriteBatch(buf[:headroom+n])
+	}
+	if s.mover == nil {
+		return write
+	}
+	w := pumpWriter{m: s.mover, write: write}
+	s.startMoves(w.send)
+	return w.Write
 }
 
 // direction is one pump's two sides, by their names on the end line, and what its end does:
@@ -271,6 +290,9 @@ func (s *session) logEnd() {
 	}
 	if s.login != nil {
 		end.Bool("online", s.login.Enc != nil)
+	}
+	if to := s.moves.transferred.Load(); to != nil {
+		end.Str("transferred_to", *to)
 	}
 	s.sendLeave()
 	end.Dur("duration", time.Since(s.started))

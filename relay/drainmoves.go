@@ -1,0 +1,138 @@
+package relay
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// moveAll sends every player the drain can move a Transfer (Config.Transfer); the others drain
+// as before. It returns how many Transfers went out within moveWait (a packet partly through
+// delays one until the backend has sent its end).
+func (s *Server) moveAll() int {
+	if !s.settings().Transfer.Enabled() {
+		return 0
+	}
+	return putInAll(s.sessionList(), moveWait, s.moveOne)
+}
+
+// moveOne asks sess's player to move, counting the outcome; false when it cannot be moved.
+func (s *Server) moveOne(sess *session, done func(sent bool)) bool {
+	ok := sess.moveOut(s.settings().Transfer, func(sent bool) {
+		if sent {
+			s.transfers.moves.WithLabelValues(transferSent).Inc()
+		} else {
+			s.transfers.moves.WithLabelValues(transferFailed).Inc()
+		}
+		done(sent)
+	})
+	if !ok {
+		s.transfers.moves.WithLabelValues(transferNotMovable).Inc()
+	}
+	return ok
+}
+
+// tellTheRest sends the players still there at the end of a drain a Disconnect with the
+// restarting message, where their stream has room for one, so that they see why instead of
+// "connection lost"; it returns how many went out within tellWait.
+func (s *Server) tellTheRest() int {
+	reason := s.settings().RestartingMOTD
+	if reason == "" {
+		reason = errShutdown.Error()
+	}
+	told := putInAll(s.sessionList(), tellWait, func(sess *session, done func(bool)) bool {
+		return sess.tell(reason, done)
+	})
+	s.transfers.moves.WithLabelValues(transferTold).Add(float64(told))
+	return told
+}
+
+// putInAll runs put (a move or a tell) for each session and waits up to wait for the packets to
+// go out; it returns how many did by then.
+func putInAll(sessions []*session, wait time.Duration, put func(*session, func(sent bool)) bool) int {
+	var wg sync.WaitGroup
+	var sent atomic.Int64
+	for _, sess := range sessions {
+		wg.Add(1)
+		var once sync.Once
+		done := func(ok bool) {
+			once.Do(func() {
+				if ok {
+					sent.Add(1)
+				}
+				wg.Done()
+			})
+		}
+		if !put(sess, done) {
+			done(false)
+		}
+	}
+	waitGroupFor(&wg, wait)
+	return int(sent.Load())
+}
+
+// sessionList is the open sessions now.
+func (s *Server) sessionList() []*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list := make([]*session, 0, len(s.sessions))
+	for sess := range s.sessions {
+		list = append(list, sess)
+	}
+	return list
+}
+
+// waitGroupFor waits for wg, or for d at most.
+func waitGroupFor(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+
+// RouteMoves is what MoveRoute did.
+type RouteMoves struct {
+	Route        string `json:"route"`
+	Transferring int    `json:"transferring"` // players sent a Transfer
+	Staying      int    `json:"staying"`      // players of the route that cannot be moved
+}
+
+// MoveRoute sends the players of the route labelled route that can be moved a Transfer to
+// Config.Transfer's address (or their bridge), as a drain does, without stopping anything: the
+// admin endpoint's POST /transfer, to empty a route before its backend goes down. The others
+// stay.
+func (s *Server) MoveRoute(route string) (RouteMoves, error) {
+	set := s.settings()
+	if !set.Transfer.Enabled() {
+		return RouteMoves{}, ErrNoTransferTarget
+	}
+	if !slices.ContainsFunc(set.router.routes, func(r Route) bool { return r.Label() == route }) {
+		return RouteMoves{}, &UnknownRouteError{Route: route}
+	}
+	m := RouteMoves{Route: route}
+	for _, sess := range s.sessionList() {
+		if sess.moves.send.Load() == nil || sess.route != route { // route is set before send
+			continue
+		}
+		if s.moveOne(sess, func(bool) {}) {
+			m.Transferring++
+		} else {
+			m.Staying++
+		}
+	}
+	return m, nil
+}
+
+// ErrNoTransferTarget: a move was asked for and shutdown.transfer_to is not set.
+var ErrNoTransferTarget = errors.New("no transfer target: set shutdown.transfer_to")
+
+// UnknownRouteError: no route has this label.
+type UnknownRouteError struct{ Route string }
+
+func (e *UnknownRouteError) Error() string { return "no route is labelled " + strconv.Quote(e.Route) }
