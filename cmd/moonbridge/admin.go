@@ -21,6 +21,7 @@ import (
 type adminSource interface {
 	healthSource
 	blockListSource
+	routeMover
 }
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go) and the
@@ -46,7 +47,8 @@ func startAdmin(cfg config.Admin, src adminSource, log zerolog.Logger, metrics .
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
 	handleHealth(mux, src)
 	handleBlockList(mux, src, log)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist"
+	handleTransfer(mux, src, log)
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"

@@ -10,12 +10,14 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/mc/cfb8"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // routeLogins makes each route's login settings (nil for auth passthrough). The RSA key of the
 // Encryption Requests is read from login.key_file or made once per load, and only when a route
-// runs online logins; then the cipher login.cipher chose (mc/cfb8's Choose) is logged.
-func routeLogins(routes []config.Route, login config.Login, log zerolog.Logger) ([]*auth.Config, error) {
+// runs online logins; then the cipher login.cipher chose (mc/cfb8's Choose) is logged. cookies,
+// if any, check the cookies of transfer logins (shutdown.transfer_secret_file).
+func routeLogins(routes []config.Route, login config.Login, cookies *relay.TransferCookies, log zerolog.Logger) ([]*auth.Config, error) {
 	choice, err := cfb8.Choose(cfb8.Impl(login.Cipher))
 	if err != nil {
 		return nil, fmt.Errorf("login.cipher: %w", err)
@@ -39,6 +41,9 @@ func routeLogins(routes []config.Route, login config.Login, log zerolog.Logger) 
 			c.Keys = keys
 		}
 		c.NewCipher = choice.NewPair
+		if cookies != nil { // a nil pointer in the interface would be a checker
+			c.TransferCookies = cookies
+		}
 		out[i] = c
 	}
 	if keys != nil {

@@ -49,7 +49,11 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
-	logins, err := routeLogins(cfg.Routes, cfg.Login, log)
+	transfer, err := relayTransfer(cfg.Shutdown)
+	if err != nil {
+		return relay.Config{}, err
+	}
+	logins, err := routeLogins(cfg.Routes, cfg.Login, transfer.Cookies, log)
 	if err != nil {
 		return relay.Config{}, err
 	}
@@ -78,6 +82,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		LandingPage:     cfg.LandingPage,
 		Fallback:        fallback,
 		RestartingMOTD:  cfg.Shutdown.MOTD,
+		Transfer:        transfer,
 		DataPathConfig:  cfg.Relay,
 		Logger:          log,
 	}, nil

@@ -108,12 +108,22 @@ const (
 	AuthOffline     = "offline"
 )
 
-// Shutdown is what SIGTERM does: stop accepting, let sessions end for up to DrainTimeout, then
-// close the rest.
+// Shutdown is what SIGTERM does: stop accepting, move the players that can be moved to
+// TransferTo, let the other sessions end for up to DrainTimeout, then close the rest.
 type Shutdown struct {
 	DrainTimeout time.Duration `yaml:"drain_timeout"` // 0: close every session at once
-	// MOTD answers server-list pings that arrive during the drain; empty: fallback.motd.
+	// MOTD answers server-list pings that arrive during the drain, and is the Disconnect the
+	// players still there at its end read; empty: fallback.motd.
 	MOTD string `yaml:"motd"`
+	// TransferTo is where a drain sends the players it can move (relay.Transfer): host:port of a
+	// live instance, such as the public name of the load balancer or Service; "": nobody moves.
+	TransferTo string `yaml:"transfer_to"`
+	// TransferSecretFile holds the secret that signs the cookie a moved player shows the next
+	// instance, and checks those of players moved here (every instance reads the same one);
+	// "": no cookie.
+	TransferSecretFile string `yaml:"transfer_secret_file"`
+	// TransferCookieTTL is how long that cookie is good for (default relay.DefaultTransferCookieTTL).
+	TransferCookieTTL time.Duration `yaml:"transfer_cookie_ttl"`
 }
 
 // Memory chooses the buffer pools' profile (low, throughput), the memory limit new logins are
@@ -305,8 +315,9 @@ func Default() Config {
 		Login:           defaultLogin(),
 		Fallback:        defaultFallback(),
 		Shutdown: Shutdown{
-			DrainTimeout: 30 * time.Second,
-			MOTD:         "§eThe server is restarting; try again in a minute",
+			DrainTimeout:      30 * time.Second,
+			MOTD:              "§eThe server is restarting; try again in a minute",
+			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
 		Client: defaultClient(),
 	}

@@ -66,9 +66,7 @@ func (c Config) Validate() error {
 	errs = append(errs, validateBlock(c.Defence.Block)...)
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
-	if c.Shutdown.DrainTimeout < 0 {
-		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
-	}
+	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	return errors.Join(errs...)
 }
@@ -431,4 +429,20 @@ func validateHeaderNames(key string, names []string) []error {
 		seen[strings.ToLower(name)] = true
 	}
 	return errs
+}
+
+func (s Shutdown) validate() []error {
+	var errs []error
+	if s.DrainTimeout < 0 {
+		errs = append(errs, invalid("shutdown.drain_timeout", "must be 0 (close sessions at once) or a positive duration such as 30s"))
+	}
+	if s.TransferTo != "" {
+		if _, _, err := relay.ParseTransferTarget(s.TransferTo); err != nil {
+			errs = append(errs, invalid("shutdown.transfer_to", "%v", err))
+		}
+	}
+	if s.TransferCookieTTL < 0 {
+		errs = append(errs, invalid("shutdown.transfer_cookie_ttl", "must be 0 (the default, 1m) or a positive duration"))
+	}
+	return append(errs, readableFile("shutdown.transfer_secret_file", s.TransferSecretFile))
 }
