@@ -26,7 +26,7 @@ func finding(check, format string, args ...any) error {
 func Check(s *Set, cfg Config) []error {
 	var errs []error
 	for _, check := range []func(*Set, Config) error{
-		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace,
+		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
 		checkSecurity, checkScaling, checkImage, checkScrape, checkResources,
 	} {
 		if err := check(s, cfg); err != nil {

@@ -30,6 +30,7 @@ type Config struct {
 	} `json:"listeners"`
 	Shutdown struct {
 		DrainTimeout string `json:"drain_timeout"`
+		TransferTo   string `json:"transfer_to"`
 	} `json:"shutdown"`
 }
 

@@ -97,6 +97,8 @@ func TestCheckFindsMistakes(t *testing.T) {
 		{"volumes", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Spec.SecurityContext.FSGroup = nil }},
 		{"grace period", func(_ *Set, c *Config) { c.Shutdown.DrainTimeout = "1m" }},
 		{"grace period", func(s *Set, _ *Config) { s.Container().Lifecycle = nil }},
+		{"transfer", func(_ *Set, c *Config) { c.Shutdown.TransferTo = "" }},
+		{"transfer", func(_ *Set, c *Config) { c.Shutdown.TransferTo = "play.example.net:25577" }},
 		{"security", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Spec.SecurityContext.RunAsUser = new(int64) }},
 		{"security", func(s *Set, _ *Config) { s.Container().SecurityContext.ReadOnlyRootFilesystem = new(bool) }},
 		{"security", func(s *Set, _ *Config) {

@@ -3,7 +3,9 @@ package kubernetes
 // Rules about the pod: its files, its stop, its privileges, its scaling.
 
 import (
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,6 +82,22 @@ func checkGrace(s *Set, cfg Config) error {
 		return finding("grace period", "terminationGracePeriodSeconds %v is less than the preStop sleep and drain_timeout (%s)", deref(grace), need)
 	}
 	return nil
+}
+
+// checkTransfer: a rollout moves players to the pods that stay: shutdown.transfer_to names the
+// Service's Minecraft port (its public name is the operator's: the load balancer's DNS name, or
+// one pointed at it).
+func checkTransfer(s *Set, cfg Config) error {
+	_, port, err := net.SplitHostPort(cfg.Shutdown.TransferTo)
+	if err != nil {
+		return finding("transfer", "shutdown.transfer_to %q: want the Service's public host:port, so that a rollout moves players", cfg.Shutdown.TransferTo)
+	}
+	for _, p := range s.Service.Spec.Ports {
+		if p.Name == "minecraft" && strconv.Itoa(int(p.Port)) == port {
+			return nil
+		}
+	}
+	return finding("transfer", "shutdown.transfer_to %q is not the Service's minecraft port", cfg.Shutdown.TransferTo)
 }
 
 // checkSecurity: non-root as the image's user, read-only root, no privilege escalation, no
