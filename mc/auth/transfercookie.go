@@ -35,7 +35,14 @@ func (c *Config) askCookie(pc PlayerConn, p *Player) error {
 		if err != nil {
 			return cookieResponse{}, 0, err
 		}
-		key, payload, present, err := play.ParseCookieResponse(body)
+		id, fields, err := mc.PacketID(body)
+		switch {
+		case err != nil:
+			return cookieResponse{}, 0, err
+		case id != play.CookieResponseID:
+			return cookieResponse{}, 0, &mc.ProtocolError{Layer: "cookie response", Err: mc.ErrPacketID}
+		}
+		key, payload, present, err := play.ParseCookieResponse(fields)
 		return cookieResponse{key: key, payload: bytes.Clone(payload), present: present}, n, err
 	})
 	if err != nil {
