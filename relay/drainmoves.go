@@ -95,7 +95,6 @@ func waitGroupFor(wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
-
 // RouteMoves is what MoveRoute did.
 type RouteMoves struct {
 	Route        string `json:"route"`
