@@ -39,17 +39,7 @@ func TestAdminListsAndClearsTheBlockList(t *testing.T) {
 	defer server.Close()
 	do := func(method, path string, header http.Header) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest(method, server.URL+path, nil)
-		for k, v := range header {
-			req.Header[k] = v
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, strings.TrimSpace(string(body))
+		return adminRequest(t, server, method, path, header)
 	}
 	want := `{"blocked":[{"network":"203.0.113.9/32","until":"2026-12-01T14:00:00Z"},{"network":"2001:db8::/64","until":"2026-12-01T14:00:00Z"}]}`
 	if code, body := do("GET", "/blocklist", nil); code != 200 || body != want {
@@ -67,6 +57,23 @@ func TestAdminListsAndClearsTheBlockList(t *testing.T) {
 	if code, body := do("GET", "/blocklist", nil); code != 200 || body != `{"blocked":[]}` {
 		t.Errorf("GET /blocklist after clearing: %d %s", code, body)
 	}
+}
+
+// adminRequest sends one request to an admin endpoint under test and returns its status and
+// body.
+func adminRequest(t *testing.T, server *httptest.Server, method, path string, header http.Header) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, server.URL+path, nil)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, strings.TrimSpace(string(body))
 }
 
 // Issue 27: an address blocked for garbage is listed on the admin port, and POST
