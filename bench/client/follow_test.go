@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/modern"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/internal/testutil/playtest"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -51,6 +52,7 @@ func hostPort(t *testing.T, addr string) (string, uint16) {
 }
 
 func TestFollowersFollowATransferOverTCP(t *testing.T) {
+	testutil.CheckGoroutines(t)
 	be := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
 	from, to := playtest.StartForwarder(t, be), playtest.StartForwarder(t, be)
 	host, port := hostPort(t, to.Addr)

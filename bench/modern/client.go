@@ -96,7 +96,7 @@ func (c *Client) loginPacket(id int32, fields []byte) (done bool, err error) {
 		f.packet = "login plugin request"
 		msgID := f.varInt()
 		f.string()
-		f.rest()
+		f.take(len(f.b)) // the request's data
 		if err := f.done(); err != nil {
 			return false, err
 		}

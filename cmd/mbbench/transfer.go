@@ -68,6 +68,9 @@ func transferCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if _, err := raiseNoFile(uint64(2*f.players+64), stderr); err != nil { // a moving player holds two streams a moment
+		return err
+	}
 	t := transferRun{
 		dialer: d, players: f.players, joinConcurrency: f.joinConcurrency, to: f.to, wait: f.wait,
 		follow: client.FollowConfig{Host: f.host, Port: 25565, Interval: f.interval, Payload: f.payload},

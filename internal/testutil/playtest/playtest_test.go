@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/modern"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -100,6 +101,7 @@ func TestAwaitTransferHonorsTheContextAndLeavesTheClient(t *testing.T) {
 // A player moved from one forwarder to another keeps its cookie and comes back with next
 // state 3; one dropped sees the reason.
 func TestForwarderDrainsByTransferAndDisconnect(t *testing.T) {
+	testutil.CheckGoroutines(t)
 	be := StartBackend(t, BackendOptions{Compression: 256})
 	from, to := StartForwarder(t, be), StartForwarder(t, be)
 	moved, dropped := join(t, dial(t, from.Addr), "Moved"), join(t, dial(t, from.Addr), "Dropped")
