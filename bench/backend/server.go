@@ -2,7 +2,9 @@
 // offline logins and then plays a traffic profile, answering everything one read delivered with
 // one write, as the Java MoonBridge's benchmark backend flushed once per read batch
 // (docs/design.md, "Where this comes from"). A paced profile (traffic.Paced) also has the
-// backend write on its own schedule, as a game server's ticks do.
+// backend write on its own schedule, as a game server's ticks do. A 1.21.1 (protocol 767) login
+// is served by bench/modern instead, whatever the profile: login, configuration, then
+// test:echo plugin messages echoed, for the transfer benchmark's players.
 package backend
 
 import (
@@ -18,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/bench/login"
+	"github.com/moonbridge/moonbridge/bench/modern"
 	"github.com/moonbridge/moonbridge/bench/pace"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 	"github.com/moonbridge/moonbridge/mc"
@@ -39,6 +42,8 @@ type pushed interface {
 type Options struct {
 	// Late gets how late each scheduled write of a paced profile began.
 	Late func(time.Duration)
+	// Modern is how protocol 767 logins are served; its zero value compresses every packet.
+	Modern modern.ServerConfig
 }
 
 // readBuffer is the first read buffer of a connection; it grows for larger frames. It is small
@@ -139,10 +144,17 @@ func (s *Server) serve(c net.Conn) {
 }
 
 // play runs one session: login, login burst, then the profile's answers until the client
-// leaves.
+// leaves; or a modern session.
 func (s *Server) play(c net.Conn) error {
 	r := mc.NewFrameReader(c, readBuffer)
-	name, err := login.ReadRequest(r)
+	handshake, body, err := r.ReadFrame()
+	if err != nil {
+		return &login.Error{Step: "handshake", Err: err}
+	}
+	if hs, err := modern.ParseHandshake(body); err == nil && hs.Protocol == modern.Protocol {
+		return modern.Serve(modern.NewConn(c, r), hs, s.opts.Modern)
+	}
+	name, err := login.ReadRequestAfter(handshake, r)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,11 @@
 package login
 
 import (
-	"crypto/md5"
 	"encoding/binary"
 	"fmt"
 	"math"
 
+	"github.com/moonbridge/moonbridge/bench/modern"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -69,10 +69,8 @@ func positionFields(dst []byte, withStance bool) []byte {
 	return append(dst, 1)                                         // on ground
 }
 
-// offlineUUID is vanilla's offline-mode player UUID: a version 3 UUID of "OfflinePlayer:"+name.
+// offlineUUID is vanilla's offline-mode player UUID as 1.7.10's Login Success writes it.
 func offlineUUID(name string) string {
-	h := md5.Sum([]byte("OfflinePlayer:" + name))
-	h[6] = h[6]&0x0f | 0x30
-	h[8] = h[8]&0x3f | 0x80
+	h := modern.OfflineUUID(name)
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }

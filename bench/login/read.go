@@ -23,7 +23,13 @@ func ReadRequest(r *mc.FrameReader) (name string, err error) {
 	if err != nil {
 		return "", &Error{"handshake", err}
 	}
-	hs, _, err := mc.ParseHandshake(frame, 0)
+	return ReadRequestAfter(frame, r)
+}
+
+// ReadRequestAfter is ReadRequest for a handshake frame the caller read already (to look at
+// its protocol number first).
+func ReadRequestAfter(handshake []byte, r *mc.FrameReader) (name string, err error) {
+	hs, _, err := mc.ParseHandshake(handshake, 0)
 	switch {
 	case err != nil:
 		return "", &Error{"handshake", err}

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/moonbridge/moonbridge/bench/backend"
+	"github.com/moonbridge/moonbridge/bench/modern"
 	"github.com/moonbridge/moonbridge/bench/traffic"
 )
 
@@ -15,19 +17,24 @@ func backendCommand(args []string, stdout, stderr io.Writer) error {
 	listen := fs.String("listen", "127.0.0.1:25566", "listen `ADDR`")
 	profileName := fs.String("profile", "echo", "echo or modded")
 	logLevel := fs.String("log-level", "info", "log level")
+	compression := fs.Int("compression", 256, "Set Compression `threshold` of 1.21.1 (protocol 767) logins, which the backend serves whatever --profile says (-1: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *compression < -1 || *compression > math.MaxInt32 {
+		return usageError("--compression %d: want -1 or a threshold", *compression)
 	}
 	// The echo backend echoes frames of any size; payload and burst only shape clients.
 	profile, err := traffic.ByName(*profileName, 1024, 1)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	be, err := backend.Listen(*listen, profile, newLogger(stderr, *logLevel))
+	opts := backend.Options{Modern: modern.ServerConfig{Compression: int32(*compression)}}
+	be, err := backend.ListenWith(*listen, profile, newLogger(stderr, *logLevel), opts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "fake backend (%s) listening on %s\n", profile.Name(), be.Addr())
+	fmt.Fprintf(stdout, "fake backend (%s; 1.21.1 logins with compression %d) listening on %s\n", profile.Name(), *compression, be.Addr())
 	ctx, stop := signalContext()
 	defer stop()
 	<-ctx.Done()

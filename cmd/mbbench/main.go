@@ -8,6 +8,7 @@
 //	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench flood [flags]                        floods of each class and rate while players play
 //	mbbench flood-report [--svg F] JSON...       floods run separately, in one table and plot
+//	mbbench transfer --from A --to B [flags]     drain by transfer: players moved between running proxies
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -42,6 +43,7 @@ var commands = []command{
 	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
 	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
 	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
+	{"transfer", "drain by transfer: 1.21.1 players moved from one running proxy to another", transferCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
 
