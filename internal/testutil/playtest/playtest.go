@@ -63,6 +63,7 @@ func StartBackend(t testing.TB, opts BackendOptions) *Backend {
 		cfg.EncryptionKey = publicKey(t)
 	}
 	ln := testutil.Serve(t, func(conn net.Conn) {
+		defer conn.Close() // as a server does when its player has left
 		c := modern.NewConn(conn, mc.NewFrameReader(conn, 4<<10))
 		hs, err := modern.ReadHandshake(c)
 		if err == nil {

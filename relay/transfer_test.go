@@ -1,0 +1,336 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/bench/modern"
+	"github.com/moonbridge/moonbridge/internal/testutil/playtest"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// transferTarget is where the tests' drains send raw TCP players.
+var transferTarget = Transfer{Host: "live.example.net", Port: 25565}
+
+// joinThrough logs a playtest client in through the proxy at addr over protocol, up to play,
+// and checks one echo each way.
+func joinThrough(t *testing.T, protocol Protocol, addr string, header http.Header) *playtest.Client {
+	t.Helper()
+	conn := dialWithHeader(t, protocol, addr, header)
+	cl, err := playtest.Join(conn, "localhost", 25565, "Steve", 2, nil)
+	if err != nil {
+		conn.Close()
+		t.Fatalf("join through the proxy: %v", err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	if err := cl.Echo(bytes.Repeat([]byte("before"), 100)); err != nil {
+		t.Fatalf("echo before the drain: %v", err)
+	}
+	return cl
+}
+
+// dialWithHeader is dialClient with extra upgrade request headers for ws and wss.
+func dialWithHeader(t *testing.T, protocol Protocol, addr string, header http.Header) net.Conn {
+	t.Helper()
+	if header == nil || protocol == Minecraft {
+		return dialClient(t, protocol, addr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := ws.Dial(ctx, ws.DialConfig{URL: string(protocol) + "://" + addr + "/mc", Header: header,
+		TLSConfig: &tls.Config{InsecureSkipVerify: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func awaitTransfer(t *testing.T, cl *playtest.Client) (playtest.Transfer, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return cl.AwaitTransfer(ctx)
+}
+
+func drainResult(t *testing.T, result <-chan DrainResult) DrainResult {
+	t.Helper()
+	select {
+	case r := <-result:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("the drain did not end")
+		return DrainResult{}
+	}
+}
+
+// TestDrainTransfersAPlayerInPlay: a raw TCP player of 1.21.1 in play gets the signed cookie
+// and a Transfer to transfer_to, with compression off and on; once it leaves, the drain is over
+// without closing anyone.
+func TestDrainTransfersAPlayerInPlay(t *testing.T) {
+	for _, threshold := range []int32{-1, 256} {
+		t.Run("threshold "+strconv.Itoa(int(threshold)), func(t *testing.T) {
+			back := playtest.StartBackend(t, playtest.BackendOptions{Compression: threshold})
+			cookies := NewTransferCookies([]byte("shared secret"), 0)
+			srv, addr := startProxy(t, func(c *Config) {
+				c.Routes = routeTo(back.Addr)
+				c.Transfer = transferTarget
+				c.Transfer.Cookies = cookies
+			}, Minecraft)
+			cl := joinThrough(t, Minecraft, addr, nil)
+			result := drainInBackground(t, srv, time.Minute)
+			tr, err := awaitTransfer(t, cl)
+			if err != nil {
+				t.Fatalf("waiting for the Transfer: %v", err)
+			}
+			if tr.Host != transferTarget.Host || tr.Port != transferTarget.Port {
+				t.Errorf("transferred to %s:%d, want %s:%d", tr.Host, tr.Port, transferTarget.Host, transferTarget.Port)
+			}
+			if err := cookies.Verify("Steve", tr.Cookies[TransferCookieKey]); err != nil {
+				t.Errorf("the cookie stored before the Transfer: %v", err)
+			}
+			cl.Close() // what a client does on a Transfer
+			if r := drainResult(t, result); r.Transferred != 1 || r.Closed != 0 || r.Ended != 1 {
+				t.Errorf("drain result %+v, want 1 transferred, ended by itself", r)
+			}
+			if n := moves(t, srv, transferSent); n != 1 {
+				t.Errorf("moonbridge_drain_moves_total{outcome=transferred} %v, want 1", n)
+			}
+		})
+	}
+}
+
+// TestTransferMovesAPlayerToAnotherInstance: a rolling restart of two instances in front of
+// one backend: the player drained from the first joins the second with a transfer handshake
+// and the cookie, the backend sees an ordinary login there, and bytes flow on, byte-exact.
+func TestTransferMovesAPlayerToAnotherInstance(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	cookies := NewTransferCookies([]byte("shared secret"), 0)
+	second, secondAddr := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
+	target := addrPort(t, secondAddr)
+	first, firstAddr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Transfer = Transfer{Host: target.Addr().String(), Port: target.Port(), Cookies: cookies}
+	}, Minecraft)
+	cl := joinThrough(t, Minecraft, firstAddr, nil)
+	result := drainInBackground(t, first, time.Minute)
+	tr, err := awaitTransfer(t, cl)
+	if err != nil {
+		t.Fatalf("waiting for the Transfer: %v", err)
+	}
+	cl.Close()
+	conn := dialClient(t, Minecraft, net.JoinHostPort(tr.Host, strconv.Itoa(int(tr.Port))))
+	again, err := playtest.Join(conn, tr.Host, tr.Port, "Steve", 3, tr.Cookies)
+	if err != nil {
+		t.Fatalf("joining the second instance after the transfer: %v", err)
+	}
+	defer again.Close()
+	if err := again.Echo(bytes.Repeat([]byte("after"), 200)); err != nil {
+		t.Fatalf("echo on the second instance: %v", err)
+	}
+	logins := back.Logins()
+	if len(logins) != 2 || logins[1].NextState != 2 {
+		t.Errorf("backend logins %+v, want two, the second with next state 2 (login)", logins)
+	}
+	if n := metricCount(t, second, "moonbridge_transfer_logins_total", nil); n != 1 {
+		t.Errorf("moonbridge_transfer_logins_total on the second instance %v, want 1", n)
+	}
+	if r := drainResult(t, result); r.Transferred != 1 || r.Closed != 0 {
+		t.Errorf("drain result %+v", r)
+	}
+}
+
+// TestDrainSendsABridgedPlayerBackToItsBridge: a WebSocket player whose upgrade named its bridge
+// goes back to that bridge's local address, not to transfer_to.
+func TestDrainSendsABridgedPlayerBackToItsBridge(t *testing.T) {
+	for _, protocol := range []Protocol{WS, WSS} {
+		t.Run(string(protocol), func(t *testing.T) {
+			back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
+			srv, addr := startProxy(t, func(c *Config) {
+				c.Routes = routeTo(back.Addr)
+				c.Transfer = transferTarget
+			}, protocol)
+			cl := joinThrough(t, protocol, addr, http.Header{ws.BridgeHeader: {"127.0.0.1:41234"}})
+			result := drainInBackground(t, srv, time.Minute)
+			tr, err := awaitTransfer(t, cl)
+			if err != nil {
+				t.Fatalf("waiting for the Transfer: %v", err)
+			}
+			if tr.Host != "127.0.0.1" || tr.Port != 41234 {
+				t.Errorf("bridged player transferred to %s:%d, want its bridge 127.0.0.1:41234", tr.Host, tr.Port)
+			}
+			cl.Close()
+			if r := drainResult(t, result); r.Transferred != 1 {
+				t.Errorf("drain result %+v", r)
+			}
+		})
+	}
+}
+
+// TestDrainTellsOtherWebSocketPlayersWhy: a WebSocket player without moonbridge's bridge cannot
+// come back through the CDN on a raw address: it stays, and at the drain's end reads the
+// restarting message in a Disconnect instead of losing the connection.
+func TestDrainTellsOtherWebSocketPlayersWhy(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Transfer = transferTarget
+		c.RestartingMOTD = "Back in a minute"
+	}, WS)
+	cl := joinThrough(t, WS, addr, nil)
+	result := drainInBackground(t, srv, 500*time.Millisecond)
+	_, err := awaitTransfer(t, cl)
+	var de *playtest.DisconnectError
+	if !errors.As(err, &de) || de.Reason != "Back in a minute" {
+		t.Fatalf("the player saw %v, want a Disconnect that says the restarting message", err)
+	}
+	if r := drainResult(t, result); r.Transferred != 0 || r.Told != 1 || r.Closed != 1 {
+		t.Errorf("drain result %+v, want none transferred, one told and closed", r)
+	}
+}
+
+// TestDrainLeavesOlderClientsAsBefore: a 1.20.4 client (protocol 765, no Transfer packet) on
+// the same route is not moved, nor sent a packet it does not know: it drains as before.
+func TestDrainLeavesOlderClientsAsBefore(t *testing.T) {
+	back := startBackend(t, false)
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.addr())
+		c.Transfer = transferTarget
+	}, Minecraft)
+	conn := dialClient(t, Minecraft, addr)
+	defer conn.Close()
+	hs := mc.Handshake{Protocol: 765, Host: "localhost", Port: 25565, NextState: mc.NextLogin}
+	conn.Write(hs.AppendFrame(nil, "localhost"))
+	conn.Write([]byte("ping"))
+	echoed := make([]byte, 4)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(conn, echoed); err != nil {
+		t.Fatal(err)
+	}
+	r := drainResult(t, drainInBackground(t, srv, 300*time.Millisecond))
+	if r.Transferred != 0 || r.Told != 0 || r.Closed != 1 {
+		t.Errorf("drain result %+v, want the older client closed at the deadline as before", r)
+	}
+	if n := moves(t, srv, transferNotMovable); n != 1 {
+		t.Errorf("moonbridge_drain_moves_total{outcome=not_movable} %v, want 1", n)
+	}
+}
+
+// TestDrainCannotMoveAnEncryptedStream: behind a passthrough route, a backend in online mode
+// encrypts the stream with the client (its Encryption Request): the proxy puts nothing in.
+func TestDrainCannotMoveAnEncryptedStream(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1, Encrypt: true})
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Transfer = transferTarget
+	}, Minecraft)
+	conn := dialClient(t, Minecraft, addr)
+	defer conn.Close()
+	_, err := playtest.Join(conn, "localhost", 25565, "Steve", 2, nil)
+	if !errors.As(err, new(*modern.EncryptionRequestError)) {
+		t.Fatalf("join: %v, want the backend's Encryption Request", err)
+	}
+	r := drainResult(t, drainInBackground(t, srv, 300*time.Millisecond))
+	if r.Transferred != 0 || r.Told != 0 || r.Closed != 1 {
+		t.Errorf("drain result %+v, want none transferred nor told, closed at the deadline", r)
+	}
+	if n := moves(t, srv, transferFailed); n != 1 {
+		t.Errorf("moonbridge_drain_moves_total{outcome=failed} %v, want 1", n)
+	}
+}
+
+// moves is moonbridge_drain_moves_total{outcome}.
+func moves(t *testing.T, srv *Server, outcome string) float64 {
+	return metricCount(t, srv, "moonbridge_drain_moves_total", map[string]string{"outcome": outcome})
+}
+
+func metricCount(t *testing.T, srv *Server, name string, labels map[string]string) float64 {
+	t.Helper()
+	v, ok := metricValue(t, srv, name, labels)
+	if !ok {
+		t.Fatalf("no series %s%v", name, labels)
+	}
+	return v
+}
+
+// TestTransferCookieIsCheckedWhereThePlayerLands: on routes whose login the proxy runs, the
+// instance a drain sent the player to asks the transfer login for its cookie: the one the first
+// instance stored is valid there, and a player that shows none is counted as absent and still
+// let in.
+func TestTransferCookieIsCheckedWhereThePlayerLands(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	cookies := NewTransferCookies([]byte("shared secret"), 0)
+	offline := func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Routes[0].Login = &auth.Config{TransferCookies: cookies}
+	}
+	second, secondAddr := startProxy(t, offline, Minecraft)
+	target := addrPort(t, secondAddr)
+	first, firstAddr := startProxy(t, func(c *Config) {
+		offline(c)
+		c.Transfer = Transfer{Host: target.Addr().String(), Port: target.Port(), Cookies: cookies}
+	}, Minecraft)
+	cl := joinThrough(t, Minecraft, firstAddr, nil)
+	result := drainInBackground(t, first, time.Minute)
+	tr, err := awaitTransfer(t, cl)
+	if err != nil {
+		t.Fatalf("waiting for the Transfer: %v", err)
+	}
+	cl.Close()
+	drainResult(t, result)
+	for _, stored := range []map[string][]byte{tr.Cookies, nil} {
+		again, err := playtest.Join(dialClient(t, Minecraft, secondAddr), tr.Host, tr.Port, "Steve", 3, stored)
+		if err != nil {
+			t.Fatalf("transfer login with cookies %v: %v", stored != nil, err)
+		}
+		if err := again.Echo([]byte("after the transfer")); err != nil {
+			t.Fatal(err)
+		}
+		again.Close()
+	}
+	valid := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "valid"})
+	absent := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "absent"})
+	if valid != 1 || absent != 1 {
+		t.Errorf("transfer cookies valid %v, absent %v; want 1 and 1", valid, absent)
+	}
+}
+
+// TestMoveRouteTransfersTheRoutesPlayers: the admin's move of one route sends its players
+// a Transfer and leaves the server running (ready); an unknown route
+// and a server without a transfer target are refused.
+func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Routes[0].Name = "survival"
+		c.Transfer = transferTarget
+	}, Minecraft)
+	cl := joinThrough(t, Minecraft, addr, nil)
+	moved, err := srv.MoveRoute("survival")
+	if err != nil || moved.Transferring != 1 || moved.Staying != 0 {
+		t.Fatalf("MoveRoute: %+v, %v", moved, err)
+	}
+	if tr, err := awaitTransfer(t, cl); err != nil || tr.Host != transferTarget.Host {
+		t.Fatalf("the route's player: %+v, %v", tr, err)
+	}
+	if !srv.Health().Ready {
+		t.Error("moving one route's players made the server not ready")
+	}
+	var unknown *UnknownRouteError
+	if _, err := srv.MoveRoute("creative"); !errors.As(err, &unknown) {
+		t.Errorf("unknown route: %v", err)
+	}
+	plain, _ := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
+	if _, err := plain.MoveRoute("*"); !errors.Is(err, ErrNoTransferTarget) {
+		t.Errorf("no transfer target: %v", err)
+	}
+}
