@@ -5,6 +5,7 @@
 // forwarding of the fake session server's profile (address, UUID, signed skin), as Spigot does.
 // Usage: node backend.js PORT [bungeecord]
 const mc = require('minecraft-protocol')
+const { bigLength, pattern } = require('./common')
 const wantForwarding = process.argv[3] === 'bungeecord'
 // forwardingError says what is wrong with a BungeeCord host field, or '' when it is right.
 const forwardingError = host => {
@@ -24,8 +25,7 @@ server.on('playerJoin', client => {
   client.write('position', { x: 0, y: 64, z: 0, yaw: 0, pitch: 0, flags: 0, teleportId: 1 })
   client.on('chat', data => {
     client.write('chat', { message: JSON.stringify({ text: 'echo:' + data.message }), position: 0 })
-    const big = Buffer.alloc(300000); for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 255
-    client.write('custom_payload', { channel: 'interop:big', data: big })
+    client.write('custom_payload', { channel: 'interop:big', data: pattern(bigLength) })
   })
 })
 server.on('listening', () => console.log('backend listening'))
