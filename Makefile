@@ -15,6 +15,8 @@
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
+#   make interop-transfer  a drain that moves nmp's 1.21 players to a second instance, over tcp,
+#                       ws and wss (bench/interop/transfer.sh)
 #   make deps           install missing Debian packages (as root) or print the command
 #                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, bench-peers
 #                       add sets: the tests' chromium comes with test-deps, not with build or run)
@@ -39,7 +41,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
-	run bench bench-micro bench-peers interop mbbench clean
+	run bench bench-micro bench-peers interop interop-transfer mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -176,6 +178,10 @@ bench-micro: native
 interop: build
 	scripts/bootstrap.sh interop
 	bench/interop/run.sh $(BIN)/moonbridge
+
+interop-transfer: build
+	scripts/bootstrap.sh interop
+	bench/interop/transfer.sh $(BIN)/moonbridge
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:

@@ -5,15 +5,8 @@
 // answers the Encryption Request, and encrypts from then on.
 // Usage: node client.js PORT LABEL [SESSION_SERVER_URL]
 const mc = require('minecraft-protocol')
+const { bigLength, mismatch, onlineAuth } = require('./common')
 const port = parseInt(process.argv[2]), label = process.argv[3], sessionServer = process.argv[4]
-// online is node-minecraft-protocol's own auth, with a session of the fake server's profile.
-const online = (client, options) => {
-  client.username = 'interop'
-  client.session = { accessToken: 'interop-token', selectedProfile: { id: '0123456789abcdef0123456789abcdef', name: 'interop' } }
-  options.accessToken = client.session.accessToken
-  options.haveCredentials = true
-  options.connect(client)
-}
 const fail = m => { console.log(label + ': FAIL ' + m); process.exit(1) }
 setTimeout(() => fail('timeout'), 20000)
 mc.ping({ host: '127.0.0.1', port, version: '1.12.2' }, (err, res) => {
@@ -21,7 +14,7 @@ mc.ping({ host: '127.0.0.1', port, version: '1.12.2' }, (err, res) => {
   const motd = typeof res.description === 'string' ? res.description : JSON.stringify(res.description)
   console.log(label + ': status ok, version ' + res.version.name + ', players max ' + res.players.max + ', motd ' + motd)
   const client = mc.createClient({ host: '127.0.0.1', port, username: 'interop', version: '1.12.2',
-    auth: sessionServer ? online : 'offline', sessionServer })
+    auth: sessionServer ? onlineAuth : 'offline', sessionServer })
   let encrypted = false, done = false
   client.on('encryption_begin', () => { encrypted = true })
   let echoed = false
@@ -29,8 +22,8 @@ mc.ping({ host: '127.0.0.1', port, version: '1.12.2' }, (err, res) => {
   client.on('chat', p => { if (p.message.includes('echo:hello-through-moonbridge')) echoed = true })
   client.on('custom_payload', p => {
     if (p.channel !== 'interop:big') return
-    for (let i = 0; i < p.data.length; i++) if (p.data[i] !== ((i * 31) & 255)) fail('payload byte ' + i)
-    if (!echoed || p.data.length !== 300000) fail('echo ' + echoed + ' len ' + p.data.length)
+    const at = mismatch(p.data, bigLength)
+    if (!echoed || at >= 0) fail('echo ' + echoed + ', len ' + p.data.length + ', first wrong byte ' + at)
     if (!!sessionServer !== encrypted) fail('encryption ' + encrypted + ', want ' + !!sessionServer)
     console.log(label + ': login ok' + (encrypted ? ' (online, encrypted)' : '') + ', chat echoed, 300000-byte plugin message (compressed) byte-exact')
     done = true; client.end(); process.exit(0)

@@ -10,20 +10,8 @@
 # and runs the bootstrap first)
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bin=${1:-$root/bin/moonbridge}
-export NODE_PATH=${MOONBRIDGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/moonbridge}/interop/node_modules
-command -v node >/dev/null && [ -d "$NODE_PATH/minecraft-protocol" ] || {
-  echo "interop: needs node and minecraft-protocol in $NODE_PATH; run scripts/bootstrap.sh interop" >&2; exit 2; }
-
-work=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done
-  echo "interop: nothing listens on $1" >&2; return 1; }
 
 backend=$(free_port)
 node "$root/bench/interop/backend.js" "$backend" >"$work/backend.log" 2>&1 & pids+=($!)
