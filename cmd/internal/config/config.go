@@ -113,7 +113,7 @@ const (
 type Shutdown struct {
 	DrainTimeout time.Duration `yaml:"drain_timeout"` // 0: close every session at once
 	// MOTD answers server-list pings that arrive during the drain, and is the Disconnect the
-	// players still there at its end read; empty: fallback.motd.
+	// players of 1.20.5 or later still there at its end read; empty: fallback.motd.
 	MOTD string `yaml:"motd"`
 	// TransferTo is where a drain sends the players it can move (relay.Transfer): host:port of a
 	// live instance, such as the public name of the load balancer or Service; "": nobody moves.
