@@ -114,20 +114,10 @@ func TestDrainTransfersAPlayerInPlay(t *testing.T) {
 // and the cookie, the backend sees an ordinary login there, and bytes flow on, byte-exact.
 func TestTransferMovesAPlayerToAnotherInstance(t *testing.T) {
 	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
-	cookies := NewTransferCookies([]byte("shared secret"), 0)
-	second, secondAddr := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
-	target := addrPort(t, secondAddr)
-	first, firstAddr := startProxy(t, func(c *Config) {
-		c.Routes = routeTo(back.Addr)
-		c.Transfer = Transfer{Host: target.Addr().String(), Port: target.Port(), Cookies: cookies}
-	}, Minecraft)
-	cl := joinThrough(t, Minecraft, firstAddr, nil)
-	result := drainInBackground(t, first, time.Minute)
-	tr, err := awaitTransfer(t, cl)
-	if err != nil {
-		t.Fatalf("waiting for the Transfer: %v", err)
+	second, _, tr, r := drainOneToSecond(t, func(c *Config) { c.Routes = routeTo(back.Addr) })
+	if r.Transferred != 1 || r.Closed != 0 {
+		t.Errorf("drain result %+v", r)
 	}
-	cl.Close()
 	conn := dialClient(t, Minecraft, net.JoinHostPort(tr.Host, strconv.Itoa(int(tr.Port))))
 	again, err := playtest.Join(conn, tr.Host, tr.Port, "Steve", 3, tr.Cookies)
 	if err != nil {
@@ -144,10 +134,31 @@ func TestTransferMovesAPlayerToAnotherInstance(t *testing.T) {
 	if n := metricCount(t, second, "moonbridge_transfer_logins_total", nil); n != 1 {
 		t.Errorf("moonbridge_transfer_logins_total on the second instance %v, want 1", n)
 	}
-	if r := drainResult(t, result); r.Transferred != 1 || r.Closed != 0 {
-		t.Errorf("drain result %+v", r)
-	}
 }
+
+// drainOneToSecond runs two instances set up by routes, the first sending what it drains to
+// the second with a signed cookie, joins one player to the first, drains it once the player
+// is in play and returns the second, its address, the player's Transfer and the drain's result.
+func drainOneToSecond(t *testing.T, routes func(*Config)) (*Server, string, playtest.Transfer, DrainResult) {
+	t.Helper()
+	second, secondAddr := startProxy(t, routes, Minecraft)
+	target := addrPort(t, secondAddr)
+	first, firstAddr := startProxy(t, func(c *Config) {
+		routes(c)
+		c.Transfer = Transfer{Host: target.Addr().String(), Port: target.Port(), Cookies: testCookies}
+	}, Minecraft)
+	cl := joinThrough(t, Minecraft, firstAddr, nil)
+	result := drainInBackground(t, first, time.Minute)
+	tr, err := awaitTransfer(t, cl)
+	if err != nil {
+		t.Fatalf("waiting for the Transfer: %v", err)
+	}
+	cl.Close()
+	return second, secondAddr, tr, drainResult(t, result)
+}
+
+// testCookies sign the transfer cookies of the tests' instances.
+var testCookies = NewTransferCookies([]byte("shared secret"), 0)
 
 // TestDrainSendsABridgedPlayerBackToItsBridge: a WebSocket player whose upgrade named its bridge
 // goes back to that bridge's local address, not to transfer_to.
@@ -268,25 +279,10 @@ func metricCount(t *testing.T, srv *Server, name string, labels map[string]strin
 // let in.
 func TestTransferCookieIsCheckedWhereThePlayerLands(t *testing.T) {
 	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
-	cookies := NewTransferCookies([]byte("shared secret"), 0)
-	offline := func(c *Config) {
+	second, secondAddr, tr, _ := drainOneToSecond(t, func(c *Config) {
 		c.Routes = routeTo(back.Addr)
-		c.Routes[0].Login = &auth.Config{TransferCookies: cookies}
-	}
-	second, secondAddr := startProxy(t, offline, Minecraft)
-	target := addrPort(t, secondAddr)
-	first, firstAddr := startProxy(t, func(c *Config) {
-		offline(c)
-		c.Transfer = Transfer{Host: target.Addr().String(), Port: target.Port(), Cookies: cookies}
-	}, Minecraft)
-	cl := joinThrough(t, Minecraft, firstAddr, nil)
-	result := drainInBackground(t, first, time.Minute)
-	tr, err := awaitTransfer(t, cl)
-	if err != nil {
-		t.Fatalf("waiting for the Transfer: %v", err)
-	}
-	cl.Close()
-	drainResult(t, result)
+		c.Routes[0].Login = &auth.Config{TransferCookies: testCookies}
+	})
 	for _, stored := range []map[string][]byte{tr.Cookies, nil} {
 		again, err := playtest.Join(dialClient(t, Minecraft, secondAddr), tr.Host, tr.Port, "Steve", 3, stored)
 		if err != nil {
