@@ -5,8 +5,9 @@
 #   make cross          pure-Go builds for darwin/arm64, darwin/amd64, windows/amd64
 #   make test           test-deps, native, both builds, vet, go test -race (cgo), the allocation tests
 #                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
-#                       go test of deploy/ (the image builder, the Kubernetes manifests); the parts
-#                       run at once, TEST_JOBS of them (default 4), each part's output kept together
+#                       go test of deploy/ (the image builder, the Kubernetes manifests, the
+#                       package-manager manifests); the parts run at once, TEST_JOBS of them
+#                       (default 4), each part's output kept together
 #   make test-quick     go test, pure Go, no -race, of the packages a change touches: those with a
 #                       file that differs from BASE (default main) in the work tree, committed or
 #                       not, or is untracked, and the packages importing them (tests included);
@@ -142,7 +143,8 @@ test-native: native-asan
 # deploy/ is a Go module of its own, so that its dependencies (go-containerregistry, the
 # Kubernetes API types) stay out of the proxy's go.mod. Its tests build a small image and read it
 # back, decode every manifest strictly and run check-config of bin/moonbridge-purego on the
-# ConfigMap; dist-check reads the real image back.
+# ConfigMap, and write the package-manager manifests for a fake dist/ and check them against its
+# SHA256SUMS; dist-check reads the real image and the real manifests back.
 test-deploy: purego
 	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds every target of the dist matrix into OUTDIR: one archive per target, a .deb and an .rpm
 # for each boringssl target, the container image of the two linux boringssl binaries
-# (moonbridge_<version>_oci-image.tar, packaging/image.sh), and SHA256SUMS over all of it.
+# (moonbridge_<version>_oci-image.tar, packaging/image.sh), SHA256SUMS over all of it, and then
+# the package-manager manifests in scoop/, winget/ and homebrew/ (packaging/manifests.sh), made
+# from SHA256SUMS and so not listed in it.
 # dist.mk holds the matrix; it must include linux/amd64/boringssl and linux/arm64/boringssl.
 #
 #   packaging/dist.sh NFPM OUTDIR STAGE OS/ARCH/FLAVOUR...
 #
 # Names say OS, architecture and flavour: moonbridge_<version>_<os>_<arch>_<flavour>.<ext>.
-# Needs DIST_VERSION, DIST_LDFLAGS and SOURCE_DATE_EPOCH in the environment (dist.mk sets them).
+# Needs DIST_VERSION, DIST_LDFLAGS and SOURCE_DATE_EPOCH in the environment, and DIST_URL,
+# DIST_HOMEPAGE and DIST_WINGET_ID for the manifests (dist.mk sets them all).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,4 +37,5 @@ linux="$stage/moonbridge_${DIST_VERSION}_linux"
 "$here/image.sh" build "$outdir/moonbridge_${DIST_VERSION}_oci-image.tar" "${linux}_amd64_boringssl" "${linux}_arm64_boringssl"
 echo "dist: container image in $((SECONDS - started))s" >&2
 (cd "$outdir" && sha256sum -- * >SHA256SUMS)
+"$here/manifests.sh" write "$outdir"
 ls -l "$outdir" >&2
