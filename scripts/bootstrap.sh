@@ -9,9 +9,9 @@
 #   browser  make test: chromium (about 356 MB), in which the relay's landing page test loads
 #            the page headless; build and run do not need it.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
-#            zip, unzip, dpkg and rpm (rpm only so dist-check can read the .rpm; nfpm needs
-#            neither), ca-certificates (its bundle goes into the container image), and nfpm
-#            from the Go module proxy into build/dist-tools/nfpm.
+#            zip, unzip, dpkg, rpm and ruby (rpm so dist-check can read the .rpm, ruby so it can
+#            check the Homebrew formula; nfpm needs neither), ca-certificates (its bundle goes
+#            into the container image), and nfpm from the Go module proxy into build/dist-tools.
 #            systemd-analyze is not installed (systemd is heavy in a container); dist-check
 #            skips that one check and says so.
 #   interop  make interop: nodejs, npm and python3, and node-minecraft-protocol from npm into
@@ -36,7 +36,8 @@ needs_base=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf ope
   xz:xz-utils flock:util-linux git:git file:file jq:jq)
 needs_browser=(chromium:chromium)
 needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu
-  qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm)
+  qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm
+  ruby:ruby)
 needs_interop=(node:nodejs npm:npm python3:python3)
 needs_peers=(haproxy:haproxy websockify:websockify v2ray:v2ray)
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The runs of 2026-12-01-transfer.md. Usage: run.sh MOONBRIDGE MOONBRIDGE_OLD MBBENCH OUT_DIR
+# The runs of 2026-12-01-transfer.md.
+# Usage: run.sh MOONBRIDGE MOONBRIDGE_OLD MBBENCH OUT_DIR [drain|cost] (default: both series)
 #   series drain: per player count (100, 1000), 8 rounds of (transfer, told, old), order rotating:
 #     a fresh instance A drains by SIGTERM while its players are in play; B is the live instance.
 #     transfer: A has shutdown.transfer_to B; told: it has none; old: MOONBRIDGE_OLD (main before
@@ -7,7 +8,7 @@
 #   series cost:  8 pairs of (on, off) of the mover (MB_NO_MOVER=1 off: the experiment knob),
 #     1000 players echoing 600 bytes every 100 ms through A for 20 s; A's CPU from /proc.
 set -euo pipefail
-mb=$1 old=$2 mbb=$3 out=$4
+mb=$1 old=$2 mbb=$3 out=$4 series=${5:-all}
 mkdir -p "$out"
 work=$(mktemp -d)
 pids=()
@@ -92,13 +93,14 @@ cpu_run() {
   sleep 20
   t1=$(date +%s.%N); c1=$(awk '{print $14+$15}' /proc/$a/stat)
   touch "$work/go"
+  kill -TERM "$a"
   wait "$m" || true
   wait "$a" || true
   local tck; tck=$(getconf CLK_TCK)
   echo "$name cpu_s=$(python3 -c "print(($c1-$c0)/$tck)") wall_s=$(python3 -c "print($t1-$t0)")" | tee -a "$out/cost.txt"
 }
 
-for n in 100 1000; do
+[ "$series" = cost ] || for n in 100 1000; do
   for i in 1 2 3 4 5 6 7 8; do
     case $((i % 3)) in
       1) drain_run transfer $n $i; drain_run told $n $i; drain_run old $n $i ;;
@@ -107,6 +109,6 @@ for n in 100 1000; do
     esac
   done
 done
-for i in 1 2 3 4 5 6 7 8; do
+[ "$series" = drain ] || for i in 1 2 3 4 5 6 7 8; do
   if [ $((i % 2)) = 1 ]; then cpu_run on $i; cpu_run off $i; else cpu_run off $i; cpu_run on $i; fi
 done
