@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -50,7 +51,7 @@ func (s *session) run() {
 		return
 	}
 	s.hello = hello
-	remote, err := s.b.dial(s.b.ctx, s.b.cfg.Remote)
+	remote, err := s.b.dial(s.b.ctx, s.remoteConfig())
 	if err != nil {
 		s.refuse(r, classify(err))
 		return
@@ -65,6 +66,22 @@ func (s *session) run() {
 	}
 	s.game.SetDeadline(time.Time{})
 	s.relay(remote, firstBytes(r, hello.Handshake))
+}
+
+// remoteConfig is the bridge's DialConfig with ws.BridgeHeader naming the address the game
+// reached the bridge on, which a draining proxy transfers the game back to.
+func (s *session) remoteConfig() ws.DialConfig {
+	cfg := s.b.cfg.Remote
+	addr, ok := bridgeAddress(s.game.LocalAddr())
+	if !ok {
+		return cfg
+	}
+	cfg.Header = cfg.Header.Clone() // the configured one, which every session shares
+	if cfg.Header == nil {
+		cfg.Header = make(http.Header, 1)
+	}
+	cfg.Header.Set(ws.BridgeHeader, addr.String())
+	return cfg
 }
 
 // refuse answers the game with why the WebSocket could not be opened; that is the session's
