@@ -12,6 +12,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/play"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -30,6 +31,11 @@ type session struct {
 
 	end      pipe.End    // why the session ended; closes the game and the WebSocket
 	gameLeft atomic.Bool // the game ended its stream: the WebSocket's closing handshake runs
+
+	// Owned by the down pump's goroutine, read by logEnd once it is done.
+	tracker     *play.Tracker  // follows the stream to the game (766+ logins); nil when it cannot
+	serverClose *ws.CloseError // the server's close frame, when it sent one the game outlived
+	toldGame    bool           // the game got a Disconnect with the server's close reason
 }
 
 func newSession(b *Bridge, game net.Conn) *session {
@@ -132,6 +138,9 @@ func (s *session) logEnd() {
 	}
 	if hs := s.hello.Handshake; hs.NextState != 0 { // zero before the hello and for a legacy ping
 		end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	}
+	if sc := s.serverClose; sc != nil {
+		end.Uint16("server_close_code", uint16(sc.Code)).Str("server_close_reason", sc.Reason).Bool("game_told", s.toldGame)
 	}
 	end.Int64("bytes_up", s.up.Bytes.Load()).Int64("bytes_down", s.down.Bytes.Load()).
 		Dur("duration", time.Since(s.started)).Str("close_reason", reason.Error()).Msg("session ended")
