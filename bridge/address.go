@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // GameAddress is what a player types into Minecraft's server list to reach a bridge bound to
@@ -19,4 +21,12 @@ func GameAddress(addr net.Addr) string {
 		return "localhost:" + port
 	}
 	return net.JoinHostPort(ip.String(), port)
+}
+
+// bridgeAddress is local, the address a game connection reached the bridge on, as
+// ws.BridgeHeader carries it: for a listener on 0.0.0.0 the concrete address the game used.
+// False for one the proxy would refuse (an IPv6 zone): the request then goes without it.
+func bridgeAddress(local net.Addr) (netip.AddrPort, bool) {
+	ap, err := ws.ParseBridgeHeader(local.String())
+	return ap, err == nil
 }

@@ -23,3 +23,19 @@ func TestGameAddress(t *testing.T) {
 		}
 	}
 }
+
+// The bridge names, in ws.BridgeHeader, the address the game reached it on, as the proxy reads
+// it; one with a zone it leaves out, as the proxy would refuse it.
+func TestBridgeAddress(t *testing.T) {
+	for addr, want := range map[*net.TCPAddr]string{
+		{IP: net.IPv4(127, 0, 0, 1), Port: 25565}:               "127.0.0.1:25565",
+		{IP: net.IPv6loopback, Port: 25566}:                     "[::1]:25566",
+		{IP: net.ParseIP("fe80::1"), Port: 25565, Zone: "eth0"}: "",
+		{IP: net.ParseIP("192.168.1.20"), Port: 25565}:          "192.168.1.20:25565",
+	} {
+		ap, ok := bridgeAddress(addr)
+		if got := ap.String(); ok != (want != "") || ok && got != want {
+			t.Errorf("bridgeAddress(%s) = %s, %v; want %q", addr, got, ok, want)
+		}
+	}
+}

@@ -51,16 +51,7 @@ func TestGameLeavingWaitsForTheCloseAnswer(t *testing.T) {
 // the socket again; it reports what it saw on seen.
 func startAnsweringServer(t *testing.T, seen chan<- closeSeen) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	return startFakeProxy(t, func(c *websocket.Conn) {
 		raw := c.UnderlyingConn()
 		c.SetCloseHandler(func(code int, _ string) error {
 			var s closeSeen
@@ -78,6 +69,25 @@ func startAnsweringServer(t *testing.T, seen chan<- closeSeen) string {
 				return
 			}
 		}
+	})
+}
+
+// startFakeProxy is a WebSocket server (gorilla/websocket) on 127.0.0.1:0 standing in for
+// moonbridge serve: it runs script on each connection, which it closes when script returns.
+func startFakeProxy(t *testing.T, script func(*websocket.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(testTimeout))
+		script(c)
 	})}
 	var wg sync.WaitGroup
 	wg.Add(1)

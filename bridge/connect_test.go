@@ -19,6 +19,7 @@ import (
 // upgradeSeen is what the recording server saw of one upgrade request.
 type upgradeSeen struct {
 	host, sni, path, auth, extra string
+	bridge                       string // ws.BridgeHeader
 }
 
 // recordingServer is an independent WebSocket server (gorilla/websocket) over TLS: it records
@@ -51,7 +52,7 @@ func startRecordingServer(t *testing.T, cert gossl.PEMPair) *recordingServer {
 
 func (rs *recordingServer) serve(w http.ResponseWriter, r *http.Request) {
 	rs.upgrades <- upgradeSeen{host: r.Host, sni: r.TLS.ServerName, path: r.URL.RequestURI(),
-		auth: r.Header.Get("Authorization"), extra: r.Header.Get("X-Player-Region")}
+		auth: r.Header.Get("Authorization"), extra: r.Header.Get("X-Player-Region"), bridge: r.Header.Get(ws.BridgeHeader)}
 	c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
 	if err != nil {
 		return
@@ -80,8 +81,9 @@ func receive[T any](t *testing.T, ch <-chan T, what string) T {
 }
 
 // TestConnectElsewhereKeepsTheURLsName: the bridge dials --connect's address while TLS and
-// Host name the URL's host (or --sni / --host), sends the extra headers, and a lone packet
-// reaches the server as its own message without any further write from the game.
+// Host name the URL's host (or --sni / --host), sends the extra headers and ws.BridgeHeader
+// with the address the game reached it on, and a lone packet reaches the server as its own
+// message without any further write from the game.
 func TestConnectElsewhereKeepsTheURLsName(t *testing.T) {
 	cert := selfSigned(t, time.Hour, "play.example.test", "edge.example.test")
 	for _, tc := range []struct {
@@ -105,7 +107,8 @@ func TestConnectElsewhereKeepsTheURLsName(t *testing.T) {
 				t.Fatal(err)
 			}
 			seen := receive(t, rs.upgrades, "upgrade request")
-			want := upgradeSeen{host: tc.wantHostName, sni: tc.wantSNI, path: "/mc?v=1", auth: "Bearer s3cret", extra: "eu"}
+			want := upgradeSeen{host: tc.wantHostName, sni: tc.wantSNI, path: "/mc?v=1", auth: "Bearer s3cret", extra: "eu",
+				bridge: game.RemoteAddr().String()}
 			if tc.host == "" {
 				want.host += ":" + port
 			}

@@ -22,8 +22,16 @@
 // authority, expired) or the HTTP status the server refused the upgrade with. When the dial
 // succeeds, the handshake bytes and whatever the game sent behind them go out first.
 //
+// The upgrade request carries ws.BridgeHeader, the address the game reached the bridge on, so
+// that a draining proxy can transfer a 1.20.5+ game back to its own bridge, which opens a new
+// WebSocket. When the server closes the WebSocket with a reason, or with a code other than
+// normal, the game is shown it in a Disconnect where the stream has room for one (farewell.go):
+// nothing sent to the game yet, or, for 1.20.5+, a frame boundary that mc/play's Tracker
+// found in the bytes the bridge wrote to the game.
+//
 // Closing either side closes the other; each session logs one line with the bytes each way,
-// its duration and the close reason. The Minecraft bytes are read and answered with package mc
-// (mc), and the pumps and the end record are package pipe's (internal/pipe): the same
-// code moonbridge serve runs, without the server itself.
+// its duration, the close reason and the server's close code and reason when it sent them.
+// The Minecraft bytes are read and answered with package mc (mc, mc/play), and the pumps and
+// the end record are package pipe's (internal/pipe): the same code moonbridge serve runs,
+// without the server itself.
 package bridge

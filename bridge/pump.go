@@ -10,14 +10,17 @@ import (
 )
 
 // relay runs both directions until either ends; the first end closes both sides. A game that
-// leaves (its clean end) ends the WebSocket with the closing handshake (closeAfterGame).
+// leaves (its clean end) ends the WebSocket with the closing handshake (closeAfterGame); a
+// server that closes it may have a reason for the player (farewell).
 func (s *session) relay(remote *ws.Conn, first []byte) {
+	s.followDown()
 	downDone := make(chan struct{})
 	go func() {
 		defer close(downDone)
 		s.down.Source, s.down.Write = pipe.ReaderSource(remote, ws.MaxBatchSize), s.toGame
 		err := ended(s.down.Run(), direction{from: "server", to: "game", eof: ErrServerClosed})
 		if !s.gameLeft.Load() { // else it ended with the server's close answer, or its bound
+			s.farewell(remote)
 			s.fail(err)
 		}
 	}()
@@ -44,13 +47,17 @@ func (s *session) closeAfterGame(remote *ws.Conn, downDone <-chan struct{}) {
 	<-downDone
 }
 
-// toGame is the down pump's write: a batch for the game, dropped once the game has left.
+// toGame is the down pump's write: a batch for the game, dropped once the game has left, and
+// followed once written.
 func (s *session) toGame(buf []byte, n int) error {
 	if s.gameLeft.Load() {
 		return nil
 	}
-	_, err := s.game.Write(buf[:n])
-	return err
+	if _, err := s.game.Write(buf[:n]); err != nil {
+		return err
+	}
+	s.follow(buf[:n])
+	return nil
 }
 
 // gameToServer sends first, then the game's bytes, through the coalescing encoder. The

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/pipe"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/play"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -29,6 +31,11 @@ type session struct {
 
 	end      pipe.End    // why the session ended; closes the game and the WebSocket
 	gameLeft atomic.Bool // the game ended its stream: the WebSocket's closing handshake runs
+
+	// Owned by the down pump's goroutine, read by logEnd once it is done.
+	tracker     *play.Tracker  // follows the stream to the game (766+ logins); nil when it cannot
+	serverClose *ws.CloseError // the server's close frame, when it sent one the game outlived
+	toldGame    bool           // the game got a Disconnect with the server's close reason
 }
 
 func newSession(b *Bridge, game net.Conn) *session {
@@ -50,7 +57,7 @@ func (s *session) run() {
 		return
 	}
 	s.hello = hello
-	remote, err := s.b.dial(s.b.ctx, s.b.cfg.Remote)
+	remote, err := s.b.dial(s.b.ctx, s.remoteConfig())
 	if err != nil {
 		s.refuse(r, classify(err))
 		return
@@ -65,6 +72,22 @@ func (s *session) run() {
 	}
 	s.game.SetDeadline(time.Time{})
 	s.relay(remote, firstBytes(r, hello.Handshake))
+}
+
+// remoteConfig is the bridge's DialConfig with ws.BridgeHeader naming the address the game
+// reached the bridge on, which a draining proxy transfers the game back to.
+func (s *session) remoteConfig() ws.DialConfig {
+	cfg := s.b.cfg.Remote
+	addr, ok := bridgeAddress(s.game.LocalAddr())
+	if !ok {
+		return cfg
+	}
+	cfg.Header = cfg.Header.Clone() // the configured one, which every session shares
+	if cfg.Header == nil {
+		cfg.Header = make(http.Header, 1)
+	}
+	cfg.Header.Set(ws.BridgeHeader, addr.String())
+	return cfg
 }
 
 // refuse answers the game with why the WebSocket could not be opened; that is the session's
@@ -115,6 +138,9 @@ func (s *session) logEnd() {
 	}
 	if hs := s.hello.Handshake; hs.NextState != 0 { // zero before the hello and for a legacy ping
 		end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	}
+	if sc := s.serverClose; sc != nil {
+		end.Uint16("server_close_code", uint16(sc.Code)).Str("server_close_reason", sc.Reason).Bool("game_told", s.toldGame)
 	}
 	end.Int64("bytes_up", s.up.Bytes.Load()).Int64("bytes_down", s.down.Bytes.Load()).
 		Dur("duration", time.Since(s.started)).Str("close_reason", reason.Error()).Msg("session ended")

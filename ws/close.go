@@ -2,6 +2,7 @@ package ws
 
 import (
 	"encoding/binary"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -28,6 +29,25 @@ const (
 	CloseBadGateway      CloseCode = 1014
 	CloseTLSHandshake    CloseCode = 1015
 )
+
+// closeCodeNames are the codes' meanings in RFC 6455 section 7.4.1 and the IANA registry.
+var closeCodeNames = map[CloseCode]string{
+	CloseNormal: "normal closure", CloseGoingAway: "going away", CloseProtocolError: "protocol error",
+	CloseUnsupportedData: "unsupported data", CloseNoStatus: "no status", CloseAbnormal: "abnormal closure",
+	CloseInvalidPayload: "invalid payload", ClosePolicyViolation: "policy violation",
+	CloseMessageTooBig: "message too big", CloseMandatoryExt: "mandatory extension",
+	CloseInternalError: "internal error", CloseServiceRestart: "service restart",
+	CloseTryAgainLater: "try again later", CloseBadGateway: "bad gateway", CloseTLSHandshake: "TLS handshake",
+}
+
+// String is the code's meaning in words ("going away"), or "close code N" for a code without
+// one (the 3000-4999 ranges).
+func (c CloseCode) String() string {
+	if name, ok := closeCodeNames[c]; ok {
+		return name
+	}
+	return "close code " + strconv.Itoa(int(c))
+}
 
 // maxCloseReason keeps code plus reason within a control frame.
 const maxCloseReason = MaxControlPayload - 2

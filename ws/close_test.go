@@ -67,3 +67,14 @@ func TestClosePayloadRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestCloseCodeString(t *testing.T) {
+	cases := map[CloseCode]string{
+		CloseGoingAway: "going away", CloseTryAgainLater: "try again later", 4000: "close code 4000",
+	}
+	for code, want := range cases {
+		if got := code.String(); got != want {
+			t.Errorf("CloseCode(%d).String() = %q, want %q", uint16(code), got, want)
+		}
+	}
+}

@@ -36,8 +36,9 @@ type Conn struct {
 	ctlOut    [MaxHeaderLen + MaxControlPayload]byte // guarded by wmu
 	masks     maskSource                             // guarded by wmu; clients only
 
-	wrote      atomic.Bool // set by every frame written; read by the keepalive
-	peerClosed atomic.Bool // the peer's close frame was read
+	wrote      atomic.Bool                // set by every frame written; read by the keepalive
+	peerClosed atomic.Bool                // the peer's close frame was read
+	peerClose  atomic.Pointer[CloseError] // its code and reason, when the frame was valid
 	// reader is the Read side's word for the keepalive (readerHeard, readerWaiting): one word,
 	// so a read costs one store more than before the dead-peer check needed to know the wait.
 	reader atomic.Uint32
@@ -113,6 +114,17 @@ func (c *Conn) close(code CloseCode, reason string, linger bool) error {
 // reaches it (WriteBatch returns ErrClosed once the answer is out). It is set before the Read
 // that met the close frame returns.
 func (c *Conn) PeerClosed() bool { return c.peerClosed.Load() }
+
+// PeerClose is the code and reason of the peer's close frame, CloseNoStatus for an empty one,
+// once a Read has met it; ok is false before, and when the frame was malformed. It is how a
+// normal close's reason (1000, 1001), which Read ends with io.EOF, is read: a proxy going away
+// says why.
+func (c *Conn) PeerClose() (code CloseCode, reason string, ok bool) {
+	if ce := c.peerClose.Load(); ce != nil {
+		return ce.Code, ce.Reason, true
+	}
+	return 0, "", false
+}
 
 // LocalAddr returns the underlying connection's local address.
 func (c *Conn) LocalAddr() net.Addr { return c.nc.LocalAddr() }

@@ -176,7 +176,7 @@ func (c *LoopCodec) onPing(payload []byte) error {
 }
 
 func (c *LoopCodec) onClose(payload []byte) error {
-	code, err := peerClose(payload)
+	code, _, err := peerClose(payload)
 	if code != 0 {
 		c.closeN = c.putClose(c.pongN, code, "")
 	}

@@ -164,17 +164,17 @@ func (rd *parser) endFrame(sink controlSink) error {
 // midFrame reports whether the stream stopped inside a frame (its header included).
 func (rd *parser) midFrame() bool { return rd.inFrame || rd.hdrN > 0 }
 
-// peerClose reads the peer's close payload: the code to answer with (the same one) and the
-// error that ends the stream, io.EOF for a normal close (1000, 1001 or no code), a *CloseError
-// for any other, a *ProtocolError for a bad payload.
-func peerClose(payload []byte) (CloseCode, error) {
+// peerClose reads the peer's close payload: the code to answer with (the same one), the reason
+// (aliasing payload) and the error that ends the stream, io.EOF for a normal close (1000, 1001
+// or no code), a *CloseError for any other, a *ProtocolError for a bad payload.
+func peerClose(payload []byte) (CloseCode, []byte, error) {
 	code, reason, err := ParseClosePayload(payload)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	switch code {
 	case CloseNormal, CloseGoingAway, CloseNoStatus:
-		return code, io.EOF
+		return code, reason, io.EOF
 	}
-	return code, &CloseError{Code: code, Reason: string(reason)}
+	return code, reason, &CloseError{Code: code, Reason: string(reason)}
 }

@@ -53,15 +53,24 @@ func (c *Conn) Read(p []byte) (int, error) {
 // onPing answers a ping at once.
 func (c *Conn) onPing(payload []byte) error { return c.writeControl(OpPong, payload) }
 
-// onClose answers the peer's close frame with the same code, closes the
+// onClose keeps the peer's close frame for PeerClose, answers it with the same code, closes the
 // connection and returns the error that ends the stream.
 func (c *Conn) onClose(payload []byte) error {
-	c.peerClosed.Store(true)
-	code, err := peerClose(payload)
+	code, reason, err := peerClose(payload)
+	c.notePeerClose(code, reason)
 	if code != 0 {
 		_ = c.CloseWithCode(code, "")
 	}
 	return err
+}
+
+// notePeerClose records that the peer's close frame came, and its code and reason unless it
+// was malformed (code 0), in that order: whoever sees PeerClosed sees PeerClose too.
+func (c *Conn) notePeerClose(code CloseCode, reason []byte) {
+	if code != 0 {
+		c.peerClose.Store(&CloseError{Code: code, Reason: string(reason)})
+	}
+	c.peerClosed.Store(true)
 }
 
 // fail closes the connection for a protocol error, with its code and

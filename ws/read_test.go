@@ -227,6 +227,35 @@ func TestReadEndsOnPeerClose(t *testing.T) {
 	}
 }
 
+// A normal close ends Read with io.EOF; its code and reason stay readable with PeerClose.
+func TestPeerCloseKeepsCodeAndReason(t *testing.T) {
+	cases := []struct {
+		payload []byte
+		code    CloseCode
+		reason  string
+		ok      bool
+	}{
+		{append([]byte{0x03, 0xe9}, "The server is restarting"...), CloseGoingAway, "The server is restarting", true},
+		{[]byte{0x03, 0xf5, 'b', 'u', 's', 'y'}, CloseTryAgainLater, "busy", true},
+		{nil, CloseNoStatus, "", true},
+		{[]byte{0x03}, 0, "", false}, // malformed: the peer closed, but said nothing readable
+	}
+	for _, tc := range cases {
+		sc := &scriptConn{}
+		sc.push(frame(true, OpClose, tc.payload, testKey))
+		c := NewConn(sc, RoleServer, noKeepalive())
+		if _, _, ok := c.PeerClose(); ok {
+			t.Fatal("PeerClose is ok before any read")
+		}
+		c.Read(make([]byte, 100))
+		code, reason, ok := c.PeerClose()
+		if code != tc.code || reason != tc.reason || ok != tc.ok || !c.PeerClosed() {
+			t.Errorf("close % x: PeerClose = %d %q %v, PeerClosed %v; want %d %q %v, true",
+				tc.payload, code, reason, ok, c.PeerClosed(), tc.code, tc.reason, tc.ok)
+		}
+	}
+}
+
 func TestReadTCPCloseMidFrameIsUnexpected(t *testing.T) {
 	sc := &scriptConn{}
 	f := frame(true, OpBinary, []byte("hello"), testKey)
