@@ -140,7 +140,8 @@ func (s *session) startMoves(send moveFunc) {
 	}
 }
 
-// joining is a login (or a transfer login) whose protocol has Transfer: its session gets a mover.
+// joining is a login (or a transfer login) whose protocol has Transfer: its session gets a mover
+// when the server moves players (Transfer.Enabled).
 func (s *session) joining(hs mc.Handshake) bool {
 	return hs.NextState != mc.NextStatus && hs.Protocol >= play.FirstProtocol
 }

@@ -330,3 +330,21 @@ func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 		t.Errorf("no transfer target: %v", err)
 	}
 }
+
+// TestNoMoverWithoutATransferTarget: a server that moves nobody does not follow its players'
+// streams (bench/results/2026-12-01-transfer.md, D2): its drain closes a 1.21.1 player as before,
+// with no packet put in.
+func TestNoMoverWithoutATransferTarget(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
+	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
+	cl := joinThrough(t, Minecraft, addr, nil)
+	r := drainResult(t, drainInBackground(t, srv, 300*time.Millisecond))
+	if r.Transferred != 0 || r.Told != 0 || r.Closed != 1 {
+		t.Errorf("drain result %+v, want the player closed at the deadline, nothing sent", r)
+	}
+	_, err := awaitTransfer(t, cl)
+	var lost *modern.StreamEndError
+	if !errors.As(err, &lost) {
+		t.Errorf("the player saw %v, want the stream's end (no Disconnect, no Transfer)", err)
+	}
+}
