@@ -88,25 +88,29 @@ func TestTransferRunCountsPlayersNotMoved(t *testing.T) {
 	}
 }
 
-// The command itself, draining when the file appears: the JSON line is the report.
+// The command itself, draining when the file appears: the JSON line is the report. The
+// stand-in proxy drains once mbbench says every player is in play (a Transfer during the
+// login would be no drain a proxy does).
 func TestTransferCommandWithDrainFile(t *testing.T) {
 	p := startProxies(t)
 	file := filepath.Join(t.TempDir(), "drain")
 	done := make(chan struct{})
 	var code int
-	var stdout string
+	var stdout, stderr testutil.SyncBuffer
 	go func() {
 		defer close(done)
-		code, stdout, _ = mbbench("transfer", "--players", "3", "--from", p.from.Addr, "--to", p.to.Addr,
-			"--drain-file", file, "--interval", "20ms", "--wait", "10s", "--timeout", "30s")
+		code = dispatch([]string{"transfer", "--players", "3", "--from", p.from.Addr, "--to", p.to.Addr,
+			"--drain-file", file, "--interval", "20ms", "--wait", "10s", "--timeout", "30s"}, &stdout, &stderr)
 	}()
-	testutil.WaitFor(t, "three players at the first proxy", func() bool { return p.from.Players() == 3 })
+	testutil.WaitFor(t, "mbbench to say all three players are in play", func() bool {
+		return strings.Contains(stderr.String(), "# all 3 players in play")
+	})
 	os.WriteFile(file, nil, 0o600)
 	p.drain(func(int) bool { return false })
 	<-done
 	var rep transferReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 0 || rep.Moved != 3 || rep.Meta.To != p.to.Addr {
-		t.Errorf("exit %d, report %+v (%v) from %q", code, rep, err, stdout)
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || code != 0 || rep.Moved != 3 || rep.Meta.To != p.to.Addr {
+		t.Errorf("exit %d, report %+v (%v) from %q; stderr %q", code, rep, err, stdout.String(), stderr.String())
 	}
 }
 
