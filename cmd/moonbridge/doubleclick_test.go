@@ -68,7 +68,7 @@ func TestDoubleClickAsksForTheServer(t *testing.T) {
 	}
 	pane.keys("C-c")
 	pane.waitFor("moonbridge client stopped.")
-	if status := pane.exitStatus(); status != 0 {
+	if status := pane.waitExit(); status != 0 {
 		t.Errorf("exit status %d after Ctrl+C, want 0", status)
 	}
 }
@@ -86,8 +86,8 @@ func TestDoubleClickWaitsForEnterAfterAnError(t *testing.T) {
 		t.Fatalf("exited (status %d) before Enter", status)
 	}
 	pane.typeLine("")
-	if !testutil.Within(testutil.WaitBound, func() bool { return pane.exitStatus() == 1 }) {
-		t.Errorf("status %d after Enter, want 1", pane.exitStatus())
+	if status := pane.waitExit(); status != 1 {
+		t.Errorf("exit status %d after Enter, want 1", status)
 	}
 }
 
@@ -222,8 +222,11 @@ func portOf(t *testing.T, addr string) string {
 }
 
 // tmuxPane is a program running in a console of its own: a tmux session on a private server,
-// 200 columns wide, that stays after the program exits so its last words and status can be
-// read.
+// 200 columns wide, that stays after the program exits so its last words can be read. A shell
+// runs the program and writes its exit status in the pane ("[exit status N]"): tmux's own
+// #{pane_dead_status} is not reliable here, as tmux sometimes leaves the exited program a
+// zombie under -race. The shell's trap keeps it alive through the Ctrl+C that stops the
+// program, which gets SIGINT with its default handling.
 type tmuxPane struct {
 	t      *testing.T
 	socket string
@@ -235,11 +238,11 @@ func startInTmux(t *testing.T, env []string, program string) *tmuxPane {
 		t.Skip("tmux is not installed (scripts/bootstrap.sh base installs it): no console to double-click in")
 	}
 	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	command := "exec env"
-	for _, kv := range env {
-		command += " " + shellQuote(kv)
+	command := `sh -c 'trap : INT; "$@"; echo "[exit status $?]"' sh env`
+	for _, arg := range append(env, program) {
+		command += " " + shellQuote(arg)
 	}
-	p.tmux("new-session", "-d", "-s", "player", "-x", "200", "-y", "80", command+" "+shellQuote(program), ";",
+	p.tmux("new-session", "-d", "-s", "player", "-x", "200", "-y", "80", command, ";",
 		"set-option", "-t", "player", "remain-on-exit", "on")
 	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
 	return p
@@ -288,15 +291,19 @@ func (p *tmuxPane) keys(keys ...string) {
 
 // exitStatus is the program's exit status once it has exited, else -1.
 func (p *tmuxPane) exitStatus() int {
-	dead, status, _ := strings.Cut(strings.TrimSpace(p.tmux("display-message", "-p", "-t", "player", "#{pane_dead} #{pane_dead_status}")), " ")
-	if dead != "1" {
+	found := regexp.MustCompile(`\[exit status (\d+)\]`).FindStringSubmatch(p.text())
+	if found == nil {
 		return -1
 	}
-	n, err := strconv.Atoi(status)
-	if err != nil {
-		p.t.Fatalf("pane status %q", status)
-	}
+	n, _ := strconv.Atoi(found[1])
 	return n
+}
+
+// waitExit waits for the program to exit and returns its status; -1 if it did not in time.
+func (p *tmuxPane) waitExit() int {
+	status := -1
+	testutil.Within(testutil.WaitBound, func() bool { status = p.exitStatus(); return status != -1 })
+	return status
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
