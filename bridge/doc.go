@@ -17,6 +17,7 @@
 //	handshake, next status    status response whose MOTD names the cause, then a pong
 //	handshake, next login     login disconnect naming the cause
 //	legacy ping               legacy kick naming the cause
+//	nothing in HelloTimeout   nothing: it closes the connection (*HelloTimeoutError, hello.go)
 //
 // The cause is a *DialError: DNS, TCP, timeout, TLS verification (wrong name, unknown
 // authority, expired) or the HTTP status the server refused the upgrade with. When the dial

@@ -51,9 +51,9 @@ func (s *session) run() {
 	pipe.SetNoDelay(s.game)                      // the encoder batches, not Nagle
 	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout))
 	r := bufio.NewReader(s.game)
-	hello, err := mc.ReadHello(r, s.b.cfg.MaxHandshake)
+	hello, err := s.readHello(r)
 	if err != nil {
-		s.fail(&mc.HelloError{Err: err})
+		s.fail(err)
 		return
 	}
 	s.hello = hello

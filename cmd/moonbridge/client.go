@@ -18,10 +18,13 @@ import (
 )
 
 func runClient(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("client", "--url wss://HOST/PATH [flags]", "Let an unmodified game client reach a moonbridge server through WebSocket: listen on a local port and open one WebSocket session per game connection. Add the address it prints (localhost:25565) to Minecraft's server list. Flags override the config file's client: section. SIGINT or SIGTERM stop.", stdout, stderr)
+	fs := newFlagSet("client", "--url wss://HOST/PATH [flags]", "Let an unmodified game client reach a moonbridge server through WebSocket: listen on a local port and open one WebSocket session per game connection. In Minecraft, connect to the address it prints (localhost:25565). Flags override the config file's client: section. SIGINT or SIGTERM stop. With --write-config FILE it writes the settings for a player instead (see docs/client.md); moonbridge without a command reads such a file or asks for the server.", stdout, stderr)
 	var flags clientFlags
 	flags.register(fs.FlagSet)
 	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(ctx, _ context.Context, cfg config.Config, log zerolog.Logger) error {
+		if flags.writeConfig != "" {
+			return writeConfigForPlayer(flags.writeConfig, cfg.Client, stdout)
+		}
 		return runBridge(ctx, cfg.Client, log, stdout)
 	})
 }
@@ -71,17 +74,19 @@ func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
 	} else {
 		log.Warn().Str("url", c.URL).Msg("ws:// is not encrypted: use wss:// unless the server is on this machine or network")
 	}
-	return bridge.Config{Listen: c.Listen, Remote: remote, Logger: log}, nil
+	return bridge.Config{Listen: c.Listen, Remote: remote, HelloTimeout: c.HelloWait, Logger: log}, nil
 }
 
-// printStartup tells the player what to type in the game and where the bridge goes.
+// printStartup tells the player what to type in the game, where the bridge goes and how to
+// stop it.
 func printStartup(w io.Writer, listen net.Addr, remote ws.DialConfig) {
-	fmt.Fprintf(w, "moonbridge client is running. In Minecraft, add a server with the address:\n\n    %s\n\n", bridge.GameAddress(listen))
-	fmt.Fprintf(w, "It plays through %s", remote.URL)
+	addr := bridge.GameAddress(listen)
+	fmt.Fprintf(w, "moonbridge client is running.\n\nIn Minecraft: Multiplayer → Direct Connection → %s → Join Server\n", addr)
+	fmt.Fprintf(w, "(or Add Server with the address %s to keep it in the list)\n\nIt plays through %s", addr, remote.URL)
 	if remote.Address != "" {
 		fmt.Fprintf(w, " (connecting to %s)", remote.Address)
 	}
-	fmt.Fprintln(w, ". Stop it with Ctrl+C.")
+	fmt.Fprintln(w, ".\nLeave this window open while you play. To stop: close this window or press Ctrl+C.")
 	if remote.TLSConfig != nil && remote.TLSConfig.InsecureSkipVerify {
 		fmt.Fprintln(w, "WARNING: --insecure: the server's certificate is not checked; anyone on the way can read and change your game. Use it for tests only.")
 	}

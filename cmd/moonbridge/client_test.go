@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -24,13 +25,13 @@ func TestClientFlagsOverrideConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := parseCommandLine("client", new(clientFlags), "--config", file, "--listen", "127.0.0.1:25570", "--sni", "edge.example.test",
-		"--header", "X-A: 1", "--header", "X-B: 2", "--token", "s3cret", "--insecure", "--log-level", "debug")
+		"--header", "X-A: 1", "--header", "X-B: 2", "--token", "s3cret", "--insecure", "--log-level", "debug", "--hello-wait", "30s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := config.Client{
 		Listen: "127.0.0.1:25570", URL: "wss://play.example.test/mc", Connect: "198.51.100.7:443", SNI: "edge.example.test",
-		Headers: []string{"X-A: 1", "X-B: 2"}, Token: "s3cret", Insecure: true, TLSMin: "1.3",
+		Headers: []string{"X-A: 1", "X-B: 2"}, Token: "s3cret", Insecure: true, TLSMin: "1.3", HelloWait: 30 * time.Second,
 	}
 	if !reflect.DeepEqual(cfg.Client, want) || cfg.Log.Level != "debug" {
 		t.Errorf("client config %+v (log level %s), want %+v", cfg.Client, cfg.Log.Level, want)
@@ -46,6 +47,8 @@ func TestClientRefusesBadSettings(t *testing.T) {
 		{"--url", "wss://play.example.test/mc", "--tls-min", "1.1"},
 		{"--url", "wss://play.example.test/mc", "--header", "nonsense"},
 		{"--url", "wss://play.example.test/mc", "--token", "t", "--header", "Authorization: Basic x"},
+		{"--url", "wss://play.example.test/mc", "--hello-wait", "soon"},
+		{"--url", "wss://play.example.test/mc", "--hello-wait", "-1s"},
 	} {
 		var invalid *config.InvalidError
 		if _, err := parseCommandLine("client", new(clientFlags), args...); !errors.As(err, &invalid) {
@@ -60,9 +63,13 @@ func TestClientRefusesBadSettings(t *testing.T) {
 func TestBridgeConfigFromClientSection(t *testing.T) {
 	c := config.Default().Client
 	c.URL, c.Connect, c.SNI, c.Token, c.TLSMin = "wss://play.example.test/mc", "127.0.0.1:8443", "edge.example.test", "s3cret", "1.3"
+	c.HelloWait = 25 * time.Second
 	bcfg, err := bridgeConfig(c, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if bcfg.HelloTimeout != c.HelloWait {
+		t.Errorf("hello timeout %s, want client.hello_wait %s", bcfg.HelloTimeout, c.HelloWait)
 	}
 	r := bcfg.Remote
 	if r.Address != "127.0.0.1:8443" || r.ServerName != "edge.example.test" || r.Header.Get("Authorization") != "Bearer s3cret" ||
@@ -88,7 +95,8 @@ func TestClientPrintsWhatToTypeAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := stdout.String()
-	if !strings.Contains(out, "\n    localhost:") || !strings.Contains(out, "ws://play.example.test/mc (connecting to 127.0.0.1:1)") {
+	if !strings.Contains(out, "In Minecraft: Multiplayer → Direct Connection → localhost:") || !strings.Contains(out, "ws://play.example.test/mc (connecting to 127.0.0.1:1)") ||
+		!strings.Contains(out, "close this window or press Ctrl+C") {
 		t.Errorf("startup text %q", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 )
@@ -24,6 +25,9 @@ type clientFlags struct {
 	ca        string
 	insecure  bool
 	tlsMin    string
+	helloWait string
+
+	writeConfig string // write the settings to this file instead of running
 }
 
 func (f *clientFlags) register(fs *flag.FlagSet) {
@@ -39,10 +43,12 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ca, "ca", "", "PEM `file` of the authorities to trust for wss (default the system's)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server's certificate: for tests only, never for playing")
 	fs.StringVar(&f.tlsMin, "tls-min", "", "lowest TLS `version`: 1.2 or 1.3 (default 1.2)")
+	fs.StringVar(&f.helloWait, "hello-wait", "", "how long the game may take to send its first packet once connected (default 10s; longer for a client that checks the server's version first, such as mineflayer)")
+	fs.StringVar(&f.writeConfig, "write-config", "", "write these settings, the token included, to `FILE` (0600) for a player to put beside moonbridge as "+clientFileName+", instead of running")
 }
 
 // errNoURL is a client started without a server to go to.
-var errNoURL = errors.New("no server URL: pass --url wss://HOST/PATH or set client.url in the config file")
+var errNoURL = errors.New("no server URL: pass --url wss://HOST/PATH, set client.url in the config file, or run moonbridge without a command to be asked for it")
 
 // effectiveConfig loads the file (or the defaults) and applies the flags given.
 func (f *clientFlags) effectiveConfig() (config.Config, error) {
@@ -66,7 +72,11 @@ func (f *clientFlags) effectiveConfig() (config.Config, error) {
 		}
 	}
 	c.Insecure = c.Insecure || f.insecure
-	if err := keys.validate(cfg); err != nil {
+	waitErr := overrideText(durationText{&c.HelloWait}, "client.hello_wait", f.helloWait)
+	if f.helloWait != "" {
+		keys["client.hello_wait"] = "--hello-wait"
+	}
+	if err := errors.Join(keys.rename(waitErr), keys.validate(cfg)); err != nil {
 		return config.Config{}, fmt.Errorf("invalid configuration:\n%w", err)
 	}
 	if c.URL == "" {
@@ -83,6 +93,18 @@ func (f *clientFlags) overrideToken(c *config.Client, keys flagKeys) {
 		keys.set(&c.Token, f.token, "client.token", "--token")
 		keys.set(&c.TokenFile, f.tokenFile, "client.token_file", "--token-file")
 	}
+}
+
+// durationText parses a flag's duration ("10s", "1m30s") into the setting it points to.
+type durationText struct{ d *time.Duration }
+
+func (t durationText) UnmarshalText(text []byte) error {
+	d, err := time.ParseDuration(string(text))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 10s or 1m", text)
+	}
+	*t.d = d
+	return nil
 }
 
 // headerList is a repeatable --header.

@@ -27,6 +27,8 @@ func TestFlagErrorsNameTheFlag(t *testing.T) {
 		{"client", new(clientFlags), []string{"--url", "http://play.example.net/"}, `--url: "http://play.example.net/" is not ws://`},
 		{"client", new(clientFlags), []string{"--url", "wss://a.example/mc", "--header", "X-A: 1", "--header", "no colon"}, `--header: "no colon" is not "Name: value"`},
 		{"client", new(clientFlags), []string{"--url", "wss://a.example/mc", "--tls-min", "1.1"}, `--tls-min: "1.1" is not one of`},
+		{"client", new(clientFlags), []string{"--url", "wss://a.example/mc", "--hello-wait", "soon"}, `--hello-wait: "soon" is not a duration`},
+		{"client", new(clientFlags), []string{"--url", "wss://a.example/mc", "--hello-wait", "0s"}, `--hello-wait: must be a positive duration`},
 	} {
 		_, err := parseCommandLine(tc.command, tc.flags, tc.args...)
 		var invalid *config.InvalidError

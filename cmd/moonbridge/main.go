@@ -1,6 +1,7 @@
 // Command moonbridge is the Minecraft edge proxy: `serve` runs the proxy, `client` is the bridge
 // an unmodified game client uses, `token` makes access keys and tokens, `version` and
-// `check-config` describe the binary and a config.
+// `check-config` describe the binary and a config. Without a command, as a double-click starts
+// it, it is the client bridge for a player (playerstart.go).
 package main
 
 import (
@@ -33,14 +34,14 @@ func commands() []command {
 }
 
 func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// dispatch runs the subcommand named by args[0] and returns the process exit code.
-func dispatch(args []string, stdout, stderr io.Writer) int {
+// dispatch runs the subcommand named by args[0] and returns the process exit code. Without
+// one it is the player's start (startWithoutCommand), which may read stdin.
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		printUsage(stderr)
-		return 2
+		return startWithoutCommand(stdin, stdout, stderr)
 	}
 	name := args[0]
 	switch name {
@@ -75,7 +76,8 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun `moonbridge COMMAND --help` for a command's flags.")
+	fmt.Fprintln(w, "\nRun `moonbridge COMMAND --help` for a command's flags. Started without a command from a console,")
+	fmt.Fprintln(w, "or beside a "+clientFileName+", moonbridge is the client bridge for players (docs/client.md).")
 }
 
 // newFlagSet makes the flags of `moonbridge NAME`: --help prints usage and summary on stdout.

@@ -27,7 +27,7 @@ import (
 
 func run(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = dispatch(args, &out, &errOut)
+	code = dispatch(args, nil, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -50,8 +50,11 @@ func TestUnknownCommandAndBadFlag(t *testing.T) {
 	if code, _, _ := run("version", "--colour"); code != 2 {
 		t.Errorf("bad flag: exit %d, want 2", code)
 	}
-	if code, _, _ := run(); code != 2 {
-		t.Errorf("no command: exit %d, want 2", code)
+	home := t.TempDir() // no moonbridge-client.yml in the user's config folder
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", home)
+	if code, _, stderr := run(); code != 2 || !strings.Contains(stderr, "Usage: moonbridge COMMAND") {
+		t.Errorf("no command, no console, no settings file: exit %d, %q; want the usage and 2", code, stderr)
 	}
 }
 

@@ -23,7 +23,7 @@ const runMainEnv = "MOONBRIDGE_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
-		os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

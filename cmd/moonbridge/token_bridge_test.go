@@ -30,21 +30,12 @@ import (
 // --token-file (read by the client's flags as the command line does), over ws and wss; without
 // one the game's connection is closed and the backend never sees it.
 func TestBridgeCarriesTokenEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	base := filepath.Join(dir, "k")
-	if code, _, stderr := run("token", "keygen", "--out", base); code != 0 {
-		t.Fatal(stderr)
-	}
-	_, token, _ := run("token", "issue", "--key", base+".key", "--subject", "alice")
-	tokenFile := filepath.Join(dir, "alice.token")
-	if err := os.WriteFile(tokenFile, []byte(token), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pub, token, tokenFile := issueToken(t, t.TempDir())
 	backend, seen := echoBackend(t)
 	for _, protocol := range []relay.Protocol{relay.WS, relay.WSS} {
-		addr := startTokenRelay(t, protocol, base+".pub", backend)
+		addr := startTokenRelay(t, protocol, pub, backend)
 		url := string(protocol) + "://" + addr + "/mc"
-		for _, flags := range [][]string{{"--token", strings.TrimSpace(token)}, {"--token-file", tokenFile}} {
+		for _, flags := range [][]string{{"--token", token}, {"--token-file", tokenFile}} {
 			game := dialThroughBridge(t, append([]string{"--url", url, "--insecure"}, flags...))
 			if got := echo(game); got != nil {
 				t.Fatalf("%s %s: %v", protocol, flags[0], got)
@@ -60,25 +51,44 @@ func TestBridgeCarriesTokenEndToEnd(t *testing.T) {
 	}
 }
 
-// startTokenRelay runs a relay on 127.0.0.1:0 whose one route requires a token checked with
-// the public key file keys.
-func startTokenRelay(t *testing.T, protocol relay.Protocol, keys, backend string) string {
+// issueToken makes a signing key in dir and a token for alice, as a server owner does; it
+// returns the public key file, the token and the file that holds it.
+func issueToken(t *testing.T, dir string) (pub, token, tokenFile string) {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Access.Keys = []string{keys}
-	tokens, err := tokenVerifier(cfg.Access)
-	if err != nil {
+	base := filepath.Join(dir, "k")
+	if code, _, stderr := run("token", "keygen", "--out", base); code != 0 {
+		t.Fatal(stderr)
+	}
+	_, token, _ = run("token", "issue", "--key", base+".key", "--subject", "alice")
+	tokenFile = filepath.Join(dir, "alice.token")
+	if err := os.WriteFile(tokenFile, []byte(token), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return base + ".pub", strings.TrimSpace(token), tokenFile
+}
+
+// startTokenRelay runs a relay on 127.0.0.1:0 whose one route requires a token checked with
+// the public key file keys; with keys "" it lets everyone in.
+func startTokenRelay(t *testing.T, protocol relay.Protocol, keys, backend string) string {
+	t.Helper()
 	rc := relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{protocol}}},
-		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend}}, Access: relay.Access{Tokens: access.TokensRequired}}},
-		Tokens:    tokens,
+		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend}}}},
 		WebSocket: ws.ServerConfig{Path: "/mc"},
 		Fallback:  relay.DefaultFallback(),
 		Logger:    zerolog.New(zerolog.NewTestWriter(t)),
 	}
+	if keys != "" {
+		cfg := config.Default()
+		cfg.Access.Keys = []string{keys}
+		tokens, err := tokenVerifier(cfg.Access)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc.Tokens, rc.Routes[0].Access = tokens, relay.Access{Tokens: access.TokensRequired}
+	}
 	if protocol == relay.WSS {
+		var err error
 		if rc.TLS, _, err = tlstest.TLSServer(t, "go"); err != nil {
 			t.Fatal(err)
 		}

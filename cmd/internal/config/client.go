@@ -5,8 +5,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/bridge"
 )
 
 // Client configures `moonbridge client`, the bridge on a player's machine; its flags have the
@@ -24,10 +28,13 @@ type Client struct {
 	CA        string `yaml:"ca"`       // PEM file of authorities to trust; empty: the system's
 	Insecure  bool   `yaml:"insecure"` // no TLS verification: tests only
 	TLSMin    string `yaml:"tls_min"`  // "1.2" or "1.3"
+	// HelloWait is how long the game may take to send its first packet (bridge.Config's
+	// HelloTimeout).
+	HelloWait time.Duration `yaml:"hello_wait"`
 }
 
 func defaultClient() Client {
-	return Client{Listen: "127.0.0.1:25565", Headers: []string{}, TLSMin: "1.2"}
+	return Client{Listen: "127.0.0.1:25565", Headers: []string{}, TLSMin: "1.2", HelloWait: bridge.DefaultHelloTimeout}
 }
 
 func (c Client) validate() []error {
@@ -39,6 +46,9 @@ func (c Client) validate() []error {
 	}
 	if c.Connect != "" {
 		errs = append(errs, dialAddr("client.connect", c.Connect))
+	}
+	if c.HelloWait <= 0 {
+		errs = append(errs, invalid("client.hello_wait", "must be a positive duration such as 10s"))
 	}
 	if c.Token != "" && c.TokenFile != "" {
 		errs = append(errs, invalid("client.token_file", "set client.token or client.token_file, not both"))
@@ -96,4 +106,17 @@ func (c Client) token() (string, error) {
 		return "", invalid("client.token_file", "cannot read %s: %v", c.TokenFile, pathErrorReason(err))
 	}
 	return token, nil
+}
+
+// File renders c as a config file of its own, the client: section alone, for a player's machine:
+// the token TokenFile names is written in as client.token, since that machine has no such file.
+func (c Client) File() ([]byte, error) {
+	token, err := c.token()
+	if err != nil {
+		return nil, err
+	}
+	c.Token, c.TokenFile = token, ""
+	return yaml.MarshalWithOptions(struct {
+		Client Client `yaml:"client"`
+	}{c}, yaml.IndentSequence(true))
 }

@@ -1,8 +1,12 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestClientSection(t *testing.T) {
@@ -35,11 +39,44 @@ func TestClientSectionErrors(t *testing.T) {
 		"insecure str": {"client:\n  insecure: maybe\n", `line 2: client.insecure: want true or false, not "maybe"`},
 		"ca missing":   {"client:\n  ca: /nonexistent/ca.pem\n", "line 2: client.ca: cannot read /nonexistent/ca.pem: no such file"},
 		"connect port": {"client:\n  connect: edge.example.test:0\n", "the port must be a number from 1 to 65535"},
+		"hello_wait 0": {"client:\n  hello_wait: 0s\n", "line 2: client.hello_wait: must be a positive duration such as 10s"},
+		"hello_wait n": {"client:\n  hello_wait: 10\n", "line 2: client.hello_wait: "},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Parse([]byte(tc.yaml), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A client section written with File reads back as it was, with the token a token file held
+// written in, and hello_wait as a duration.
+func TestClientFileRoundTrip(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "alice.token")
+	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := Default().Client
+	c.URL, c.TokenFile, c.HelloWait, c.Headers = "wss://play.example.test/mc", tokenFile, 45*time.Second, []string{"X-Region: eu"}
+	body, err := c.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), "hello_wait: 45s") || strings.Contains(string(body), tokenFile) {
+		t.Errorf("file %s", body)
+	}
+	cfg, err := Parse(body, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c
+	want.Token, want.TokenFile = "s3cret", ""
+	if !reflect.DeepEqual(cfg.Client, want) {
+		t.Errorf("read back %+v, want %+v", cfg.Client, want)
+	}
+	c.TokenFile = filepath.Join(t.TempDir(), "missing.token")
+	if _, err := c.File(); err == nil || !strings.Contains(err.Error(), "client.token_file") {
+		t.Errorf("a missing token file: %v", err)
 	}
 }
