@@ -42,7 +42,8 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	s.srv.countLogin(auth.OutcomeOK)
 	s.srv.countTransferCookie(p.Cookie)
 	s.login = p
-	s.player.want, s.player.name, s.player.uuid = false, p.Profile.Name, p.Profile.ID.String()
+	s.player.want = false
+	s.player.setName(p.Profile.Name, p.Profile.ID.String())
 	return nil
 }
 

@@ -1,6 +1,10 @@
 package relay
 
-import "github.com/moonbridge/moonbridge/mc"
+import (
+	"sync/atomic"
+
+	"github.com/moonbridge/moonbridge/mc"
+)
 
 // playerName finds the player's name and UUID in the bytes a login sends after its handshake
 // (Login Start), for the session's end line and login events. It looks at what was buffered
@@ -14,6 +18,22 @@ type playerName struct {
 	name     string
 	uuid     string // "" when the version sends none
 	found    func() // runs once when the name is found after whenFound set it; on the data path
+	// known is name for readers off the data path (a drain's transfer cookie): set with it.
+	known atomic.Pointer[string]
+}
+
+// setName records the player's name and UUID, for the data path and for known.
+func (p *playerName) setName(name, uuid string) {
+	p.name, p.uuid = name, uuid
+	p.known.Store(&name)
+}
+
+// knownName is the name as far as it is known now, from any goroutine; "" while not known.
+func (p *playerName) knownName() string {
+	if n := p.known.Load(); n != nil {
+		return *n
+	}
+	return ""
 }
 
 func (p *playerName) feed(b []byte) {
@@ -29,10 +49,11 @@ func (p *playerName) feed(b []byte) {
 	if err != nil {
 		return
 	}
-	p.name = ls.Name
+	uuid := ""
 	if ls.HasUUID {
-		p.uuid = mc.UUIDString(ls.UUID)
+		uuid = mc.UUIDString(ls.UUID)
 	}
+	p.setName(ls.Name, uuid)
 	if p.found != nil {
 		p.found()
 	}

@@ -87,7 +87,7 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) bool {
 	if send == nil || !ok {
 		return false
 	}
-	cookie := t.Cookies.issue(s.player.name)
+	cookie := t.Cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
 	(*send)(func(tr *play.Tracker) []byte {
 		var b []byte
