@@ -80,7 +80,18 @@ func TestSlowTLSFromOneAddressDoesNotFillTheTotal(t *testing.T) {
 		slow := dialFrom(t, "127.0.0.4", addr)
 		slow.Write([]byte{0x16, 0x03, 0x01}) // the start of a ClientHello, and no more
 	}
-	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedPerAddr}, 115)
+	// 115 are refused for their address. On a busy machine the accept loop can run ahead of the
+	// refusals, whose answers hold a slot of the total while they run (answerTLS): a few are
+	// then refused for the total instead, for a moment, which is by design. What the test holds
+	// is that once they are all refused, a player from elsewhere plays.
+	refused := func() float64 {
+		perAddr, _ := metricValue(t, srv, refusedSeries, map[string]string{"reason": refusedPerAddr})
+		total, _ := metricValue(t, srv, refusedSeries, map[string]string{"reason": refusedTotal})
+		return perAddr + total
+	}
+	if !testutil.Within(testutil.WaitBound, func() bool { return refused() == 115 }) {
+		t.Fatalf("%v of the 115 slow connections over the address limit refused", refused())
+	}
 	player := dialClient(t, WSS, addr)
 	defer player.Close()
 	exchange(t, player, "h", 100)
