@@ -20,19 +20,24 @@ func (s *Server) moveAll() int {
 }
 
 // moveOne asks sess's player to move, counting the outcome; false when it cannot be moved.
+// done runs once: with whether the Transfer went out, or false at once when an earlier request
+// moves the session (that one is counted).
 func (s *Server) moveOne(sess *session, done func(sent bool)) bool {
-	ok := sess.moveOut(s.settings().Transfer, func(sent bool) {
+	switch sess.moveOut(s.settings().Transfer, func(sent bool) {
 		if sent {
 			s.transfers.moves.WithLabelValues(transferSent).Inc()
 		} else {
 			s.transfers.moves.WithLabelValues(transferFailed).Inc()
 		}
 		done(sent)
-	})
-	if !ok {
+	}) {
+	case moveAlready:
+		done(false)
+	case moveNotMovable:
 		s.transfers.moves.WithLabelValues(transferNotMovable).Inc()
+		return false
 	}
-	return ok
+	return true
 }
 
 // tellTheRest sends the players still there at the end of a drain a Disconnect with the

@@ -76,16 +76,29 @@ type moveFunc func(build func(*play.Tracker) []byte, done func(sent bool))
 // sessionMoves is what a session knows for moving its player: set once its relay started.
 type sessionMoves struct {
 	send        atomic.Pointer[moveFunc]
+	asked       atomic.Bool            // a Transfer was asked for: the session is moved once
 	transferred atomic.Pointer[string] // where the player was sent, for the end line
 }
 
-// moveOut sends the player a Store Cookie and a Transfer; false when the session cannot be
-// moved. done runs once the packets went out or could not.
-func (s *session) moveOut(t Transfer, done func(sent bool)) bool {
+// Outcomes of moveOut.
+type moveOutcome uint8
+
+const (
+	moveNotMovable moveOutcome = iota // the session cannot be moved
+	moveAsked                         // the packets are on their way; done will say
+	moveAlready                       // an earlier request moves it (a drain that began as its relay did, a route's move): done is not called
+)
+
+// moveOut sends the player a Store Cookie and a Transfer, once per session; done runs once the
+// packets went out or could not (moveAsked only).
+func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
 	send := s.moves.send.Load()
 	host, port, ok := s.transferTarget(t)
-	if send == nil || !ok {
-		return false
+	switch {
+	case send == nil || !ok:
+		return moveNotMovable
+	case !s.moves.asked.CompareAndSwap(false, true):
+		return moveAlready
 	}
 	cookie := t.Cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
@@ -102,7 +115,7 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) bool {
 		}
 		done(sent)
 	})
-	return true
+	return moveAsked
 }
 
 // transferTarget is where the player goes: its bridge for a bridged player, t's address for a

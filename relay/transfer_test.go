@@ -318,6 +318,12 @@ func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 	if tr, err := awaitTransfer(t, cl); err != nil || tr.Host != transferTarget.Host {
 		t.Fatalf("the route's player: %+v, %v", tr, err)
 	}
+	if again, err := srv.MoveRoute("survival"); err != nil || again.Transferring != 1 {
+		t.Errorf("a second move of the route: %+v, %v", again, err)
+	}
+	if n := moves(t, srv, transferSent); n != 1 {
+		t.Errorf("moonbridge_drain_moves_total{outcome=transferred} %v after two moves, want 1: a player is moved once", n)
+	}
 	if !srv.Health().Ready {
 		t.Error("moving one route's players made the server not ready")
 	}
