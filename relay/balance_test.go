@@ -54,9 +54,7 @@ func TestBalanceRoundRobin(t *testing.T) {
 
 // Round-robin still fails over: a dead backend in the rotation costs no session.
 func TestBalanceRoundRobinSkipsDeadBackend(t *testing.T) {
-	dead, _ := net.Listen("tcp", "127.0.0.1:0")
-	deadAddr := dead.Addr().String()
-	dead.Close()
+	deadAddr := testutil.ClosedPort(t)
 	backends, addrs := startBackends(t, 1)
 	_, addr := balancedProxy(t, pool.BalanceRoundRobin, deadAddr, addrs[0])
 	for range 4 {

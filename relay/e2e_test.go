@@ -93,9 +93,7 @@ func TestEndToEndEachProtocol(t *testing.T) {
 }
 
 func TestFailoverBeforeBytesOnly(t *testing.T) {
-	dead, _ := net.Listen("tcp", "127.0.0.1:0")
-	deadAddr := dead.Addr().String()
-	dead.Close() // nothing listens there now: the dial is refused
+	deadAddr := testutil.ClosedPort(t) // the dial is refused
 	backend := startBackend(t, false)
 	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(deadAddr, backend.addr()) }, Minecraft)
 	conn := dialClient(t, Minecraft, addr)
@@ -228,9 +226,7 @@ func TestProxyProtocolIn(t *testing.T) {
 }
 
 func TestStatusFallbackAndLoginDisconnect(t *testing.T) {
-	dead, _ := net.Listen("tcp", "127.0.0.1:0")
-	deadAddr := dead.Addr().String()
-	dead.Close()
+	deadAddr := testutil.ClosedPort(t)
 	_, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(deadAddr) }, Minecraft, WS)
 	for _, transport := range []Protocol{Minecraft, WS} {
 		conn := dialClient(t, transport, addr)

@@ -136,7 +136,7 @@ func loggedOnline(log, name, uuid string) bool {
 // flag replaces mbbench's online route) sends no Encryption Request, and the run fails saying
 // so instead of measuring offline logins as online ones.
 func TestOnlineRunRefusesAPassthroughRelay(t *testing.T) {
-	backend := testutil.ClosedPort(t)
+	backend := testutil.FreePort(t)
 	code, _, stderr := onlineRun(t, "--backend", backend, "--serve-arg=--backend="+backend)
 	if code == 0 || !strings.Contains(stderr, "did not send an Encryption Request") {
 		t.Errorf("exit %d\n%s", code, stderr)

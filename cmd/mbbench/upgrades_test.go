@@ -101,7 +101,7 @@ func TestUpgradesRunThroughRelay(t *testing.T) {
 		mode      access.Mode
 	}{{"tcp", relay.Minecraft, access.TokensOff}, {"ws", relay.WS, access.TokensRequired}, {"wss", relay.WSS, access.TokensRequired}} {
 		t.Run(c.transport, func(t *testing.T) {
-			backendAddr := testutil.ClosedPort(t)
+			backendAddr := testutil.FreePort(t)
 			relayAddr := tokenRelay(t, c.protocol, c.mode, key.Public(), backendAddr)
 			var extra []string
 			if c.mode == access.TokensRequired {
@@ -138,7 +138,7 @@ func TestUpgradesRunFailsOnRefusedToken(t *testing.T) {
 			protocol = relay.WSS
 		}
 		for name, extra := range map[string][]string{"wrong token": {"--token-file", wrong}, "no token": nil} {
-			backendAddr := testutil.ClosedPort(t)
+			backendAddr := testutil.FreePort(t)
 			relayAddr := tokenRelay(t, protocol, access.TokensRequired, key.Public(), backendAddr)
 			code, _, stderr := upgradesRun(t, transport, relayAddr, backendAddr, extra...)
 			if code != 1 || !strings.Contains(stderr, "401") || !strings.Contains(stderr, "FAILED") {

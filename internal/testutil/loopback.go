@@ -6,18 +6,6 @@ import (
 	"testing"
 )
 
-// ClosedPort is a loopback address nobody listens on: a connect to it is refused.
-func ClosedPort(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // Serve listens on a loopback port and runs serve on a goroutine for every connection it
 // accepts; when the test ends it closes the listener and every connection still open, and
 // waits for every serve to return.
@@ -58,4 +46,19 @@ func ServeAt(t testing.TB, addr string, serve func(net.Conn)) (net.Listener, err
 		wg.Wait()
 	})
 	return ln, nil
+}
+
+// FreePort is a loopback address that was free a moment ago, for a test that starts a listener
+// on it through something that takes an address (a command's flag): a port that was listened
+// on and closed. Another listener could be given it meanwhile; where nothing must listen, use
+// ClosedPort.
+func FreePort(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }
