@@ -140,6 +140,7 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 // handOver gives the backend the player the proxy verified (Velocity forwarding) and counts a
 // login the backend took, before the relay.
 func (s *session) handOver(o *opening, backend net.Conn) bool {
+	s.moves.joinHost = o.hs.Host
 	if s.joining(o.hs) && s.conf.Transfer.Enabled() {
 		// Only then: following the stream cost 1.055x the CPU per echo of not following it
 		// (bench/results/2026-12-01-transfer.md, D2), which a server that moves nobody need not pay.

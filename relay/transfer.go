@@ -77,6 +77,7 @@ type moveFunc func(build func(*play.Tracker) []byte, done func(sent bool))
 type sessionMoves struct {
 	send        atomic.Pointer[moveFunc]
 	asked       atomic.Bool            // a Transfer was asked for: the session is moved once
+	joinHost    string                 // the handshake's host; set before send
 	transferred atomic.Pointer[string] // where the player was sent, for the end line
 }
 
@@ -118,7 +119,8 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
 	return moveAsked
 }
 
-// transferTarget is where the player goes: its bridge for a bridged player, t's address for a
+// transferTarget is where the player goes: its bridge for a bridged player (at the host the
+// game named in its handshake, and the bridge's port), t's address for a
 // raw TCP player; none for a WebSocket player without moonbridge's bridge (its client could not
 // come back through the CDN) or when t moves nobody.
 func (s *session) transferTarget(t Transfer) (string, uint16, bool) {
@@ -126,7 +128,14 @@ func (s *session) transferTarget(t Transfer) (string, uint16, bool) {
 	case !t.Enabled():
 		return "", 0, false
 	case s.info.bridge.IsValid():
-		return s.info.bridge.Addr().String(), s.info.bridge.Port(), true
+		// The name the game reached its bridge by (the handshake's host, "localhost" for a
+		// player who typed localhost:25565), so that it comes back on the same route; the
+		// bridge's address when there is none.
+		host := s.moves.joinHost
+		if host == "" || len(host) > maxTransferHost {
+			host = s.info.bridge.Addr().String()
+		}
+		return host, s.info.bridge.Port(), true
 	case s.protocol == string(Minecraft):
 		return t.Host, t.Port, true
 	}

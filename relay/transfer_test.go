@@ -161,7 +161,7 @@ func drainOneToSecond(t *testing.T, routes func(*Config)) (*Server, string, play
 var testCookies = NewTransferCookies([]byte("shared secret"), 0)
 
 // TestDrainSendsABridgedPlayerBackToItsBridge: a WebSocket player whose upgrade named its bridge
-// goes back to that bridge's local address, not to transfer_to.
+// goes back to that bridge's port, at the host its handshake named, not to transfer_to.
 func TestDrainSendsABridgedPlayerBackToItsBridge(t *testing.T) {
 	for _, protocol := range []Protocol{WS, WSS} {
 		t.Run(string(protocol), func(t *testing.T) {
@@ -176,8 +176,8 @@ func TestDrainSendsABridgedPlayerBackToItsBridge(t *testing.T) {
 			if err != nil {
 				t.Fatalf("waiting for the Transfer: %v", err)
 			}
-			if tr.Host != "127.0.0.1" || tr.Port != 41234 {
-				t.Errorf("bridged player transferred to %s:%d, want its bridge 127.0.0.1:41234", tr.Host, tr.Port)
+			if tr.Host != "localhost" || tr.Port != 41234 {
+				t.Errorf("bridged player transferred to %s:%d, want its bridge at the name it used, localhost:41234", tr.Host, tr.Port)
 			}
 			cl.Close()
 			if r := drainResult(t, result); r.Transferred != 1 {
