@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
@@ -61,6 +62,10 @@ func runDaemon(fs *cliflags.FlagSet, args []string, effective func() (config.Con
 	run func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error) error {
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 { // `serve version` would otherwise start a proxy
+		fmt.Fprintf(stderr, "unexpected argument %q: this command takes flags only\n", fs.Arg(0))
+		return fs.UsageError()
 	}
 	cfg, err := effective()
 	if err != nil {

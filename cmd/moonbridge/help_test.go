@@ -21,7 +21,8 @@ func TestHelpIsOnStdoutEverywhere(t *testing.T) {
 			t.Errorf("moonbridge %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
-	for _, args := range [][]string{{"serve", "--colour"}, {"client", "--colour"}, {"check-config"}, {"help", "launch"}} {
+	for _, args := range [][]string{{"serve", "--colour"}, {"client", "--colour"}, {"check-config"}, {"help", "launch"},
+		{"serve", "version"}, {"client", "wss://play.example.net/mc"}} {
 		code, stdout, stderr := run(args...)
 		if code != 2 || stdout != "" || stderr == "" {
 			t.Errorf("moonbridge %s: exit %d, stdout %q, stderr %q; want 2 and only stderr", strings.Join(args, " "), code, stdout, stderr)
