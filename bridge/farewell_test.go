@@ -177,7 +177,7 @@ func playPacket(id int32, fields []byte, threshold int) []byte {
 		body := append([]byte{0}, packet...)
 		return append(mc.AppendVarInt(nil, int32(len(body))), body...)
 	}
-	body := append(mc.AppendVarInt(nil, int32(len(packet))), deflate(packet)...)
+	body := append(mc.AppendVarInt(nil, int32(len(packet))), testutil.Zlib(packet)...)
 	return append(mc.AppendVarInt(nil, int32(len(body))), body...)
 }
 

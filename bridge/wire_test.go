@@ -13,14 +13,6 @@ import (
 // The Minecraft bytes after the login's first packets, as the tests read and write them:
 // compressed frames and NBT text.
 
-func deflate(b []byte) []byte {
-	var out bytes.Buffer
-	zw := zlib.NewWriter(&out)
-	zw.Write(b)
-	zw.Close()
-	return out.Bytes()
-}
-
 // packetOf is the packet id and fields of a frame body; in the compressed format the body
 // starts with the packet's length, 0 when it is not compressed.
 func packetOf(t *testing.T, body []byte, compressed bool) (int32, []byte) {

@@ -2,11 +2,11 @@ package modern
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"io"
 	"testing"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -58,23 +58,15 @@ func compressedFrame(dataLength int32, payload []byte) []byte {
 	return append(mc.AppendVarInt(nil, int32(len(body))), body...)
 }
 
-func zlibOf(b []byte) []byte {
-	var out bytes.Buffer
-	zw := zlib.NewWriter(&out)
-	zw.Write(b)
-	zw.Close()
-	return out.Bytes()
-}
-
 func TestBadCompressedFramesAreProtocolErrors(t *testing.T) {
 	packet := append([]byte{byte(PlayPluginMessageID)}, make([]byte, 300)...)
 	for name, frame := range map[string][]byte{
-		"size lies":       compressedFrame(int32(len(packet)+1), zlibOf(packet)),
-		"inflates longer": compressedFrame(int32(len(packet)-1), zlibOf(packet)),
-		"below threshold": compressedFrame(10, zlibOf(packet[:10])),
+		"size lies":       compressedFrame(int32(len(packet)+1), testutil.Zlib(packet)),
+		"inflates longer": compressedFrame(int32(len(packet)-1), testutil.Zlib(packet)),
+		"below threshold": compressedFrame(10, testutil.Zlib(packet[:10])),
 		"not zlib":        compressedFrame(int32(len(packet)), packet),
 		"negative size":   compressedFrame(-1, nil),
-		"huge size":       compressedFrame(maxPacket+1, zlibOf(packet)),
+		"huge size":       compressedFrame(maxPacket+1, testutil.Zlib(packet)),
 		"empty packet":    compressedFrame(0, nil),
 	} {
 		c := NewConn(io.Discard, mc.NewFrameReader(bytes.NewReader(frame), 64))

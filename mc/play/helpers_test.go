@@ -1,10 +1,9 @@
 package play
 
 import (
-	"bytes"
-	"compress/zlib"
 	"testing"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -39,19 +38,11 @@ func frame(p packet, threshold int) []byte {
 	case len(data) < threshold:
 		return withLength(append([]byte{0}, data...))
 	}
-	return withLength(append(mc.AppendVarInt(nil, int32(len(data))), deflate(data)...))
+	return withLength(append(mc.AppendVarInt(nil, int32(len(data))), testutil.Zlib(data)...))
 }
 
 func withLength(body []byte) []byte {
 	return append(mc.AppendVarInt(nil, int32(len(body))), body...)
-}
-
-func deflate(data []byte) []byte {
-	var b bytes.Buffer
-	w := zlib.NewWriter(&b)
-	w.Write(data)
-	w.Close()
-	return b.Bytes()
 }
 
 func varInts(vs ...int32) []byte {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -291,7 +292,7 @@ func TestTrackerMalformed(t *testing.T) {
 		{"negative data length", loginDone(64), append([]byte{0x07}, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x78, 0x9c), mc.ErrMalformed},
 		{"not zlib", loginDone(64), withLength(append(varInts(60), noise(60)...)), ErrBadCompression},
 		{"corrupt deflate", loginDone(64), withLength(append(varInts(60), 0x78, 0x9c, 0xff, 0xff, 0xff)), ErrBadCompression},
-		{"zlib shorter than declared", loginDone(64), withLength(append(varInts(5000), deflate([]byte{playChunk, 1, 2})...)), ErrBadCompression},
+		{"zlib shorter than declared", loginDone(64), withLength(append(varInts(5000), testutil.Zlib([]byte{playChunk, 1, 2})...)), ErrBadCompression},
 		{"id deep in zlib", loginDone(64), withLength(append(varInts(60), emptyBlocks(1000)...)), ErrIDTooDeep},
 	} {
 		tr := newTracker(t)
