@@ -20,6 +20,13 @@ const (
 	// 1024, headCap), so a frame is inflated once in the usual case and over at most 5 KiB of
 	// input in all.
 	headCap = 4096
+	// maxFollowedLen is the longest packet data, id included, in configuration and play whose id
+	// the tracker reads from a compressed packet. The packets that change where a packet can go
+	// in (Finish and Start Configuration, the bundle delimiter) have no fields; a Disconnect or a
+	// Transfer longer than this, compressed, goes unnoticed (Ended stays false: what is put in
+	// after it reaches a client that has left). Inflating every compressed packet's start cost
+	// most of the tracker's CPU (bench/results/2026-12-01-transfer.md).
+	maxFollowedLen = 64
 )
 
 // lookHead looks at the body bytes buffered: it reads the packet from them, or moves the
@@ -32,7 +39,9 @@ func (t *Tracker) lookHead() {
 	case t.err != nil:
 	case ok:
 		t.known = true
-		t.packet(data)
+		if data != nil {
+			t.packet(data)
+		}
 	default: // not at the last checkpoint: packetData fails there when it cannot read the packet
 		t.want = min(len(t.head)+t.left, headCap, 8*t.want)
 	}
@@ -58,6 +67,9 @@ func (t *Tracker) packetData(last bool) (data []byte, ok bool) {
 		return nil, false
 	case dataLen == 0: // sent uncompressed
 		return body[n:min(len(body), n+maxPrefix)], true
+	}
+	if t.state != Login && dataLen > maxFollowedLen {
+		return nil, true // no packet the tracker follows is this long: skip its inflating
 	}
 	if !last && len(body) == firstLook {
 		return nil, false // too early for a block header: inflate from the next checkpoint on
