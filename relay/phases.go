@@ -141,9 +141,10 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 // login the backend took, before the relay.
 func (s *session) handOver(o *opening, backend net.Conn) bool {
 	s.moves.joinHost = o.hs.Host
-	if s.joining(o.hs) && s.conf.Transfer.Enabled() {
-		// Only then: following the stream cost 1.055x the CPU per echo of not following it
-		// (bench/results/2026-12-01-transfer.md, D2), which a server that moves nobody need not pay.
+	if s.joining(o.hs) {
+		// With or without Transfer: following the stream costs 1.047x the CPU per echo of not
+		// following it (bench/results/2026-12-01-transfer.md, D3), and lets a drain tell the
+		// players it closes why.
 		s.mover = newMover(o.hs.Protocol)
 	}
 	if o.ranLogin && o.route.Login.Forwarding == auth.ForwardVelocity {

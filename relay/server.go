@@ -63,8 +63,7 @@ type Config struct {
 	// RestartingMOTD replaces the fallback's MOTD while the server drains (Drain): a status
 	// ping then gets it at once instead of going to a backend. Empty: the fallback's MOTD.
 	RestartingMOTD string
-	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none,
-	// and no session follows its stream to the player (so none is told why at a drain's end).
+	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none.
 	Transfer Transfer
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).

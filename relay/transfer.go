@@ -162,8 +162,7 @@ func (s *session) startMoves(send moveFunc) {
 	}
 }
 
-// joining is a login (or a transfer login) whose protocol has Transfer: its session gets a mover
-// when the server moves players (Transfer.Enabled).
+// joining is a login (or a transfer login) whose protocol has Transfer: its session gets a mover.
 func (s *session) joining(hs mc.Handshake) bool {
 	return hs.NextState != mc.NextStatus && hs.Protocol >= play.FirstProtocol
 }

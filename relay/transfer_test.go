@@ -337,20 +337,23 @@ func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 	}
 }
 
-// TestNoMoverWithoutATransferTarget: a server that moves nobody does not follow its players'
-// streams (bench/results/2026-12-01-transfer.md, D2): its drain closes a 1.21.1 player as before,
-// with no packet put in.
-func TestNoMoverWithoutATransferTarget(t *testing.T) {
-	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
-	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
+// TestDrainWithoutATransferTargetTellsWhy: a server that moves nobody still follows its
+// players' streams (bench/results/2026-12-01-transfer.md, D3): its drain tells a 1.21.1 player
+// why in a Disconnect before it closes it, and sends no Transfer.
+func TestDrainWithoutATransferTargetTellsWhy(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.RestartingMOTD = "Back in a minute"
+	}, Minecraft)
 	cl := joinThrough(t, Minecraft, addr, nil)
 	r := drainResult(t, drainInBackground(t, srv, 300*time.Millisecond))
-	if r.Transferred != 0 || r.Told != 0 || r.Closed != 1 {
-		t.Errorf("drain result %+v, want the player closed at the deadline, nothing sent", r)
+	if r.Transferred != 0 || r.Told != 1 || r.Closed != 1 {
+		t.Errorf("drain result %+v, want the player told and closed at the deadline", r)
 	}
 	_, err := awaitTransfer(t, cl)
-	var lost *modern.StreamEndError
-	if !errors.As(err, &lost) {
-		t.Errorf("the player saw %v, want the stream's end (no Disconnect, no Transfer)", err)
+	var de *playtest.DisconnectError
+	if !errors.As(err, &de) || de.Reason != "Back in a minute" {
+		t.Errorf("the player saw %v, want a Disconnect with the restarting message", err)
 	}
 }

@@ -112,9 +112,8 @@ const (
 // TransferTo, let the other sessions end for up to DrainTimeout, then close the rest.
 type Shutdown struct {
 	DrainTimeout time.Duration `yaml:"drain_timeout"` // 0: close every session at once
-	// MOTD answers server-list pings that arrive during the drain, and, with TransferTo set, is
-	// the Disconnect the players of 1.20.5 or later still there at its end read; empty:
-	// fallback.motd.
+	// MOTD answers server-list pings that arrive during the drain, and is the Disconnect the
+	// players of 1.20.5 or later still there at its end read; empty: fallback.motd.
 	MOTD string `yaml:"motd"`
 	// TransferTo is where a drain sends the players it can move (relay.Transfer): host:port of a
 	// live instance, such as the public name of the load balancer or Service; "": nobody moves.
