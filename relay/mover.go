@@ -40,15 +40,16 @@ func newMover(protocol int32) *mover {
 // are returned, for the caller to write, and done(true) is the caller's once written), behind the
 // backend's packet that is partly through otherwise (nil is returned; done runs then), and never
 // once the tracker has lost the stream (done(false) at once). A request replaces one still
-// waiting, whose done gets false.
+// waiting, whose done gets false. A stream that has ended for the player (the backend's
+// Disconnect, or a Transfer of the proxy's own already put in) takes nothing more.
 func (m *mover) request(build func(*play.Tracker) []byte, done func(bool)) (now []byte) {
 	if m.pending != nil {
 		m.settle(false)
 	}
 	switch {
 	case m.t.Movable():
-		return build(m.t)
-	case m.t.Err() != nil:
+		return m.put(build)
+	case m.t.Err() != nil || m.t.Ended():
 		done(false)
 	default:
 		m.pending, m.done = build, done
@@ -72,9 +73,17 @@ func (m *mover) split(b []byte) (at int, packets []byte) {
 	if !m.t.Movable() {
 		return len(b), nil
 	}
-	packets = m.pending(m.t)
+	packets = m.put(m.pending)
 	m.t.Feed(b[at:], false)
 	return at, packets
+}
+
+// put builds the packets that go in now and has the tracker read them too, so that it follows
+// what the player gets: after a Transfer of the proxy's own, the stream has ended for it.
+func (m *mover) put(build func(*play.Tracker) []byte) []byte {
+	packets := build(m.t)
+	m.t.Feed(packets, false)
+	return packets
 }
 
 // settle ends the waiting request: sent or not.

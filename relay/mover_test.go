@@ -119,3 +119,18 @@ func open(t *testing.T, c moverCodec, b []byte) []byte {
 	}
 	return in[:n]
 }
+
+// TestMoverPutsNothingBehindItsOwnTransfer: once its Transfer went in, the stream has ended for
+// the player: a later request (the drain's Disconnect for those still there) is refused at once.
+func TestMoverPutsNothingBehindItsOwnTransfer(t *testing.T) {
+	stream, _ := moverStream()
+	m := newMover(moverProtocol)
+	m.split(stream)
+	if now := m.request(buildTransfer, func(bool) {}); now == nil {
+		t.Fatal("no Transfer at a boundary")
+	}
+	var got []bool
+	if now := m.request(buildTransfer, func(ok bool) { got = append(got, ok) }); now != nil || len(got) != 1 || got[0] {
+		t.Fatalf("a request behind the Transfer: now %x, done %v; want nothing and one false", now, got)
+	}
+}
