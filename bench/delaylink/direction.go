@@ -1,18 +1,14 @@
 package delaylink
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/stats"
 )
 
-// Packet buffers: a TUN device's MTU is 1500 by default, so a pooled buffer of 2 KiB takes
-// every packet of one; a larger packet (up to IPv4's 64 KiB) is read into the scratch buffer
-// and copied out.
+// Packet buffers: a TUN device's MTU is 1500 by default, so a buffer of 2 KiB takes any of its
+// packets; a larger one (up to IPv4's 64 KiB) gets a buffer of its own.
 const (
 	pooledPacket = 2 << 10
 	maxPacket    = 64 << 10
@@ -24,112 +20,71 @@ type held struct {
 	packet []byte
 }
 
-// direction is one way of the link: read from src, hold, write to dst.
+// direction is one way of the link: read from in, hold, write to out. Only its pump's thread
+// touches queue and free; the counts are read from anywhere.
 type direction struct {
-	src, dst Device
-	oneWay   func() time.Duration
-	queue    chan held
-	done     chan struct{}
-	once     sync.Once
-	pool     sync.Pool // *[]byte of pooledPacket
+	in, out, wake int
+	oneWay        func() time.Duration
+	queue         []held
+	free          [][]byte
+	scratch       []byte
 
-	mu      sync.Mutex
-	packets uint64
-	bytes   uint64
-	payload uint64
-	dropped uint64
-	late    stats.Histogram
+	packets, bytes, payload, dropped atomic.Uint64
+	late                             stats.Histogram
 }
 
-func newDirection(src, dst Device, oneWay func() time.Duration) *direction {
-	d := &direction{src: src, dst: dst, oneWay: oneWay, queue: make(chan held, queued), done: make(chan struct{})}
-	d.pool.New = func() any { b := make([]byte, pooledPacket); return &b }
-	return d
+func newDirection(in, out, wake int, oneWay func() time.Duration) *direction {
+	return &direction{in: in, out: out, wake: wake, oneWay: oneWay, scratch: make([]byte, maxPacket)}
 }
 
-func (d *direction) stop() { d.once.Do(func() { close(d.done) }) }
-
-// read takes packets from src and queues each with its due time.
-func (d *direction) read() error {
-	defer d.stop()
-	scratch := make([]byte, maxPacket)
-	for {
-		n, err := d.src.Read(scratch)
-		if errors.Is(err, os.ErrClosed) {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("delaylink: read: %w", err)
-		}
-		h := held{due: time.Now().Add(d.oneWay()), packet: d.copyOf(scratch[:n])}
-		select {
-		case d.queue <- h:
-		case <-d.done:
-			return nil
-		}
+// hold queues a packet just read, or drops it when the queue is full.
+func (d *direction) hold(p []byte, now time.Time) {
+	if len(d.queue) >= queued {
+		d.dropped.Add(1)
+		return
 	}
-}
-
-// copyOf is p in a pooled buffer when it fits one.
-func (d *direction) copyOf(p []byte) []byte {
-	if len(p) > pooledPacket {
-		return append([]byte(nil), p...)
+	var b []byte
+	if n := len(d.free); n > 0 && len(p) <= pooledPacket {
+		b, d.free = d.free[n-1][:0], d.free[:n-1]
+	} else if len(p) <= pooledPacket {
+		b = make([]byte, 0, pooledPacket)
 	}
-	b := d.pool.Get().(*[]byte)
-	return append((*b)[:0], p...)
+	d.queue = append(d.queue, held{due: now.Add(d.oneWay()), packet: append(b, p...)})
 }
 
-// write passes each queued packet on once it is due, in order.
-func (d *direction) write() error {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	for {
-		var h held
-		select {
-		case h = <-d.queue:
-		case <-d.done:
-			return nil
-		}
-		if wait := time.Until(h.due); wait > 0 {
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-d.done:
-				return nil
-			}
-		}
-		late := time.Since(h.due)
-		if _, err := d.dst.Write(h.packet); errors.Is(err, os.ErrClosed) {
-			return nil
-		} else if err != nil { // the far end refused this packet (its device down): dropped, as a wire would
-			d.drop()
-		} else {
-			d.count(h.packet, late)
-		}
-		if cap(h.packet) == pooledPacket {
-			d.pool.Put(&h.packet)
-		}
+// next is how long until the first held packet is due (0: due now), or false with none held.
+func (d *direction) next(now time.Time) (time.Duration, bool) {
+	if len(d.queue) == 0 {
+		return 0, false
 	}
+	return max(d.queue[0].due.Sub(now), 0), true
 }
 
-func (d *direction) count(packet []byte, late time.Duration) {
-	d.late.Record(late)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.packets++
-	d.bytes += uint64(len(packet))
-	d.payload += uint64(tcpPayload(packet))
-}
-
-func (d *direction) drop() {
-	d.mu.Lock()
-	d.dropped++
-	d.mu.Unlock()
+// release takes the first held packet off the queue once it was written (sent true) or
+// refused, and counts it.
+func (d *direction) release(sent bool, at time.Time) {
+	h := d.queue[0]
+	d.queue[0] = held{}
+	d.queue = d.queue[1:]
+	if len(d.queue) == 0 {
+		d.queue = d.queue[:0:0] // let the backing array go once the burst is over
+	}
+	if sent {
+		d.late.Record(at.Sub(h.due))
+		d.packets.Add(1)
+		d.bytes.Add(uint64(len(h.packet)))
+		d.payload.Add(uint64(tcpPayload(h.packet)))
+	} else {
+		d.dropped.Add(1)
+	}
+	if cap(h.packet) == pooledPacket {
+		d.free = append(d.free, h.packet)
+	}
 }
 
 func (d *direction) counters() Counters {
-	d.mu.Lock()
-	c := Counters{Packets: d.packets, Bytes: d.bytes, TCPPayload: d.payload, Dropped: d.dropped}
-	d.mu.Unlock()
-	c.LateP50, c.LateP99, c.LateMax = d.late.Percentile(50), d.late.Percentile(99), d.late.Percentile(100)
-	return c
+	return Counters{
+		Packets: d.packets.Load(), Bytes: d.bytes.Load(), TCPPayload: d.payload.Load(), Dropped: d.dropped.Load(),
+		LateP50: d.late.Percentile(50), LateP99: d.late.Percentile(99), LateMax: d.late.Percentile(100),
+	}
 }

@@ -2,43 +2,57 @@ package delaylink
 
 import (
 	"errors"
-	"io"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Device is one end of the link: each Read returns one IP packet, each Write sends one. A TUN
-// device's file is one (OpenTUN).
-type Device = io.ReadWriteCloser
-
-// queued is the most packets one direction holds at once; a reader that finds the queue full
-// waits, and its device's own queue (the kernel's) then drops as a full link would.
+// queued is the most packets one direction holds at once; a packet read while it is full is
+// dropped, as a full queue on a real path drops.
 const queued = 1 << 14
 
 // Link carries packets between two devices, each direction held for the one-way delay.
 type Link struct {
-	oneWay atomic.Int64 // nanoseconds
-	dirs   [2]*direction
-	devs   [2]Device
-	wg     sync.WaitGroup
-	errMu  sync.Mutex
-	err    error // the first pump error that was not the link closing
-	closed atomic.Bool
+	oneWay   atomic.Int64 // nanoseconds
+	dirs     [2]*direction
+	stop     func() error // wakes both pumps for good
+	wg       sync.WaitGroup
+	errs     [2]error
+	realtime atomic.Int32 // pumps that run under SCHED_FIFO
+	closed   sync.Once
+	closeErr error
 }
 
-// Start carries packets between a and b from now on, each held for oneWay (half the round
-// trip). Close stops it and closes both devices.
-func Start(a, b Device, oneWay time.Duration) *Link {
-	l := &Link{devs: [2]Device{a, b}}
+// Start carries packets between the devices a and b (file descriptors of packet devices, such
+// as OpenTUN's, or of SOCK_SEQPACKET sockets; the link owns them from now on) with each
+// packet held for oneWay, half the round trip. Each direction is one OS thread that sleeps in
+// ppoll(2) until a packet comes or the next is due; as root that thread runs under SCHED_FIFO,
+// so that the machine's other work does not make packets late (Realtime says whether it
+// does). Close stops the link and closes both devices.
+func Start(a, b int, oneWay time.Duration) (*Link, error) {
+	l := &Link{}
 	l.oneWay.Store(int64(oneWay))
-	l.dirs[0], l.dirs[1] = newDirection(a, b, l.OneWay), newDirection(b, a, l.OneWay)
-	for _, d := range l.dirs {
-		l.wg.Add(2)
-		go l.pump(d.read)
-		go l.pump(d.write)
+	wake, stop, err := newWaker()
+	if err != nil {
+		return nil, err
 	}
-	return l
+	l.stop = stop
+	l.dirs[0] = newDirection(a, b, wake, l.OneWay)
+	l.dirs[1] = newDirection(b, a, wake, l.OneWay)
+	ready := make(chan bool, 2)
+	for i, d := range l.dirs {
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			l.errs[i] = d.run(ready)
+		}()
+	}
+	for range l.dirs {
+		if <-ready {
+			l.realtime.Add(1)
+		}
+	}
+	return l, nil
 }
 
 // SetOneWay changes the delay of packets read from now on. Packets already held keep theirs
@@ -48,31 +62,20 @@ func (l *Link) SetOneWay(d time.Duration) { l.oneWay.Store(int64(d)) }
 // OneWay is the delay packets read now get.
 func (l *Link) OneWay() time.Duration { return time.Duration(l.oneWay.Load()) }
 
+// Realtime says whether both directions run under SCHED_FIFO (it needs root).
+func (l *Link) Realtime() bool { return l.realtime.Load() == int32(len(l.dirs)) }
+
 // AtoB and BtoA count what each direction has carried so far.
 func (l *Link) AtoB() Counters { return l.dirs[0].counters() }
 func (l *Link) BtoA() Counters { return l.dirs[1].counters() }
 
-// Close closes both devices, waits for the pumps to stop and returns the first error a pump
-// met before that, if any.
+// Close stops both directions, closes the devices and returns the first error a direction met
+// before, if any.
 func (l *Link) Close() error {
-	l.closed.Store(true)
-	err := errors.Join(l.devs[0].Close(), l.devs[1].Close())
-	for _, d := range l.dirs {
-		d.stop()
-	}
-	l.wg.Wait()
-	l.errMu.Lock()
-	defer l.errMu.Unlock()
-	return errors.Join(l.err, err)
-}
-
-// pump runs one half of a direction until the link closes.
-func (l *Link) pump(run func() error) {
-	defer l.wg.Done()
-	err := run()
-	if err != nil && !l.closed.Load() {
-		l.errMu.Lock()
-		l.err = errors.Join(l.err, err)
-		l.errMu.Unlock()
-	}
+	l.closed.Do(func() {
+		err := l.stop()
+		l.wg.Wait()
+		l.closeErr = errors.Join(l.errs[0], l.errs[1], err, l.dirs[0].close())
+	})
+	return l.closeErr
 }

@@ -3,57 +3,59 @@ package delaylink
 import (
 	"encoding/binary"
 	"os"
-	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// memDevice is a Device in memory: Read returns what send queued (the namespace sending), Write
-// hands the packet to got (the namespace receiving) with the time it arrived.
-type memDevice struct {
-	in     chan []byte
-	got    chan arrival
-	closed chan struct{}
-	once   sync.Once
+// end is the test's side of a device: a SOCK_SEQPACKET socket whose peer the link holds, so
+// that a write here is a packet the namespace sends and a read one it receives.
+type end struct{ f *os.File }
+
+// devicePair is a device for the link and the test's end of it.
+func devicePair(t *testing.T) (link int, test end) {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(fds[1]), "test end")
+	t.Cleanup(func() { f.Close() })
+	return fds[0], end{f}
 }
 
-type arrival struct {
-	at     time.Time
-	packet []byte
-}
-
-func newMemDevice() *memDevice {
-	return &memDevice{in: make(chan []byte, 1024), got: make(chan arrival, 1024), closed: make(chan struct{})}
-}
-
-func (m *memDevice) Read(p []byte) (int, error) {
-	select {
-	case b := <-m.in:
-		return copy(p, b), nil
-	case <-m.closed:
-		return 0, os.ErrClosed
+func (e end) send(t *testing.T, p []byte) {
+	t.Helper()
+	if _, err := e.f.Write(p); err != nil {
+		t.Fatal(err)
 	}
 }
 
-func (m *memDevice) Write(p []byte) (int, error) {
-	select {
-	case m.got <- arrival{time.Now(), append([]byte(nil), p...)}:
-		return len(p), nil
-	case <-m.closed:
-		return 0, os.ErrClosed
+// receive is the next packet and when it came.
+func (e end) receive(t *testing.T) ([]byte, time.Time) {
+	t.Helper()
+	e.f.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b := make([]byte, maxPacket)
+	n, err := e.f.Read(b)
+	if err != nil {
+		t.Fatalf("no packet: %v", err)
 	}
+	return b[:n], time.Now()
 }
 
-func (m *memDevice) Close() error { m.once.Do(func() { close(m.closed) }); return nil }
-
-// slack is how late a packet may arrive in these tests: a pump's wake-up on a loaded 2-core
-// machine, generously. Early is never allowed.
+// slack is how late a packet may arrive in these tests, generously: the pumps run real-time as
+// root, but may not elsewhere on a loaded 2-core machine. Early is never allowed.
 const slack = 50 * time.Millisecond
 
-func startMem(t *testing.T, oneWay time.Duration) (a, b *memDevice, l *Link) {
+func startLink(t *testing.T, oneWay time.Duration) (a, b end, l *Link) {
 	t.Helper()
-	a, b = newMemDevice(), newMemDevice()
-	l = Start(a, b, oneWay)
+	la, a := devicePair(t)
+	lb, b := devicePair(t)
+	l, err := Start(la, lb, oneWay)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		if err := l.Close(); err != nil {
 			t.Errorf("Close: %v", err)
@@ -62,60 +64,49 @@ func startMem(t *testing.T, oneWay time.Duration) (a, b *memDevice, l *Link) {
 	return a, b, l
 }
 
-func receive(t *testing.T, d *memDevice) arrival {
-	t.Helper()
-	select {
-	case a := <-d.got:
-		return a
-	case <-time.After(5 * time.Second):
-		t.Fatal("no packet within 5 s")
-		return arrival{}
-	}
-}
-
 func TestEachDirectionHoldsPacketsForTheDelay(t *testing.T) {
 	const oneWay = 30 * time.Millisecond
-	a, b, _ := startMem(t, oneWay)
+	a, b, _ := startLink(t, oneWay)
 	for _, dir := range []struct {
 		name     string
-		from, to *memDevice
+		from, to end
 	}{{"a to b", a, b}, {"b to a", b, a}} {
 		sent := time.Now()
-		dir.from.in <- []byte(dir.name)
-		got := receive(t, dir.to)
-		if string(got.packet) != dir.name {
-			t.Fatalf("%s: got %q", dir.name, got.packet)
+		dir.from.send(t, []byte(dir.name))
+		got, at := dir.to.receive(t)
+		if string(got) != dir.name {
+			t.Fatalf("%s: got %q", dir.name, got)
 		}
-		if d := got.at.Sub(sent); d < oneWay || d > oneWay+slack {
+		if d := at.Sub(sent); d < oneWay || d > oneWay+slack {
 			t.Errorf("%s: packet took %v, want %v (at most %v late)", dir.name, d, oneWay, slack)
 		}
 	}
 }
 
 func TestOrderIsKeptWhenTheDelayShrinks(t *testing.T) {
-	a, b, l := startMem(t, 40*time.Millisecond)
+	a, b, l := startLink(t, 40*time.Millisecond)
 	for i := range 50 {
-		a.in <- []byte{byte(i)}
+		a.send(t, []byte{byte(i)})
 	}
 	time.Sleep(5 * time.Millisecond) // the first 50 are read with 40 ms
 	l.SetOneWay(0)
 	for i := 50; i < 100; i++ {
-		a.in <- []byte{byte(i)}
+		a.send(t, []byte{byte(i)})
 	}
 	for i := range 100 {
-		if got := receive(t, b); got.packet[0] != byte(i) {
-			t.Fatalf("packet %d arrived as number %d", got.packet[0], i)
+		if got, _ := b.receive(t); got[0] != byte(i) {
+			t.Fatalf("packet %d arrived as number %d", got[0], i)
 		}
 	}
 }
 
 func TestCountersCountIPAndTCPPayloadBytes(t *testing.T) {
-	a, b, l := startMem(t, 0)
+	a, b, l := startLink(t, 0)
 	seg := ipv4TCP(100)
-	a.in <- seg
-	a.in <- []byte{0x45, 0, 0} // too short to be a TCP segment: counted as bytes only
-	receive(t, b)
-	receive(t, b)
+	a.send(t, seg)
+	a.send(t, []byte{0x45, 0, 0}) // too short to be a TCP segment: counted as bytes only
+	b.receive(t)
+	b.receive(t)
 	deadline := time.Now().Add(5 * time.Second)
 	for l.AtoB().Packets < 2 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond) // counted just after the write

@@ -5,10 +5,9 @@ package delaylink
 import (
 	"errors"
 	"fmt"
-	"os"
 )
 
 // OpenTUN needs Linux's TUN driver.
-func OpenTUN(name string) (*os.File, error) {
-	return nil, fmt.Errorf("delaylink: TUN %s: %w", name, errors.ErrUnsupported)
+func OpenTUN(name string) (int, error) {
+	return -1, fmt.Errorf("delaylink: TUN %s: %w", name, errors.ErrUnsupported)
 }

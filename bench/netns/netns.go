@@ -7,7 +7,6 @@ package netns
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -40,8 +39,8 @@ func (n *NS) IP(args ...string) error { return ip(append([]string{"-n", n.Name},
 
 // Command is `ip netns exec NAME name args...`: ip enters the namespace and executes name, so the
 // process's PID is the program's own.
-func (n *NS) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	return exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", n.Name, name}, args...)...)
+func (n *NS) Command(name string, args ...string) *exec.Cmd {
+	return exec.Command("ip", append([]string{"netns", "exec", n.Name, name}, args...)...)
 }
 
 // CommandError is an ip command that failed, with what it printed.

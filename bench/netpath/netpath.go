@@ -17,6 +17,8 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/moonbridge/moonbridge/bench/delaylink"
 	"github.com/moonbridge/moonbridge/bench/netns"
 )
@@ -56,16 +58,20 @@ func Open(name string, rtt time.Duration) (_ *Path, err error) {
 	}
 	b, err := device(p.Edge, EdgeAddr)
 	if err != nil {
-		a.Close()
+		unix.Close(a)
 		return nil, err
 	}
-	p.Link = delaylink.Start(a, b, rtt/2)
+	if p.Link, err = delaylink.Start(a, b, rtt/2); err != nil {
+		unix.Close(a)
+		unix.Close(b)
+		return nil, err
+	}
 	return p, nil
 }
 
-// device opens the TUN device in ns and gives it addr.
-func device(ns *netns.NS, addr string) (*os.File, error) {
-	var tun *os.File
+// device opens the TUN device in ns and gives it addr; it returns its descriptor.
+func device(ns *netns.NS, addr string) (int, error) {
+	tun := -1
 	err := ns.Do(func() error {
 		var err error
 		if tun, err = delaylink.OpenTUN(Device); err != nil {
@@ -77,10 +83,10 @@ func device(ns *netns.NS, addr string) (*os.File, error) {
 		err = errors.Join(ns.IP("addr", "add", addr+prefixLen, "dev", Device), ns.IP("link", "set", Device, "up"))
 	}
 	if err != nil {
-		if tun != nil {
-			tun.Close()
+		if tun >= 0 {
+			unix.Close(tun)
 		}
-		return nil, fmt.Errorf("netpath: %s in %s: %w", Device, ns.Name, err)
+		return -1, fmt.Errorf("netpath: %s in %s: %w", Device, ns.Name, err)
 	}
 	return tun, nil
 }
