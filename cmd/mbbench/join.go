@@ -140,7 +140,7 @@ func runJoin(ctx context.Context, f *joinFlags, paths []cdnPath, keys map[string
 	rep.Meta = joinMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:], PIDs: bed.pids(), LinkRealtime: bed.net.Link.Realtime()}
 	writeJoinHeader(stderr, rep.Meta, paths)
 	cfg := jointime.Config{
-		RTTs: f.rtts, SetRTT: bed.net.SetRTT, Rounds: f.rounds, Joins: f.joins, Warmup: f.warmup,
+		RTTs: f.rtts, SetRTT: func(rtt time.Duration) { bed.net.SetRTT(rtt); writeLoad(stderr) }, Rounds: f.rounds, Joins: f.joins, Warmup: f.warmup,
 		Timeout: f.joinTimeout, Log: stderr,
 	}
 	names := make([]string, len(paths))
@@ -156,6 +156,13 @@ func runJoin(ctx context.Context, f *joinFlags, paths []cdnPath, keys map[string
 	}
 	rep.Summary = jointime.Summarize(rep.Samples, names, f.rtts)
 	return rep, nil
+}
+
+// writeLoad writes the machine's load averages (the other work on it is part of a record).
+func writeLoad(w io.Writer) {
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(w, "# loadavg %s", b)
+	}
 }
 
 // lockedWriter serialises writes from several goroutines.
