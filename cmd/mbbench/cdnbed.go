@@ -141,7 +141,7 @@ func (b *cdnBed) startBridge(ctx context.Context, i int, p cdnPath) (*target.Man
 		return nil, err
 	}
 	cmd := b.net.Player.Command(b.cfg.binary, "client", "--config", path, "--log-format", "json")
-	cmd.Stdout, cmd.Stderr = b.cfg.log, b.cfg.log
+	cmd.Stdout, cmd.Stderr = io.Discard, b.cfg.log // stdout: what to type in Minecraft, for a player
 	return target.Launch(ctx, "moonbridge client ("+p.name+")", cmd, cdnBridgeAddr(i), probeIn(b.net.Player))
 }
 

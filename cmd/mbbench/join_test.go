@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
 )
@@ -129,5 +130,36 @@ func TestJoinThroughTheSimulatedPath(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "link pumps SCHED_FIFO: true") {
 		t.Errorf("the link's pumps did not run real-time as root:\n%s", stderr)
+	}
+}
+
+// TestWireThroughTheSimulatedPath runs mbbench wire for real, one pair of ws and raw TCP: each
+// phase's CPU of the proxy, of the bridge (ws only) and the link's bytes are measured, and the
+// wire carries at least the TCP payload. Needs root (scripts/expected-skips.txt).
+func TestWireThroughTheSimulatedPath(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: network namespaces and TUN devices")
+	}
+	bin := moonbridgeBinary(t)
+	code, stdout, stderr := mbbench("wire", "--serve", bin, "--pairs", "1", "--path", "ws=ws", "--path", "raw=tcp",
+		"--connections", "2", "--messages", "200", "--warmup", "20", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep wireReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range rep.Comparison.Variants {
+		m := rep.Comparison.Summary[i]
+		if m[phase.CPUNsPerFrame].Median <= 0 || m[metricTCPPayload].Median <= 0 || m[metricWireBytes].Median < m[metricTCPPayload].Median {
+			t.Errorf("%s: proxy CPU %v, payload %v, wire %v per frame: want CPU, and wire bytes at least the payload", v.Name, m[phase.CPUNsPerFrame], m[metricTCPPayload], m[metricWireBytes])
+		}
+		if _, hasBridge := m[metricBridgeCPU]; hasBridge != (v.Name == "ws") {
+			t.Errorf("%s: bridge CPU measured %v, want it for ws only", v.Name, hasBridge)
+		}
+		if _, ok := m[phase.SegsPerFrame]; ok {
+			t.Errorf("%s: segs_per_frame reported: it counts mbbench's own namespace", v.Name)
+		}
 	}
 }
