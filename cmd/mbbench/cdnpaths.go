@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/moonbridge/moonbridge/bench/backend"
 	"github.com/moonbridge/moonbridge/bench/client"
 )
 
@@ -73,9 +79,6 @@ func (p *cdnPath) setKey(kv string) error {
 
 // parseCDNPaths reads every spec; names must differ.
 func parseCDNPaths(specs []string) ([]cdnPath, error) {
-	if len(specs) == 0 {
-		specs = defaultCDNPaths
-	}
 	paths := make([]cdnPath, 0, len(specs))
 	seen := map[string]bool{}
 	for _, s := range specs {
@@ -99,4 +102,71 @@ func yamlValue(text string) (any, error) {
 		return nil, fmt.Errorf("the value is not YAML: %w", err)
 	}
 	return v, nil
+}
+
+// cdnFlags are what mbbench join and wire share: the moonbridge binary, the proxy's TLS
+// provider, the paths and the keys laid over the proxy's config, how long the run may take and
+// how its report is printed. check parses paths and keys.
+type cdnFlags struct {
+	serve, tlsProvider   string
+	pathSpecs, serveKeys stringList
+	defaultPaths         []string
+	timeout              time.Duration
+	json                 bool
+	paths                []cdnPath
+	keys                 map[string]any
+}
+
+func (f *cdnFlags) register(fs *flag.FlagSet, defaultPaths []string) {
+	f.defaultPaths = defaultPaths
+	fs.StringVar(&f.serve, "serve", "", "the moonbridge `binary` run as the proxy (serve, edge namespace) and the bridges (client, player namespace)")
+	fs.StringVar(&f.tlsProvider, "tls-provider", "", "the proxy's TLS provider, boringssl or go (default: moonbridge's)")
+	fs.Var(&f.pathSpecs, "path", fmt.Sprintf("`NAME=TRANSPORT [listener.KEY=VALUE]... [bridge.KEY=VALUE]...`: a path (repeat; default %s; the first is the baseline)", strings.Join(defaultPaths, ", ")))
+	fs.Var(&f.serveKeys, "serve-key", "`KEY.KEY=VALUE` laid over the proxy's config, VALUE YAML (repeat)")
+	fs.DurationVar(&f.timeout, "timeout", time.Hour, "stop the run after this long")
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON instead of markdown")
+}
+
+func (f *cdnFlags) check() (err error) {
+	switch {
+	case f.serve == "":
+		return usageError("give --serve bin/moonbridge")
+	case f.tlsProvider != "" && f.tlsProvider != "boringssl" && f.tlsProvider != "go":
+		return usageError("--tls-provider %q: want boringssl or go", f.tlsProvider)
+	}
+	specs := []string(f.pathSpecs)
+	if len(specs) == 0 {
+		specs = f.defaultPaths
+	}
+	if f.paths, err = parseCDNPaths(specs); err != nil {
+		return err
+	}
+	f.keys, err = parseServeKeys(f.serveKeys)
+	return err
+}
+
+// bedConfig is the testbed of paths with these flags' binary, provider and keys.
+func (f *cdnFlags) bedConfig(paths []cdnPath, rtt time.Duration, profile backend.Profile, log io.Writer) cdnBedConfig {
+	return cdnBedConfig{binary: f.serve, tlsProvider: f.tlsProvider, paths: paths, serveKeys: f.keys, rtt: rtt, profile: profile, log: log}
+}
+
+// measure runs m within --timeout and the signals, then prints its report on stdout: as JSON
+// with --json, else through markdown.
+func (f *cdnFlags) measure(stdout io.Writer, m func(context.Context) (report any, markdown func(io.Writer), err error)) error {
+	var report any
+	var markdown func(io.Writer)
+	err := withSignals(f.timeout, func(ctx context.Context) (err error) {
+		report, markdown, err = m(ctx)
+		return err
+	})
+	switch {
+	case err != nil:
+		return err
+	case f.json:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(report)
+	}
+	markdown(stdout)
+	return nil
 }

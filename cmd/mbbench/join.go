@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/delaylink"
@@ -20,27 +18,20 @@ import (
 
 // joinFlags are mbbench join's.
 type joinFlags struct {
-	serve, tlsProvider    string
+	cdnFlags
 	rttList               string
 	rtts                  []time.Duration
-	paths, serveKeys      stringList
 	rounds, joins, warmup int
-	joinTimeout, timeout  time.Duration
-	json                  bool
+	joinTimeout           time.Duration
 }
 
 func (f *joinFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.serve, "serve", "", "the moonbridge `binary` run as the proxy (serve, edge namespace) and the bridges (client, player namespace)")
-	fs.StringVar(&f.tlsProvider, "tls-provider", "", "the proxy's TLS provider, boringssl or go (default: moonbridge's)")
+	f.cdnFlags.register(fs, defaultCDNPaths)
 	fs.StringVar(&f.rttList, "rtts", "20ms,50ms,100ms", "the cells: round-trip `times` of the link, comma-separated")
-	fs.Var(&f.paths, "path", "`NAME=TRANSPORT [listener.KEY=VALUE]... [bridge.KEY=VALUE]...`: a path (repeat; default raw=tcp, ws=ws, wss=wss; the first is the baseline)")
-	fs.Var(&f.serveKeys, "serve-key", "`KEY.KEY=VALUE` laid over the proxy's config, VALUE YAML (repeat)")
 	fs.IntVar(&f.rounds, "rounds", 8, "rounds (pairs) per cell; the starting path rotates")
 	fs.IntVar(&f.joins, "joins", 5, "joins per path per round (the round's value is their median)")
 	fs.IntVar(&f.warmup, "warmup", 2, "joins per path at the start of each cell, not counted")
 	fs.DurationVar(&f.joinTimeout, "join-timeout", 10*time.Second, "bound of one join")
-	fs.DurationVar(&f.timeout, "timeout", time.Hour, "stop the run after this long")
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON instead of markdown")
 }
 
 func (f *joinFlags) check() error {
@@ -51,15 +42,10 @@ func (f *joinFlags) check() error {
 		}
 		f.rtts = append(f.rtts, d)
 	}
-	switch {
-	case f.serve == "":
-		return usageError("give --serve bin/moonbridge")
-	case f.tlsProvider != "" && f.tlsProvider != "boringssl" && f.tlsProvider != "go":
-		return usageError("--tls-provider %q: want boringssl or go", f.tlsProvider)
-	case f.rounds < 1 || f.joins < 1 || f.warmup < 0:
+	if f.rounds < 1 || f.joins < 1 || f.warmup < 0 {
 		return usageError("--rounds and --joins must be positive, --warmup not negative")
 	}
-	return nil
+	return f.cdnFlags.check()
 }
 
 // joinReport is what mbbench join prints.
@@ -88,7 +74,8 @@ type linkCounters struct {
 }
 
 // joinCommand: mbbench join, join time through a simulated CDN path (bench/README.md, "Join
-// time").
+// time"). stderr takes the processes' output and mbbench's own lines from several goroutines:
+// it must be safe for that, as a file is.
 func joinCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("join", "--serve bin/moonbridge [--path NAME=TRANSPORT ...] [flags]",
 		"Join time through a simulated CDN path: the game client (this process) and the bridges in a player network namespace, the proxy and the fake backend in an edge one, joined only by a user-space link that delays each direction by RTT/2. Times each path's joins, from the TCP connect to Login Success, in rounds that alternate the paths, at each RTT. Needs root.", stdout, stderr)
@@ -100,51 +87,31 @@ func joinCommand(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(); err != nil {
 		return err
 	}
-	paths, err := parseCDNPaths(f.paths)
-	if err != nil {
-		return err
-	}
-	keys, err := parseServeKeys(f.serveKeys)
-	if err != nil {
-		return err
-	}
-	var rep joinReport
-	err = withSignals(f.timeout, func(ctx context.Context) error {
-		rep, err = runJoin(ctx, &f, paths, keys, stderr)
-		return err
+	return f.measure(stdout, func(ctx context.Context) (any, func(io.Writer), error) {
+		rep, err := runJoin(ctx, &f, stderr)
+		return rep, rep.Summary.Markdown, err
 	})
-	if err != nil {
-		return err
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	rep.Summary.Markdown(stdout)
-	return nil
 }
 
 // runJoin opens the testbed, runs the cells and closes it.
-func runJoin(ctx context.Context, f *joinFlags, paths []cdnPath, keys map[string]any, stderr io.Writer) (rep joinReport, err error) {
-	stderr = &lockedWriter{w: stderr}             // the processes' output is copied in from other goroutines
+func runJoin(ctx context.Context, f *joinFlags, stderr io.Writer) (rep joinReport, err error) {
 	profile, err := traffic.ByName("echo", 64, 1) // 1.7.10 logins only; joins are 1.21.1
 	if err != nil {
 		return rep, err
 	}
-	bed, err := openCDNBed(ctx, cdnBedConfig{binary: f.serve, tlsProvider: f.tlsProvider, paths: paths, serveKeys: keys, rtt: f.rtts[0], profile: profile, log: stderr})
+	bed, err := openCDNBed(ctx, f.bedConfig(f.paths, f.rtts[0], profile, stderr))
 	if err != nil {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, bed.close()) }()
 	rep.Meta = joinMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:], PIDs: bed.pids(), LinkRealtime: bed.net.Link.Realtime()}
-	writeJoinHeader(stderr, rep.Meta, paths)
+	writeJoinHeader(stderr, rep.Meta, f.paths)
 	cfg := jointime.Config{
-		RTTs: f.rtts, SetRTT: func(rtt time.Duration) { bed.net.SetRTT(rtt); writeLoad(stderr) }, Rounds: f.rounds, Joins: f.joins, Warmup: f.warmup,
-		Timeout: f.joinTimeout, Log: stderr,
+		RTTs: f.rtts, SetRTT: func(rtt time.Duration) { bed.net.SetRTT(rtt); writeLoad(stderr) }, Rounds: f.rounds,
+		Joins: f.joins, Warmup: f.warmup, Timeout: f.joinTimeout, Log: stderr,
 	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
+	names := make([]string, len(f.paths))
+	for i, p := range f.paths {
 		cfg.Paths = append(cfg.Paths, jointime.Path{Name: p.name, Dial: bed.dialer(i)})
 		names[i] = p.name
 	}
@@ -163,18 +130,6 @@ func writeLoad(w io.Writer) {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(w, "# loadavg %s", b)
 	}
-}
-
-// lockedWriter serialises writes from several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 func writeJoinHeader(w io.Writer, m joinMeta, paths []cdnPath) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/bench/phase"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
@@ -33,9 +34,9 @@ func TestParseCDNPath(t *testing.T) {
 	if _, err := parseCDNPaths([]string{"a=tcp", "a=ws"}); err == nil {
 		t.Error("two paths of one name were taken")
 	}
-	paths, err := parseCDNPaths(nil)
-	if err != nil || len(paths) != 3 || paths[0].name != "raw" || paths[2].transport != "wss" {
-		t.Errorf("default paths %+v, %v: want raw=tcp, ws=ws, wss=wss", paths, err)
+	f := cdnFlags{serve: "bin/moonbridge", defaultPaths: defaultCDNPaths}
+	if err := f.check(); err != nil || len(f.paths) != 3 || f.paths[0].name != "raw" || f.paths[2].transport != "wss" {
+		t.Errorf("default paths %+v, %v: want raw=tcp, ws=ws, wss=wss", f.paths, err)
 	}
 }
 
@@ -89,6 +90,14 @@ func TestCDNConfigsLoad(t *testing.T) {
 	}
 }
 
+// mbbenchSync is mbbench() with stdout and stderr that take writes from several goroutines, as
+// join and wire need: the processes' output is copied in beside mbbench's own lines.
+func mbbenchSync(args ...string) (code int, stdout, stderr string) {
+	var out, errOut testutil.SyncBuffer
+	code = dispatch(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
 func loadConfig(t *testing.T, name string, text []byte) config.Config {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
@@ -111,7 +120,7 @@ func TestJoinThroughTheSimulatedPath(t *testing.T) {
 		t.Skip("needs root: network namespaces and TUN devices")
 	}
 	bin := moonbridgeBinary(t)
-	code, stdout, stderr := mbbench("join", "--serve", bin, "--rtts", "20ms", "--rounds", "1", "--joins", "1", "--warmup", "0", "--json")
+	code, stdout, stderr := mbbenchSync("join", "--serve", bin, "--rtts", "20ms", "--rounds", "1", "--joins", "1", "--warmup", "0", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -141,7 +150,7 @@ func TestWireThroughTheSimulatedPath(t *testing.T) {
 		t.Skip("needs root: network namespaces and TUN devices")
 	}
 	bin := moonbridgeBinary(t)
-	code, stdout, stderr := mbbench("wire", "--serve", bin, "--pairs", "1", "--path", "ws=ws", "--path", "raw=tcp",
+	code, stdout, stderr := mbbenchSync("wire", "--serve", bin, "--pairs", "1", "--path", "ws=ws", "--path", "raw=tcp",
 		"--connections", "2", "--messages", "200", "--warmup", "20", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)

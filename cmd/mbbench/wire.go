@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,36 +40,27 @@ var wireColumns = []string{
 
 // wireFlags are mbbench wire's.
 type wireFlags struct {
+	cdnFlags
 	workloadFlags
-	serve, tlsProvider string
-	paths, serveKeys   stringList
-	pairs              int
-	rtt, timeout       time.Duration
-	json               bool
+	pairs int
+	rtt   time.Duration
 }
 
 func (f *wireFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.serve, "serve", "", "the moonbridge `binary` run as the proxy (serve) and the bridge (client)")
-	fs.StringVar(&f.tlsProvider, "tls-provider", "", "the proxy's TLS provider, boringssl or go (default: moonbridge's)")
-	fs.Var(&f.paths, "path", "`NAME=TRANSPORT [listener.KEY=VALUE]... [bridge.KEY=VALUE]...`: a variant, as mbbench join's paths (repeat; default ws=ws; the first is the baseline of the ratios)")
-	fs.Var(&f.serveKeys, "serve-key", "`KEY.KEY=VALUE` laid over the proxy's config, VALUE YAML (repeat)")
-	fs.IntVar(&f.pairs, "pairs", 8, "pairs; the starting variant rotates, and every phase has a fresh proxy and bridge")
+	f.cdnFlags.register(fs, []string{"ws=ws"})
+	fs.IntVar(&f.pairs, "pairs", 8, "pairs; the starting path rotates, and every phase has a fresh proxy and bridge")
 	fs.DurationVar(&f.rtt, "rtt", 0, "round trip of the link between the player and edge namespaces")
 	f.workloadFlags.register(fs, "concurrent sessions")
-	fs.DurationVar(&f.timeout, "timeout", time.Hour, "stop the run after this long")
-	fs.BoolVar(&f.json, "json", false, "print the comparison as JSON instead of markdown")
 }
 
 func (f *wireFlags) check() error {
-	switch {
-	case f.serve == "":
-		return usageError("give --serve bin/moonbridge")
-	case f.tlsProvider != "" && f.tlsProvider != "boringssl" && f.tlsProvider != "go":
-		return usageError("--tls-provider %q: want boringssl or go", f.tlsProvider)
-	case f.pairs < 1 || f.rtt < 0:
+	if f.pairs < 1 || f.rtt < 0 {
 		return usageError("--pairs must be at least 1, --rtt not negative")
 	}
-	return f.workloadFlags.check()
+	if err := f.workloadFlags.check(); err != nil {
+		return err
+	}
+	return f.cdnFlags.check()
 }
 
 // wireReport is what mbbench wire --json prints.
@@ -80,7 +70,8 @@ type wireReport struct {
 }
 
 // wireCommand: mbbench wire, the relays' CPU per frame and the bytes on the wire of each path
-// (bench/README.md, "Bytes on the wire").
+// (bench/README.md, "Bytes on the wire"). stderr must take writes from several goroutines, as
+// joinCommand's.
 func wireCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("wire", "--serve bin/moonbridge [--path NAME=TRANSPORT ...] [flags]",
 		"CPU per frame of the bridge and the proxy, and the bytes on the wire, per path of the simulated CDN path (mbbench join's namespaces and link): sessions play a traffic profile from the player namespace through the path's bridge to the proxy and the fake backend in the edge namespace, in alternating pairs, a fresh proxy and bridge for every phase. Needs root.", stdout, stderr)
@@ -92,45 +83,22 @@ func wireCommand(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(); err != nil {
 		return err
 	}
-	specs := f.paths
-	if len(specs) == 0 {
-		specs = stringList{"ws=ws"}
-	}
-	paths, err := parseCDNPaths(specs)
-	if err != nil {
-		return err
-	}
-	keys, err := parseServeKeys(f.serveKeys)
-	if err != nil {
-		return err
-	}
 	profile, err := f.trafficProfile()
 	if err != nil {
 		return err
 	}
-	w := wireRun{f: &f, paths: paths, keys: keys, profile: profile, log: &lockedWriter{w: stderr}}
-	var rep wireReport
-	err = withSignals(f.timeout, func(ctx context.Context) error {
-		rep, err = w.run(ctx)
-		return err
+	w := wireRun{f: &f, profile: profile, log: stderr}
+	return f.measure(stdout, func(ctx context.Context) (any, func(io.Writer), error) {
+		rep, err := w.run(ctx)
+		return rep, func(out io.Writer) {
+			rep.Comparison.MarkdownOf(out, suite.ColumnsOf(wireColumns, rep.Comparison.Summary...))
+		}, err
 	})
-	if err != nil {
-		return err
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	rep.Comparison.MarkdownOf(stdout, suite.ColumnsOf(wireColumns, rep.Comparison.Summary...))
-	return nil
 }
 
 // wireRun is one mbbench wire invocation.
 type wireRun struct {
 	f       *wireFlags
-	paths   []cdnPath
-	keys    map[string]any
 	profile traffic.Profile
 	log     io.Writer
 }
@@ -138,8 +106,8 @@ type wireRun struct {
 func (w *wireRun) run(ctx context.Context) (wireReport, error) {
 	rep := wireReport{Meta: joinMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:]}}
 	fmt.Fprintf(w.log, "mbbench %s\n# %s, Linux %s, %d CPUs, %s\n", strings.Join(rep.Meta.Args, " "), rep.Meta.Time, rep.Meta.Kernel, rep.Meta.CPUs, rep.Meta.Go)
-	variants := make([]ab.Variant, len(w.paths))
-	for i, p := range w.paths {
+	variants := make([]ab.Variant, len(w.f.paths))
+	for i, p := range w.f.paths {
 		variants[i] = ab.Variant{Name: p.name}
 		fmt.Fprintf(w.log, "# path %s: %s, listener keys %v, bridge keys %v\n", p.name, p.transport, p.listener, p.bridge)
 	}
@@ -153,9 +121,9 @@ func (w *wireRun) run(ctx context.Context) (wireReport, error) {
 
 // phase measures one variant: a fresh testbed with its path alone, one phase through it.
 func (w *wireRun) phase(ctx context.Context, v ab.Variant) (_ []suite.PhaseReport, err error) {
-	i := slices.IndexFunc(w.paths, func(p cdnPath) bool { return p.name == v.Name })
-	p := w.paths[i]
-	bed, err := openCDNBed(ctx, cdnBedConfig{binary: w.f.serve, tlsProvider: w.f.tlsProvider, paths: []cdnPath{p}, serveKeys: w.keys, rtt: w.f.rtt, profile: w.profile, log: w.log})
+	i := slices.IndexFunc(w.f.paths, func(p cdnPath) bool { return p.name == v.Name })
+	p := w.f.paths[i]
+	bed, err := openCDNBed(ctx, w.f.bedConfig([]cdnPath{p}, w.f.rtt, w.profile, w.log))
 	if err != nil {
 		return nil, err
 	}
