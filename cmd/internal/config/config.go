@@ -48,7 +48,16 @@ type Config struct {
 	LoginWebhook relay.LoginWebhook `yaml:"login_webhook"`
 	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
 	LandingPage relay.LandingPage `yaml:"landing_page"`
+	// Discovery finds routes outside this file, validated and served as the file's are.
+	Discovery Discovery `yaml:"discovery"`
 }
+
+// Discovery holds the sources of routes beside the file, each in its own file.
+type Discovery struct {
+	Docker DiscoveryDocker `yaml:"docker"` // discoverydocker.go
+}
+
+func (d Discovery) validate() []error { return d.Docker.validate() }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
 type Access struct {
@@ -319,6 +328,7 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Client: defaultClient(),
+		Client:    defaultClient(),
+		Discovery: Discovery{Docker: defaultDiscoveryDocker()},
 	}
 }
