@@ -59,6 +59,9 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
+	// TODO(integrator): discovery.docker is parsed, validated and its source tested
+	// (discoverdocker.go), but serve has no routeSink yet: connect h-api's routeBook here,
+	//	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	stopAdmin, err := startAdmin(cfg.Admin, srv, log, srv, reloads.reloads)
 	if err != nil {
