@@ -66,7 +66,7 @@ func TestChooseVersion(t *testing.T) {
 func TestRefusedListingKeepsTheRoutes(t *testing.T) {
 	e := newFakeEngine(t)
 	e.put(running("id-a", "a", "games", "192.0.2.62", map[string]string{"moonbridge.host": "a.example.net"}))
-	next, log := watch(t, e, 20*time.Millisecond)
+	next, log := watch(t, e.endpoint, 20*time.Millisecond)
 	wantRoutes(t, next(), route("a", "192.0.2.62:25565", "a.example.net"))
 	e.mu.Lock()
 	e.refuse["/v1.41/containers/json"] = http.StatusInternalServerError

@@ -14,16 +14,16 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
-// watch runs a Source on e until the test ends; next is the next set it reports, and log is
+// watch runs a Source on the engine until the test ends; next is the next set it reports, and log is
 // what it logged.
-func watch(t *testing.T, e *fakeEngine, resync time.Duration) (next func() []discover.Route, log *testutil.SyncBuffer) {
+func watch(t *testing.T, engine Endpoint, resync time.Duration) (next func() []discover.Route, log *testutil.SyncBuffer) {
 	t.Helper()
 	testutil.CheckGoroutines(t)
 	log = &testutil.SyncBuffer{}
 	updates := make(chan []discover.Route, 16)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	client := NewClient(e.endpoint)
+	client := NewClient(engine)
 	src := Source{Client: client, Prefix: "moonbridge", Resync: resync, Log: zerolog.New(log)}
 	go func() { done <- src.Run(ctx, func(r []discover.Route) { updates <- r }) }()
 	t.Cleanup(func() {
@@ -66,7 +66,7 @@ func TestRoutesFollowContainers(t *testing.T) {
 	survival := running("id-s", "survival", "games", "192.0.2.10", map[string]string{"moonbridge.host": "survival.example.net, *.survival.example.net"})
 	e.put(survival)
 	e.put(running("id-x", "unlabelled", "games", "192.0.2.99", map[string]string{"other": "x"}))
-	next, _ := watch(t, e, time.Hour)
+	next, _ := watch(t, e.endpoint, time.Hour)
 	wantRoutes(t, next(), route("survival", "192.0.2.10:25565", "survival.example.net", "*.survival.example.net"))
 
 	e.put(running("id-c", "creative", "games", "192.0.2.11", map[string]string{"moonbridge.host": "creative.example.net", "moonbridge.port": "25570"}))
@@ -99,7 +99,7 @@ func TestRoutesFollowContainers(t *testing.T) {
 // missed.
 func TestResyncFindsWhatNoEventSaid(t *testing.T) {
 	e := newFakeEngine(t)
-	next, _ := watch(t, e, 50*time.Millisecond)
+	next, _ := watch(t, e.endpoint, 50*time.Millisecond)
 	wantRoutes(t, next())
 	e.put(running("id-a", "a", "games", "192.0.2.20", map[string]string{"moonbridge.host": "a.example.net"}))
 	wantRoutes(t, next(), route("a", "192.0.2.20:25565", "a.example.net"))
@@ -115,7 +115,7 @@ func TestResyncFindsWhatNoEventSaid(t *testing.T) {
 func TestDroppedStreamResyncs(t *testing.T) {
 	e := newFakeEngine(t)
 	e.put(running("id-a", "a", "games", "192.0.2.30", map[string]string{"moonbridge.host": "a.example.net"}))
-	next, log := watch(t, e, time.Hour)
+	next, log := watch(t, e.endpoint, time.Hour)
 	wantRoutes(t, next(), route("a", "192.0.2.30:25565", "a.example.net"))
 	testutil.WaitFor(t, "the events stream", func() bool { return e.openStreams() == 1 })
 	e.dropStreams()
@@ -145,7 +145,7 @@ func TestBadLabelsLeaveTheContainerOut(t *testing.T) {
 	} {
 		e.put(c)
 	}
-	next, log := watch(t, e, 20*time.Millisecond)
+	next, log := watch(t, e.endpoint, 20*time.Millisecond)
 	wantRoutes(t, next(), route("good", "192.0.2.45:25565", "good.example.net"))
 	lists := strings.Count(strings.Join(e.called(), "\n"), "/containers/json")
 	testutil.WaitFor(t, "more listings", func() bool { return strings.Count(strings.Join(e.called(), "\n"), "/containers/json") >= lists+3 })
@@ -164,7 +164,7 @@ func TestWakingContainersStayRoutes(t *testing.T) {
 	e.put(stopped(running("id-s", "sleepy", "games", "192.0.2.50", map[string]string{"moonbridge.host": "s.example.net", "moonbridge.wake": "true", "moonbridge.stop_after_idle": "10m"})))
 	e.put(stopped(running("id-p", "published", "bridge", "192.0.2.51", map[string]string{"moonbridge.host": "p.example.net", "moonbridge.wake": "true", "moonbridge.backend": "127.0.0.1:25566"})))
 	e.put(stopped(running("id-d", "default", "bridge", "192.0.2.52", map[string]string{"moonbridge.host": "d.example.net", "moonbridge.wake": "true"})))
-	next, log := watch(t, e, time.Hour)
+	next, log := watch(t, e.endpoint, time.Hour)
 	published := route("published", "127.0.0.1:25566", "p.example.net")
 	published.Wake = &discover.Wake{Container: "id-p"}
 	sleepy := route("sleepy", "sleepy:25565", "s.example.net")
