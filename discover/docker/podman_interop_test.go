@@ -119,7 +119,9 @@ func (p *podman) container(verb, name, addr string, args ...string) string {
 	return p.run(append(append(cmd, args...), image)...)
 }
 
-func (p *podman) state(name string) string { return p.run("inspect", "--format", "{{.State.Status}}", name) }
+func (p *podman) state(name string) string {
+	return p.run("inspect", "--format", "{{.State.Status}}", name)
+}
 
 // importImage makes an image whose only file is this test binary.
 func (p *podman) importImage() {
