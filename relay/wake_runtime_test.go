@@ -1,17 +1,15 @@
 package relay
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/internal/testutil/mctest"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
@@ -33,12 +31,7 @@ func (r *fakeRuntime) Start(ctx context.Context) error {
 	if r.ln != nil {
 		return nil
 	}
-	ln, err := testutil.ServeAt(r.t, r.addr, func(conn net.Conn) {
-		br := bufio.NewReader(conn)
-		if _, err := mc.ReadHello(br, 0); err == nil {
-			io.Copy(conn, br)
-		}
-	})
+	ln, err := testutil.ServeAt(r.t, r.addr, mctest.Echo)
 	r.ln = ln
 	return err
 }

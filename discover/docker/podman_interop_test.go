@@ -9,7 +9,6 @@ package docker
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -27,6 +26,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/mctest"
+	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
@@ -44,26 +45,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// serveEcho answers each connection's bytes after its Minecraft handshake with the same bytes.
+// serveEcho is the containers' program: an echo backend on addr.
 func serveEcho(addr string) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return 1
-		}
-		go func() {
-			defer conn.Close()
-			r := bufio.NewReader(conn)
-			if _, err := mc.ReadHello(r, 0); err == nil {
-				io.Copy(conn, r)
-			}
-		}()
-	}
+	fmt.Fprintln(os.Stderr, mctest.ServeEcho(ln))
+	return 1
 }
 
 // podman is one podman of the test's own: its flags, and its API service while it runs.
@@ -241,23 +231,16 @@ func TestPodmanWakesAContainer(t *testing.T) {
 	p := startPodman(t)
 	addr := testutil.FreePort(t)
 	id := p.container("create", "mb-wake", addr, "--network", "host")
-	srv, err := relay.New(relay.Config{
+	proxy := relaytest.Start(t, relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}},
 		Routes: []relay.Route{{Name: "wake", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: addr}}, Wake: &pool.Wake{
 			Runtime: Container{Endpoint: p.endpoint(), ID: id}, ReadyTimeout: time.Minute, StopAfterIdle: time.Second, Hold: true}}},
 		Fallback: relay.DefaultFallback(), DataPathConfig: relay.DefaultDataPath(), Logger: zerolog.New(zerolog.NewTestWriter(t)),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	if state := p.state("mb-wake"); state != "created" {
 		t.Fatalf("the container is %s before the login, want created", state)
 	}
-	if err := echoes(t, srv.Addrs()[0].String(), "wake.example.net"); err != nil {
+	if err := echoes(t, proxy, "wake.example.net"); err != nil {
 		t.Fatalf("the login through the proxy: %v", err)
 	}
 	if state := p.state("mb-wake"); state != "running" {
