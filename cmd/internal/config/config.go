@@ -48,6 +48,13 @@ type Config struct {
 	LoginWebhook relay.LoginWebhook `yaml:"login_webhook"`
 	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
 	LandingPage relay.LandingPage `yaml:"landing_page"`
+	// Discovery finds routes outside this file (package discover).
+	Discovery Discovery `yaml:"discovery"`
+}
+
+// Discovery holds the sources of routes beside the file's; each is off by default.
+type Discovery struct {
+	Kubernetes KubeDiscovery `yaml:"kubernetes"` // discoverykube.go
 }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
@@ -319,6 +326,7 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Client: defaultClient(),
+		Client:    defaultClient(),
+		Discovery: Discovery{Kubernetes: defaultKubeDiscovery()},
 	}
 }

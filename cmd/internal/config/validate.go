@@ -68,6 +68,7 @@ func (c Config) Validate() error {
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
+	errs = append(errs, c.Discovery.Kubernetes.validate()...)
 	return errors.Join(errs...)
 }
 
