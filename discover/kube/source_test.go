@@ -1,43 +1,24 @@
 package kube
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
-// logBuffer collects a source's log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // start runs a source with s until the test ends; its updates arrive on the channel.
-func start(t *testing.T, s Settings) (<-chan []discover.Route, *logBuffer) {
+func start(t *testing.T, s Settings) (<-chan []discover.Route, *testutil.SyncBuffer) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &testutil.SyncBuffer{}
 	src, err := New(s, zerolog.New(logs))
 	if err != nil {
 		t.Fatal(err)
