@@ -17,9 +17,10 @@
 // as the backend, so its players see the route's fallback rather than another route's server.
 // A Service whose annotations do not parse is left out, with a log line.
 //
-// Each resource is listed, then watched from the list's resourceVersion:
+// Each resource is listed, then watched from the list's resourceVersion (one namespace's
+// paths are /api/v1/namespaces/NS/services and so on):
 //
-//	GET /api/v1/services?limit=500[&continue=C]                      one namespace: /api/v1/namespaces/NS/services
+//	GET /api/v1/services?limit=500[&continue=C]
 //	  → {"metadata":{"resourceVersion":"RV","continue":"C"},"items":[Service...]}
 //	GET /api/v1/services?watch=1&resourceVersion=RV&allowWatchBookmarks=true&timeoutSeconds=T
 //	  → {"type":"ADDED"|"MODIFIED"|"DELETED"|"BOOKMARK"|"ERROR","object":{...}}  one per line
