@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -84,18 +85,16 @@ func TestKubeDiscoveryHandsRoutesToTheSink(t *testing.T) {
 	}
 }
 
-// Off, nothing starts; on outside a pod without api_url, serve refuses to start.
-func TestKubeDiscoveryOffOrNotInAPod(t *testing.T) {
-	stop, err := startKubeDiscovery(config.Default(), make(fakeSink), zerolog.Nop())
+// Off, the section is not read: nothing starts, whatever its other keys say.
+func TestKubeDiscoveryOff(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	cfg := config.Default()
+	cfg.Discovery.Kubernetes.CAFile = "/nonexistent/ca.crt"
+	stop, err := startKubeDiscovery(cfg, make(fakeSink), zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop()
-	k := config.Default().Discovery.Kubernetes
-	k.Enabled = true
-	if _, err := kubeSettings(k, func(string) string { return "" }); !errors.Is(err, kube.ErrNotInCluster) {
-		t.Errorf("outside a pod: %v", err)
-	}
 }
 
 // In a pod, the service account's files are used unless token_file and ca_file name others.
@@ -113,5 +112,19 @@ func TestKubeSettingsInAPod(t *testing.T) {
 	want.API.TokenFile, want.API.CAFile = k.TokenFile, k.CAFile
 	if s, err := kubeSettings(k, getenv); err != nil || s != want {
 		t.Errorf("with token_file and ca_file: got %+v, %v", s, err)
+	}
+}
+
+// serve refuses to start with discovery it cannot do, rather than run without the routes.
+func TestServeRefusesKubeDiscoveryOutsideAPod(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	cfg := config.Default()
+	cfg.Listeners[0].Addr = "127.0.0.1:0"
+	cfg.Discovery.Kubernetes.Enabled = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := serve(ctx, ctx, cfg, zerolog.Nop(), func() (config.Config, error) { return cfg, nil })
+	if !errors.Is(err, kube.ErrNotInCluster) {
+		t.Errorf("serve: %v, want ErrNotInCluster", err)
 	}
 }

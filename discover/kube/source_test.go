@@ -116,13 +116,21 @@ func TestServicesBecomeRoutes(t *testing.T) {
 	}
 }
 
+// startWithSurvival runs a source on a list of one annotated Service, games/survival at
+// resourceVersion 10, and returns once its route arrived.
+func startWithSurvival(t *testing.T) (*fakeAPI, <-chan []discover.Route, *testutil.SyncBuffer) {
+	t.Helper()
+	api := newFakeAPI(t)
+	api.setList("services", "10", serviceObject("games", "survival", "9", hostAnnotation("survival.example.net"), "minecraft:25565"))
+	updates, logs := start(t, api.settings())
+	expect(t, updates, route("kube/games/survival", "survival.games.svc:25565", "survival.example.net"))
+	return api, updates, logs
+}
+
 // ADDED, MODIFIED and DELETED change the set; a change the routes do not see sends no update;
 // removing the annotation removes the route.
 func TestWatchEventsChangeRoutes(t *testing.T) {
-	api := newFakeAPI(t)
-	api.setList("services", "10", serviceObject("games", "survival", "9", hostAnnotation("survival.example.net"), "minecraft:25565"))
-	updates, _ := start(t, api.settings())
-	expect(t, updates, route("kube/games/survival", "survival.games.svc:25565", "survival.example.net"))
+	api, updates, _ := startWithSurvival(t)
 	w := api.nextWatch("services")
 
 	w.send("MODIFIED", serviceObject("games", "survival", "11", hostAnnotation("mc.example.net,survival.example.net"), "minecraft:25565"))
@@ -175,10 +183,7 @@ func TestBadAnnotationLeavesServiceOut(t *testing.T) {
 // An ERROR event with 410 (the version is too old) and a watch answered 410 both list again;
 // what the new list says replaces what the source had (a Service deleted meanwhile goes).
 func TestGoneRelists(t *testing.T) {
-	api := newFakeAPI(t)
-	api.setList("services", "10", serviceObject("games", "survival", "9", hostAnnotation("survival.example.net"), "minecraft:25565"))
-	updates, _ := start(t, api.settings())
-	expect(t, updates, route("kube/games/survival", "survival.games.svc:25565", "survival.example.net"))
+	api, updates, _ := startWithSurvival(t)
 
 	api.setList("services", "50", serviceObject("games", "creative", "40", hostAnnotation("creative.example.net"), "minecraft:25565"))
 	api.nextWatch("services").send("ERROR", statusObject(http.StatusGone, "Expired", "too old resource version: 10 (45)"))
@@ -200,10 +205,7 @@ func TestGoneRelists(t *testing.T) {
 // The end of a stream watches again from the last version seen (a BOOKMARK's too), without a
 // list, reading the token file again; an error other than 410 does the same.
 func TestStreamEndRewatches(t *testing.T) {
-	api := newFakeAPI(t)
-	api.setList("services", "10", serviceObject("games", "survival", "9", hostAnnotation("survival.example.net"), "minecraft:25565"))
-	updates, logs := start(t, api.settings())
-	expect(t, updates, route("kube/games/survival", "survival.games.svc:25565", "survival.example.net"))
+	api, updates, logs := startWithSurvival(t)
 	w := api.nextWatch("services")
 	w.send("BOOKMARK", bookmark("Service", "42"))
 	api.setToken("token-2") // the kubelet rotated it
