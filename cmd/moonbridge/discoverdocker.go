@@ -10,12 +10,6 @@ import (
 	"github.com/moonbridge/moonbridge/discover/docker"
 )
 
-// routeSink takes a discovery source's whole set of routes, written as the file's are, each
-// time it changes, and serves them beside the file's after checking each as the file's are.
-type routeSink interface {
-	setDiscovered(source string, routes []config.Route)
-}
-
 // dockerSource names the Docker source's routes to the sink.
 const dockerSource = "docker"
 

@@ -19,15 +19,6 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// fakeSink records what a source hands it.
-type fakeSink struct{ got chan []config.Route }
-
-func (s fakeSink) setDiscovered(source string, routes []config.Route) {
-	if source == dockerSource {
-		s.got <- routes
-	}
-}
-
 // A source's routes, written as the file's, pass the file's checks; a waking one is woken
 // through the engine discovery.docker names.
 func TestDiscoveredRoutesAreFileRoutes(t *testing.T) {
@@ -91,7 +82,7 @@ func TestDockerDiscoveryFeedsTheSink(t *testing.T) {
 	engine.Start()
 	defer engine.Close()
 
-	sink := fakeSink{got: make(chan []config.Route, 4)}
+	sink := fakeSink{source: dockerSource, got: make(chan []config.Route, 4)}
 	d := config.Default().Discovery.Docker
 	d.Endpoint, d.LabelPrefix = docker.Endpoint{Network: "unix", Address: socket}, "mc"
 	defer startDockerDiscovery(d, sink, zerolog.Nop())() // disabled: must hand the sink nothing

@@ -55,6 +55,13 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	setBufferProfile(cfg.Memory)
 	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
+	// INTEGRATION POINT: the route book (branch h-api) is the sink that serves discovered
+	// routes beside the file's; until it is wired here, they are only logged.
+	stopKube, err := startKubeDiscovery(cfg, unservedRoutes{log}, log)
+	if err != nil {
+		return err
+	}
+	defer stopKube()
 	if err := srv.Start(); err != nil {
 		return err
 	}
@@ -70,4 +77,16 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	}
 	defer stopAdmin()
 	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
+}
+
+// unservedRoutes logs the routes a discovery source found, for as long as no route book serves
+// them (see serve's integration point).
+type unservedRoutes struct{ log zerolog.Logger }
+
+func (u unservedRoutes) setDiscovered(source string, routes []config.Route) {
+	names := make([]string, len(routes))
+	for i, r := range routes {
+		names[i] = r.Name
+	}
+	u.log.Warn().Str("source", source).Strs("routes", names).Msg("discovered routes are not served yet")
 }

@@ -54,10 +54,11 @@ type Config struct {
 
 // Discovery holds the sources of routes beside the file, each in its own file.
 type Discovery struct {
-	Docker DiscoveryDocker `yaml:"docker"` // discoverydocker.go
+	Docker     DiscoveryDocker `yaml:"docker"`     // discoverydocker.go
+	Kubernetes KubeDiscovery   `yaml:"kubernetes"` // discoverykube.go
 }
 
-func (d Discovery) validate() []error { return d.Docker.validate() }
+func (d Discovery) validate() []error { return append(d.Docker.validate(), d.Kubernetes.validate()...) }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
 type Access struct {
@@ -329,6 +330,6 @@ func Default() Config {
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
 		Client:    defaultClient(),
-		Discovery: Discovery{Docker: defaultDiscoveryDocker()},
+		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 	}
 }
