@@ -21,13 +21,18 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
-// too, so that it refuses what serve refuses. The caller closes the TLS server.
-func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
+// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
+// server.
+func newRelay(cfg config.Config, book *routeBook, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
-	if err != nil {
-		return nil, nil, err
+	if err == nil && book != nil {
+		err = book.begin(cfg, &relayCfg)
 	}
-	srv, err := relay.New(relayCfg)
+	var srv *relay.Server
+	if err == nil {
+		srv, err = relay.New(relayCfg)
+	}
 	if err != nil {
 		if tlsServer != nil {
 			tlsServer.Close()
@@ -48,19 +53,26 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	srv, tlsServer, err := newRelay(cfg, log)
+	stored, err := loadAPIRoutes(cfg.Admin.RoutesAPI)
+	if err != nil {
+		return err
+	}
+	book := newRouteBook(log, stored, stateWriter(cfg.Admin.RoutesAPI))
+	srv, tlsServer, err := newRelay(cfg, book, log)
 	if err != nil {
 		return err
 	}
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	if err := srv.Start(); err != nil {
 		return err
 	}
+	book.attach(srv)
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 
-	stopAdmin, err := startAdmin(cfg.Admin, srv, log, srv, reloads.reloads)
+	logRoutesAPI(log, cfg.Admin.RoutesAPI, len(stored))
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.gauge)
 	if err != nil {
 		srv.Close()
 		return err

@@ -48,6 +48,7 @@ func TestParseRouteErrors(t *testing.T) {
 		"two":         {"hosts: [a]\n---\nhosts: [b]\n", "want one YAML document", true},
 		"bad backend": {"hosts: [a]\nbackends: [nowhere]\n", `line 2: route.backends[0]: "nowhere" is not HOST:PORT`, false},
 		"no backends": {"hosts: [a]\n", "route.backends: name at least one HOST:PORT", false},
+		"bad host":    {"hosts: [a, 'mc.*.example.net']\nbackends: [b:1]\n", `line 1: route.hosts[1]: "mc.*.example.net": want a name, *.domain or "*"`, false},
 		"bad balance": {"hosts: [a]\nbackends: [b:1]\nbalance: fastest\n", `line 3: route.balance: "fastest" is not one of`, false},
 		"placeholder": {"hosts: [a]\nbackends: ['${BACKEND}']\n", `"${BACKEND}" is not HOST:PORT`, false},
 	}
@@ -153,6 +154,12 @@ func TestRoutesAPIValidation(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	if w := remote.Warnings(); len(w) != 1 || w[0].Kind != WarnRemoteAPI || !strings.Contains(w[0].Reason, "plain HTTP") {
+		t.Errorf("warnings of an API beyond loopback: %v", w)
+	}
+	if w := good.Warnings(); len(w) != 0 {
+		t.Errorf("warnings of an API on loopback: %v", w)
 	}
 	if got, err := ReadAPIToken(token); err != nil || got != "0123456789abcdef0123" {
 		t.Errorf("ReadAPIToken: %q, %v", got, err)

@@ -232,6 +232,11 @@ func (r Route) validate(key string) []error {
 	if len(r.Hosts) == 0 {
 		errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
 	}
+	for j, h := range r.Hosts {
+		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
+			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: want a name, *.domain or \"*\"", h))
+		}
+	}
 	if len(r.Backends) == 0 {
 		errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
 	}
