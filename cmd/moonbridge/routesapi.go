@@ -86,10 +86,12 @@ func logRoutesAPI(log zerolog.Logger, cfg config.RoutesAPI, stored int) {
 	}
 }
 
-// apiAnswer is a verb's answer: its status and a JSON body (nil for none).
+// apiAnswer is a verb's answer: its status and a JSON body (nil for none), and for the log the
+// route a POST named in its body (the others name theirs in the path).
 type apiAnswer struct {
 	status int
 	body   any
+	route  string
 }
 
 // apiError is a refused request with its status.
@@ -111,10 +113,13 @@ func (a *routesAPI) handle(mux *http.ServeMux, pattern, verb string, do func(*ht
 			answer, err = do(r)
 		}
 		if err != nil {
-			answer = apiAnswer{status: errorStatus(err), body: map[string]string{"error": err.Error()}}
+			answer.status, answer.body = errorStatus(err), map[string]string{"error": err.Error()}
+		}
+		if answer.route == "" {
+			answer.route = r.PathValue("name")
 		}
 		a.requests.WithLabelValues(verb, resultOf(answer.status)).Inc()
-		a.logRequest(verb, r, answer.status, err)
+		a.logRequest(verb, r, answer, err)
 		if answer.status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="moonbridge routes API"`)
 		}
@@ -176,7 +181,7 @@ func resultOf(status int) string {
 
 // logRequest writes a line for each change made and each request refused: the verb, the route
 // named, the status, and who asked (the client's address).
-func (a *routesAPI) logRequest(verb string, r *http.Request, status int, err error) {
+func (a *routesAPI) logRequest(verb string, r *http.Request, answer apiAnswer, err error) {
 	if err == nil && (verb == "list" || verb == "get") {
 		return
 	}
@@ -184,7 +189,7 @@ func (a *routesAPI) logRequest(verb string, r *http.Request, status int, err err
 	if err != nil {
 		ev = a.log.Warn().Err(err)
 	}
-	ev.Str("verb", verb).Str("route", r.PathValue("name")).Int("status", status).Str("from", r.RemoteAddr).Msg("routes API: " + verb)
+	ev.Str("verb", verb).Str("route", answer.route).Int("status", answer.status).Str("from", r.RemoteAddr).Msg("routes API: " + verb)
 }
 
 // routeView is how the API shows a route of the book.
@@ -213,7 +218,7 @@ func (a *routesAPI) listRoutes(*http.Request) (apiAnswer, error) {
 		}
 		views = append(views, v)
 	}
-	return apiAnswer{http.StatusOK, map[string][]routeView{"routes": views}}, nil
+	return apiAnswer{status: http.StatusOK, body: map[string][]routeView{"routes": views}}, nil
 }
 
 func (a *routesAPI) getRoute(r *http.Request) (apiAnswer, error) {
@@ -226,9 +231,11 @@ func (a *routesAPI) addRoute(r *http.Request) (apiAnswer, error) {
 		return apiAnswer{}, err
 	}
 	if err := a.book.add(route); err != nil {
-		return apiAnswer{}, err
+		return apiAnswer{route: route.Label()}, err
 	}
-	return a.view(http.StatusCreated, route.Label())
+	answer, err := a.view(http.StatusCreated, route.Label())
+	answer.route = route.Label()
+	return answer, err
 }
 
 func (a *routesAPI) changeRoute(r *http.Request) (apiAnswer, error) {
@@ -263,7 +270,7 @@ func (a *routesAPI) view(status int, name string) (apiAnswer, error) {
 	if err != nil {
 		return apiAnswer{}, err
 	}
-	return apiAnswer{status, v}, nil
+	return apiAnswer{status: status, body: v}, nil
 }
 
 // readRoute reads the request's route: refused when the body is too big (413), no route (400)

@@ -130,13 +130,17 @@ func TestRoutesAPIValidation(t *testing.T) {
 		cfg  func() Config
 		want string
 	}{
-		"no admin":       {func() Config { return on("", token) }, "admin.routes_api.enabled: the API is served on the admin endpoint"},
-		"everywhere":     {func() Config { return on(":9100", token) }, `admin.listen: ":9100" is not a loopback address`},
-		"public":         {func() Config { return on("192.0.2.1:9100", token) }, "allow_remote"},
-		"no token":       {func() Config { return on("127.0.0.1:9100", "") }, "admin.routes_api.token_file: the API needs a file"},
-		"missing token":  {func() Config { return on("127.0.0.1:9100", filepath.Join(dir, "none")) }, "no such file"},
-		"short token":    {func() Config { return on("127.0.0.1:9100", short) }, "holds 6 bytes of token; want at least 16"},
-		"state nowhere":  {func() Config { c := on("[::1]:9100", token); c.Admin.RoutesAPI.StateFile = "/nonexistent/x/routes.yml"; return c }, "directory /nonexistent/x"},
+		"no admin":      {func() Config { return on("", token) }, "admin.routes_api.enabled: the API is served on the admin endpoint"},
+		"everywhere":    {func() Config { return on(":9100", token) }, `admin.listen: ":9100" is not a loopback address`},
+		"public":        {func() Config { return on("192.0.2.1:9100", token) }, "allow_remote"},
+		"no token":      {func() Config { return on("127.0.0.1:9100", "") }, "admin.routes_api.token_file: the API needs a file"},
+		"missing token": {func() Config { return on("127.0.0.1:9100", filepath.Join(dir, "none")) }, "no such file"},
+		"short token":   {func() Config { return on("127.0.0.1:9100", short) }, "holds 6 bytes of token; want at least 16"},
+		"state nowhere": {func() Config {
+			c := on("[::1]:9100", token)
+			c.Admin.RoutesAPI.StateFile = "/nonexistent/x/routes.yml"
+			return c
+		}, "directory /nonexistent/x"},
 		"state is a dir": {func() Config { c := on("localhost:9100", token); c.Admin.RoutesAPI.StateFile = dir; return c }, "is a directory"},
 	}
 	for name, tc := range cases {
