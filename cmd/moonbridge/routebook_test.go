@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
@@ -70,9 +71,14 @@ func fileWith(routes ...config.Route) config.Config {
 
 // routeCount reads moonbridge_routes{origin,state}.
 func routeCount(book *routeBook, origin, state string) float64 {
-	var m dto.Metric
-	book.gauge.WithLabelValues(origin, state).Write(&m)
-	return m.GetGauge().GetValue()
+	return valueOf(book.gauge.WithLabelValues(origin, state))
+}
+
+// valueOf reads a gauge's or a counter's value.
+func valueOf(m prometheus.Metric) float64 {
+	var d dto.Metric
+	m.Write(&d)
+	return d.GetGauge().GetValue() + d.GetCounter().GetValue()
 }
 
 // A source's route that fails a file route's checks, or clashes with a route of the file (a

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	dto "github.com/prometheus/client_model/go"
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
@@ -65,9 +64,7 @@ func decodeView(t *testing.T, body string) routeView {
 
 // requestCount reads moonbridge_routes_api_requests_total{verb,result}.
 func requestCount(api *routesAPI, verb, result string) float64 {
-	var m dto.Metric
-	api.requests.WithLabelValues(verb, result).Write(&m)
-	return m.GetCounter().GetValue()
+	return valueOf(api.requests.WithLabelValues(verb, result))
 }
 
 // Each verb does what it says, on the relay too: list names every route with its origin, add
