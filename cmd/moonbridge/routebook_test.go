@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
@@ -199,5 +200,24 @@ func TestHangupKeepsAPIAndDiscoveredRoutes(t *testing.T) {
 	}
 	if ok, failed := reloadCount(t, r, "ok"), reloadCount(t, r, "failed"); ok != 3 || failed != 0 {
 		t.Errorf("reloads ok %v, failed %v; want 3 and 0", ok, failed)
+	}
+}
+
+// Routes a source finds while the relay starts wait in the book and are served once it runs.
+func TestRoutesFoundBeforeTheRelayRunsAreServedWhenItDoes(t *testing.T) {
+	file := fileWith(route("lobby", "play.example.net"))
+	book := newRouteBook(zerolog.Nop(), nil, nil)
+	relayCfg, err := relaySettings(file, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := book.begin(file, &relayCfg); err != nil {
+		t.Fatal(err)
+	}
+	book.setDiscovered("kube", []config.Route{route("kube/games/mc", "mc.example.net")})
+	fake := &fakeRelay{routes: relayCfg.Routes}
+	book.attach(fake)
+	if got := fake.labels(); !slices.Equal(got, []string{"lobby", "kube/games/mc"}) {
+		t.Errorf("once attached the relay serves %v", got)
 	}
 }
