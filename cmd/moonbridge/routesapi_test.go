@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,5 +199,26 @@ func TestRoutesAPIUndoesAChangeItCannotSave(t *testing.T) {
 	}
 	if _, ok := book.find("a"); ok {
 		t.Error("the book holds the unsaved route")
+	}
+}
+
+// The token file is read at each request: a new token works at once and the old one no longer
+// does; without a readable file every request is refused.
+func TestRoutesAPITokenFileIsReadEachTime(t *testing.T) {
+	book, _, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
+	server, api := apiServer(t, book)
+	const next = "another-token-0123456789"
+	writeFile(t, api.tokenFile, []byte(next))
+	if code, _ := apiCall(t, server.URL, "GET", "/routes", testToken, ""); code != http.StatusUnauthorized {
+		t.Errorf("the replaced token: %d, want 401", code)
+	}
+	if code, body := apiCall(t, server.URL, "GET", "/routes", next, ""); code != http.StatusOK {
+		t.Errorf("the new token: %d %s", code, body)
+	}
+	if err := os.Remove(api.tokenFile); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := apiCall(t, server.URL, "GET", "/routes", next, ""); code != http.StatusServiceUnavailable || strings.Contains(body, api.tokenFile) {
+		t.Errorf("without a token file: %d %s, want 503 that does not name the file", code, body)
 	}
 }
