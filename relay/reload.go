@@ -31,7 +31,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if err != nil {
 		return ListenerChanges{}, err
 	}
-	s.attachPools(next)
+	s.attachPools(next.router.pools())
 	s.attachMeter(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -55,10 +55,9 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	s.meter.Configure(next.LoginMeter)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
-	prev.stopChecks()
 	s.backends.Follow(prev.router.pools(), next.router.pools())
 	s.events.follow(next.router)
-	s.startHealthChecks(next)
+	s.followChecks(next.router)
 	for _, ln := range append(plan.remove, plan.restart...) {
 		ln.close()
 	}

@@ -167,10 +167,11 @@ type Log struct {
 
 // Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
 // profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
-// CPU while it runs).
+// CPU while it runs). RoutesAPI adds the routes API (routesapi.go), off by default.
 type Admin struct {
-	Listen string `yaml:"listen"`
-	Pprof  bool   `yaml:"pprof"`
+	Listen    string    `yaml:"listen"`
+	Pprof     bool      `yaml:"pprof"`
+	RoutesAPI RoutesAPI `yaml:"routes_api"`
 }
 
 // TLS configures wss listeners.

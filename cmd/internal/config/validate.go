@@ -45,6 +45,7 @@ func (c Config) Validate() error {
 	if c.Admin.Listen != "" {
 		errs = append(errs, listenAddr("admin.listen", c.Admin.Listen))
 	}
+	errs = append(errs, c.Admin.validateRoutesAPI()...)
 	errs = append(errs, c.TLS.validate()...)
 	errs = append(errs, c.WebSocket.validate()...)
 	if len(c.Listeners) == 0 {
@@ -221,28 +222,38 @@ func validateRoutes(routes []Route) []error {
 		errs = append(errs, invalid("routes", "at least one route is needed"))
 	}
 	for i, r := range routes {
-		key := fmt.Sprintf("routes[%d]", i)
-		if len(r.Hosts) == 0 {
-			errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
-		}
-		if len(r.Backends) == 0 {
-			errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
-		}
-		for j, b := range r.Backends {
-			errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
-		}
-		if r.MaxConnections < 0 {
-			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
-		}
-		if r.MaxPlayers < 0 {
-			errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
-		}
-		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
-		errs = append(errs, r.Access.validate(key+".access")...)
-		errs = append(errs, r.validateExtras(key)...)
-		errs = append(errs, r.validateAuth(key)...)
+		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
+}
+
+// validate checks one route's own keys; key names it ("routes[0]").
+func (r Route) validate(key string) []error {
+	var errs []error
+	if len(r.Hosts) == 0 {
+		errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
+	}
+	for j, h := range r.Hosts {
+		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
+			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: want a name, *.domain or \"*\"", h))
+		}
+	}
+	if len(r.Backends) == 0 {
+		errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
+	}
+	for j, b := range r.Backends {
+		errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
+	}
+	if r.MaxConnections < 0 {
+		errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
+	}
+	if r.MaxPlayers < 0 {
+		errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
+	}
+	errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+	errs = append(errs, r.Access.validate(key+".access")...)
+	errs = append(errs, r.validateExtras(key)...)
+	return append(errs, r.validateAuth(key)...)
 }
 
 // validateRouteBackends checks what metrics need: labels that differ between routes and no
@@ -252,7 +263,7 @@ func validateRouteBackends(routes []Route) []error {
 	labels := map[string]int{}
 	for i, r := range routes {
 		key := fmt.Sprintf("routes[%d]", i)
-		if label := r.label(); label != "" {
+		if label := r.Label(); label != "" {
 			if j, taken := labels[label]; taken {
 				errs = append(errs, invalid(key+".name", "this route is labelled %q, as routes[%d] is; give one of them a name", label, j))
 			}
@@ -267,8 +278,8 @@ func validateRouteBackends(routes []Route) []error {
 	return errs
 }
 
-// label is the route's name in metrics: its name, or its first host and first path.
-func (r Route) label() string {
+// Label is the route's name in metrics: its name, or its first host and first path.
+func (r Route) Label() string {
 	switch {
 	case r.Name != "":
 		return r.Name
