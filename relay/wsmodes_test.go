@@ -1,8 +1,11 @@
 package relay
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/tls"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -207,4 +210,41 @@ func TestThirdPartyClientsUnaffectedByModes(t *testing.T) {
 		c.Close()
 	}
 	checkModeCounts(t, srv, false, false, false)
+}
+
+// TestLongEarlyDataKeepsItsPlace: early data longer than the hello reader's buffer (the
+// handshake, then 3,000 bytes) reach the backend in order, before what the client sends after
+// the upgrade; the session stays on goroutines until they are all read (ws.ErrEarlyDataUnread).
+func TestLongEarlyDataKeepsItsPlace(t *testing.T) {
+	backend := startBackend(t, false)
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Listeners[0].EarlyData = ws.MaxEarlyData
+	}, WS)
+	tail := make([]byte, 3000)
+	rand.Read(tail)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", EarlyData: append(handshakeFrame("play.example.net", mc.NextLogin), tail...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if !conn.EarlyData() {
+		t.Fatal("the proxy did not take the early data")
+	}
+	after := make([]byte, 100<<10)
+	rand.Read(after)
+	go conn.Write(after)
+	got := make([]byte, len(tail)+len(after))
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(conn, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, append(tail, after...)) {
+		t.Fatal("the backend's echo is not the early data's tail and then what followed")
+	}
+	if srv.engine != nil && srv.engine.Stats().Sessions != 0 {
+		t.Error("the session went to an event loop with early data still unread")
+	}
 }
