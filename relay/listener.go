@@ -60,12 +60,12 @@ func (ln *listener) logStartup() {
 	routes := now.router.routesFor(ln.cfg.Protocols)
 	ev := ln.log.Info().Str("addr", addr).Interface("protocols", ln.cfg.Protocols).Strs("routes", routes)
 	provider := ""
+	if (ln.ws != nil || ln.wss != nil) && (ln.cfg.EarlyData > 0 || ln.cfg.RawStream) { // the bridge's modes
+		ev.Int64("early_data", int64(ln.cfg.EarlyData)).Bool("raw_stream", ln.cfg.RawStream)
+	}
 	if ln.wss != nil {
 		provider = now.TLS.Provider()
 		ev.Str("tls_provider", provider).Str("tls_record_layer", now.TLS.RecordLayer()).Str("reason", now.TLSReason)
-	}
-	if ln.ws != nil || ln.wss != nil {
-		ev.Int64("early_data", int64(ln.cfg.EarlyData)).Bool("raw_stream", ln.cfg.RawStream)
 	}
 	ev.Msg(startupLine(addr, ln.cfg.Protocols, provider, routes))
 }

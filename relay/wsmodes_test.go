@@ -248,3 +248,14 @@ func TestLongEarlyDataKeepsItsPlace(t *testing.T) {
 		t.Error("the session went to an event loop with early data still unread")
 	}
 }
+
+// TestStartupLineNamesModes: a listener with the bridge's modes on says so on its startup line.
+func TestStartupLineNamesModes(t *testing.T) {
+	var lines *logLines
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo("127.0.0.1:1")
+		c.Listeners[0].EarlyData, c.Listeners[0].RawStream = 2048, true
+		lines = captureLog(t, c)
+	}, WS)
+	waitForLines(t, lines, 1, `"addr":"`+addr+`"`, `"early_data":2048,"raw_stream":true`)
+}
