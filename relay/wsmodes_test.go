@@ -259,3 +259,26 @@ func TestStartupLineNamesModes(t *testing.T) {
 	}, WS)
 	waitForLines(t, lines, 1, `"addr":"`+addr+`"`, `"early_data":2048,"raw_stream":true`)
 }
+
+// TestEarlyDataDialBeforeAnyFrame: with the early data taken, the proxy dials the backend and
+// hands it the handshake from the upgrade request alone: the client has sent nothing since.
+func TestEarlyDataDialBeforeAnyFrame(t *testing.T) {
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Listeners[0].EarlyData = 2048
+	}, WS)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc", EarlyData: handshakeFrame("early.example.net", mc.NextLogin)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if !conn.EarlyData() {
+		t.Fatal("the proxy did not take the early data")
+	}
+	if !testutil.Within(testutil.WaitBound, func() bool { return backend.sawHost("early.example.net") }) {
+		t.Fatal("the backend never got the handshake of the early data")
+	}
+}
