@@ -78,7 +78,7 @@ func TestModesThroughServe(t *testing.T) {
 				{"both", true, true, relay.Listener{EarlyData: 2048, RawStream: true}, "used", "on", ""},
 				{"early data over the server's limit", true, true, relay.Listener{EarlyData: 16, RawStream: true}, "refused", "on", ""},
 			} {
-				t.Run(tr.name+"/"+string(path)+"/"+tc.name, func(t *testing.T) {
+				t.Run(tc.name+"/"+string(path)+"/"+tr.name, func(t *testing.T) {
 					cert := selfSigned(t, time.Hour, "127.0.0.1")
 					addr := startServeWith(t, tr.protocol, tr.provider, cert, startBackend(t), func(c *relay.Config) {
 						c.Listeners[0].EarlyData, c.Listeners[0].RawStream = tc.listener.EarlyData, tc.listener.RawStream

@@ -68,7 +68,7 @@ func TestWSModesEndToEnd(t *testing.T) {
 			{"raw, listener off", false, true, Listener{EarlyData: 2048}, false, false},
 			{"both", true, true, Listener{EarlyData: 2048, RawStream: true}, true, true},
 		} {
-			t.Run(tr.name+"/"+tc.name, func(t *testing.T) {
+			t.Run(tc.name+"/"+tr.name, func(t *testing.T) {
 				testutil.CheckGoroutines(t)
 				backend := startBackend(t, false)
 				var lines *logLines
