@@ -150,7 +150,8 @@ func (s *Server) bindAll(cfgs []Listener) ([]*listener, error) {
 }
 
 func sameListener(a, b Listener) bool {
-	return a.Addr == b.Addr && a.Proxy == b.Proxy && slices.Equal(a.Protocols, b.Protocols)
+	return a.Addr == b.Addr && a.Proxy == b.Proxy && slices.Equal(a.Protocols, b.Protocols) &&
+		a.EarlyData == b.EarlyData && a.RawStream == b.RawStream
 }
 
 // sameWebSocket compares the upgrade settings, loggers and callbacks aside.
@@ -158,6 +159,7 @@ func sameWebSocket(a, b ws.ServerConfig) bool {
 	a.Logger, b.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Conn.Logger, b.Conn.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Admit, b.Admit = nil, nil
+	a.OnEarlyData, b.OnEarlyData = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -87,6 +87,7 @@ type Server struct {
 	attack    attackWatch     // the attack mode: rates over the whole proxy (attack.go)
 	meter     *auth.Meter     // the session server's login meter, shared by the online routes
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
+	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -125,6 +126,7 @@ func New(cfg Config) (*Server, error) {
 		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
+		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set.router.pools())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // InvalidError names the key whose value is wrong, its line and why.
@@ -52,7 +53,7 @@ func (c Config) Validate() error {
 		errs = append(errs, invalid("listeners", "at least one listener is needed"))
 	}
 	for i, l := range c.Listeners {
-		errs = append(errs, validateListener(fmt.Sprintf("listeners[%d]", i), l)...)
+		errs = append(errs, validateListener(fmt.Sprintf("listeners[%d]", i), l, c.WebSocket.MaxHeaderSize)...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
 	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
@@ -208,10 +209,22 @@ func (m Memory) validate() []error {
 	return errs
 }
 
-func validateListener(key string, l relay.Listener) []error {
+func validateListener(key string, l relay.Listener, maxHeader ByteSize) []error {
 	errs := []error{listenAddr(key+".listen", l.Addr)}
 	if len(l.Protocols) == 0 {
 		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
+	}
+	servesWS := servesWebSocket(l)
+	switch encoded := (l.EarlyData*4 + 2) / 3; {
+	case l.EarlyData > ws.MaxEarlyData:
+		errs = append(errs, invalid(key+".early_data", "must be 0 (off) or at most 4KiB"))
+	case l.EarlyData > 0 && !servesWS:
+		errs = append(errs, invalid(key+".early_data", "works on ws and wss only, which this listener does not serve; set it to 0"))
+	case encoded > maxHeader:
+		errs = append(errs, invalid(key+".early_data", "%d bytes are %d characters of the upgrade request's header, over websocket.max_header_size (%d)", l.EarlyData, encoded, maxHeader))
+	}
+	if l.RawStream && !servesWS {
+		errs = append(errs, invalid(key+".raw_stream", "works on ws and wss only, which this listener does not serve; set it to false"))
 	}
 	return errs
 }

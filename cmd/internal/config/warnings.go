@@ -133,9 +133,10 @@ func (c Config) proxyHeaderWarnings() []Warning {
 
 func readsProxyHeader(l relay.Listener) bool { return l.Proxy != relay.ProxyOff }
 
-func wsWithoutProxyHeader(l relay.Listener) bool {
-	servesWS := slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
-	return servesWS && !readsProxyHeader(l)
+func wsWithoutProxyHeader(l relay.Listener) bool { return servesWebSocket(l) && !readsProxyHeader(l) }
+
+func servesWebSocket(l relay.Listener) bool {
+	return slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
 }
 
 func isCDNHeader(name string) bool { return slices.Contains(cdnHeaders, strings.ToLower(name)) }
