@@ -20,9 +20,11 @@
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make interop-transfer  a drain that moves nmp's 1.21 players to a second instance, over tcp,
 #                       ws and wss (bench/interop/transfer.sh)
+#   make interop-docker  Docker discovery and wake against a real podman's API, as root
+#                       (bench/interop/docker.sh)
 #   make deps           install missing Debian packages (as root) or print the command
-#                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, bench-peers
-#                       add sets: the tests' chromium comes with test-deps, not with build or run)
+#                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, interop-docker,
+#                       bench-peers add sets: the tests' chromium comes with test-deps, not with build or run)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -44,7 +46,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
-	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer mbbench clean
+	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -186,6 +188,10 @@ interop: build
 interop-transfer: build
 	scripts/bootstrap.sh interop
 	bench/interop/transfer.sh $(BIN)/moonbridge
+
+interop-docker:
+	scripts/bootstrap.sh docker
+	bench/interop/docker.sh
 
 # Join time through a simulated CDN path (network namespaces and a user-space delay link; root):
 # raw TCP, the bridge over ws and over wss, at 20, 50 and 100 ms round trip (bench/README.md).

@@ -1,0 +1,34 @@
+// Package discover finds routes outside the config file: containers with labels in a Docker
+// engine or podman's Docker-compatible service (discover/docker), and Kubernetes Services or
+// EndpointSlices with annotations (discover/kube). A source reports its whole set of routes
+// each time the set changes; cmd/moonbridge validates them as it does the file's routes and
+// serves them beside the file's, so a route that vanishes drains as a reload does.
+package discover
+
+import "time"
+
+// Route is one route a source found.
+type Route struct {
+	// Name labels the route in metrics and logs; unique among the source's routes, and
+	// prefixed with the source ("docker/survival", "kube/games/survival").
+	Name string
+	// Hosts are handshake hosts, as a file route's hosts: exact names or *.example.net.
+	Hosts []string
+	// Backends are host:port addresses, tried in order.
+	Backends []string
+	// Wake, when set, starts the route's stopped backend through its runtime for a login, and
+	// stops it after idle.
+	Wake *Wake
+}
+
+// Wake is how a source's runtime wakes a route's backend.
+type Wake struct {
+	// Container names the container to start and stop.
+	Container string
+	// StopAfterIdle stops the container once the route has had no player this long; 0 never.
+	StopAfterIdle time.Duration
+}
+
+// Update receives a source's whole set of routes after each change; a source calls it from one
+// goroutine at a time.
+type Update func(routes []Route)
