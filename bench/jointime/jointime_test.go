@@ -47,12 +47,14 @@ func TestOnceReachesLoginSuccess(t *testing.T) {
 	addr := startBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	tm, err := Once(ctx, dialer(addr, 0), "Alex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tm.Connect <= 0 || tm.LoginSuccess < tm.Connect {
-		t.Errorf("timing %+v: want 0 < connect <= login success", tm)
+	for _, oneWrite := range []bool{false, true} {
+		tm, err := Once(ctx, dialer(addr, 0), "Alex", oneWrite)
+		if err != nil {
+			t.Fatalf("one write %v: %v", oneWrite, err)
+		}
+		if tm.Connect <= 0 || tm.LoginSuccess < tm.Connect {
+			t.Errorf("one write %v: timing %+v: want 0 < connect <= login success", oneWrite, tm)
+		}
 	}
 }
 
@@ -63,7 +65,7 @@ func TestOnceReportsARefusedDial(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	if _, err := Once(context.Background(), dialer(addr, 0), "Alex"); err == nil || !strings.Contains(err.Error(), "dial") {
+	if _, err := Once(context.Background(), dialer(addr, 0), "Alex", false); err == nil || !strings.Contains(err.Error(), "dial") {
 		t.Errorf("err = %v, want a dial error", err)
 	}
 }
@@ -92,8 +94,10 @@ func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
 	s := Summarize(samples, []string{"direct", "late"}, cfg.RTTs)
 	for _, c := range s.Cells {
 		late := c.Paths[1]
-		if late.Diff.N != 3 || late.Diff.Min < 20 || late.Diff.Max > 20+50 {
-			t.Errorf("RTT %v: difference %+v ms, want 3 pairs of 20 ms (at most 50 ms more)", c.RTT, late.Diff)
+		// each pair is late's join minus direct's, both over loopback: 20 ms give or take what a
+		// loopback join takes (generously 5 ms less, 50 ms more on a loaded machine)
+		if late.Diff.N != 3 || late.Diff.Min < 20-5 || late.Diff.Max > 20+50 {
+			t.Errorf("RTT %v: difference %+v ms, want 3 pairs of about 20 ms", c.RTT, late.Diff)
 		}
 		if c.Paths[0].Diff.N != 0 {
 			t.Errorf("RTT %v: the first path has a difference from itself: %+v", c.RTT, c.Paths[0].Diff)

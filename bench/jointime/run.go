@@ -28,6 +28,9 @@ type Config struct {
 	Warmup  int                 // joins per path at the start of each cell, not counted
 	Timeout time.Duration       // bounds each join
 	Log     io.Writer           // a line per cell and per join (the raw output); nil: none
+	// OneWrite has the game client write the handshake and Login Start in one write instead of
+	// vanilla's two packets (Once).
+	OneWrite bool
 }
 
 // Sample is one counted join.
@@ -102,7 +105,7 @@ func (r *runner) join(ctx context.Context, p Path) (Timing, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	r.joins++
-	return Once(ctx, p.Dial, fmt.Sprintf("join%06d", r.joins))
+	return Once(ctx, p.Dial, fmt.Sprintf("join%06d", r.joins), r.cfg.OneWrite)
 }
 
 func (t Timing) String() string {

@@ -23,6 +23,7 @@ type joinFlags struct {
 	rtts                  []time.Duration
 	rounds, joins, warmup int
 	joinTimeout           time.Duration
+	oneWrite              bool
 }
 
 func (f *joinFlags) register(fs *flag.FlagSet) {
@@ -32,6 +33,7 @@ func (f *joinFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.joins, "joins", 5, "joins per path per round (the round's value is their median)")
 	fs.IntVar(&f.warmup, "warmup", 2, "joins per path at the start of each cell, not counted")
 	fs.DurationVar(&f.joinTimeout, "join-timeout", 10*time.Second, "bound of one join")
+	fs.BoolVar(&f.oneWrite, "one-write", false, "the game client writes the handshake and Login Start in one write (vanilla: two packets, each flushed)")
 }
 
 func (f *joinFlags) check() error {
@@ -108,7 +110,7 @@ func runJoin(ctx context.Context, f *joinFlags, stderr io.Writer) (rep joinRepor
 	writeJoinHeader(stderr, rep.Meta, f.paths)
 	cfg := jointime.Config{
 		RTTs: f.rtts, SetRTT: func(rtt time.Duration) { bed.net.SetRTT(rtt); writeLoad(stderr) }, Rounds: f.rounds,
-		Joins: f.joins, Warmup: f.warmup, Timeout: f.joinTimeout, Log: stderr,
+		Joins: f.joins, Warmup: f.warmup, Timeout: f.joinTimeout, Log: stderr, OneWrite: f.oneWrite,
 	}
 	names := make([]string, len(f.paths))
 	for i, p := range f.paths {
