@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tables of 2026-12-01-join-time-baseline.md from the runs' JSON reports (mbbench join --json).
+"""Tables of 2026-12-01-join-time-baseline.md (and -early-data.md) from the runs' JSON reports
+(mbbench join --json). The differences are from each run's first path.
 
 Usage: analyze.py run-a.json [run-b.json ...]
 """
@@ -12,10 +13,15 @@ def rng(r, digits=1):
     return f"{r['median']:.{digits}f} [{r['min']:.{digits}f}-{r['max']:.{digits}f}]"
 
 
+# The round trips each path's protocols take to Login Success.
+MODEL = {"raw": 2, "ws": 3, "wss": 4, "ws-ed": 2, "wss-ed": 3}
+
+
 def report(path):
     rep = json.load(open(path))
+    base = rep["summary"]["cells"][0]["paths"][0]["path"]
     print(f"### {path}: `mbbench {' '.join(rep['meta']['args'])}`\n")
-    print("| RTT | path | login success, ms | in RTTs | connect, ms | − raw, ms | − raw, RTTs |")
+    print(f"| RTT | path | login success, ms | in RTTs | connect, ms | − {base}, ms | − {base}, RTTs |")
     print("|---|---|---|---|---|---|---|")
     for c in rep["summary"]["cells"]:
         rtt = round(c["rtt_ns"] / 1e6)
@@ -27,18 +33,17 @@ def report(path):
     print("\n| path | round trips (slope) | fixed, ms (intercept) |\n|---|---|---|")
     for f in rep["summary"]["fits"]:
         print(f"| {f['path']} | {f['round_trips']:.3f} | {f['fixed_ms']:.2f} |")
-    print("\nPer-pair differences from raw, RTTs (round 1, 2, ...):\n")
+    print(f"\nPer-pair differences from {base}, RTTs (round 1, 2, ...):\n")
     print("| RTT | path | pairs |\n|---|---|---|")
     for c in rep["summary"]["cells"]:
         for p in c["paths"][1:]:
             print(f"| {round(c['rtt_ns'] / 1e6)} ms | {p['path']} | {', '.join(f'{v:.2f}' for v in p['pairs_rtts'])} |")
     print("\nEvery join (not round medians): login success minus the model's round trips"
-          " (raw 2, ws 3, wss 4 RTTs), ms, quartiles and 90th percentile:\n")
+          f" ({', '.join(f'{k} {v}' for k, v in MODEL.items())} RTTs), ms, quartiles and 90th percentile:\n")
     print("| RTT | path | joins | p25 | p50 | p75 | p90 | max |\n|---|---|---|---|---|---|---|---|")
-    model = {"raw": 2, "ws": 3, "wss": 4}
     for c in rep["summary"]["cells"]:
         for p in c["paths"]:
-            xs = sorted((s["login_success_ns"] - model.get(p["path"], 0) * c["rtt_ns"]) / 1e6
+            xs = sorted((s["login_success_ns"] - MODEL.get(p["path"], 0) * c["rtt_ns"]) / 1e6
                         for s in rep["samples"] if s["rtt_ns"] == c["rtt_ns"] and s["path"] == p["path"])
             q = statistics.quantiles(xs, n=20)
             print(f"| {round(c['rtt_ns'] / 1e6)} ms | {p['path']} | {len(xs)} | {q[4]:.1f} | {q[9]:.1f} | "
