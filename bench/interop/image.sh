@@ -106,7 +106,7 @@ wait_port "$backend_old"; wait_port "$backend_new"
 # root without CAP_SYS_RESOURCE may set, and then the runtime cannot start the container.
 nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] || [ "$nofile" -gt 1048576 ] && nofile=1048576
 run=(run --pull never --name "$name" --network host --read-only --read-only-tmpfs=false
-  --cap-drop all --security-opt no-new-privileges --log-driver k8s-file
+  --stop-timeout "$stop_timeout" --cap-drop all --security-opt no-new-privileges --log-driver k8s-file
   -v "$work/moonbridge.yml:/etc/moonbridge/moonbridge.yml:ro" -v "$work/tls:/etc/moonbridge/tls:ro")
 limits=(--ulimit "nofile=$nofile:$nofile" --ulimit nproc=4096:4096)
 # Podman's defaults, once, so that the output says what they do here.
@@ -130,6 +130,7 @@ if [ "$(http_status "http://127.0.0.1:$admin/readyz")" != 200 ]; then
   logs; exit 1
 fi
 ok "podman run ${cid:0:12}: /readyz 200; $(logs | grep -m1 -o '"message":"Data path[^"]*"')"
+want "the container's stop timeout" "$(pod inspect --format '{{.Config.StopTimeout}}' "$name")" "$stop_timeout"
 want "the listener's TLS provider" "$(logs | grep -m1 '"message":"Listening' | grep -o '"tls_provider":"[a-z]*"')" '"tls_provider":"boringssl"'
 want "warnings that no certificate is configured" "$(logs | grep -c 'no tls.cert configured')" 0
 
@@ -169,6 +170,11 @@ for scheme in ws wss; do
   check "${bridge[$scheme]}" "$scheme via moonbridge client"
 done
 
+# SIGHUP reads the mounted config again.
+pod kill --signal HUP "$name" >/dev/null
+for _ in $(seq 50); do logs | grep -qF 'SIGHUP: configuration reloaded' && break; sleep 0.1; done
+want "reloads after podman kill --signal HUP" "$(logs | grep -cF 'SIGHUP: configuration reloaded')" 1
+
 # The drain: two players stay on until it ends.
 declare -A player
 for via in tcp wss; do
@@ -182,9 +188,9 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 cat "$work"/drain-*.out
-echo "image: podman stop -t $stop_timeout (SIGTERM; drain_timeout ${drain_timeout}s)"
+echo "image: podman stop (SIGTERM; drain_timeout ${drain_timeout}s, --stop-timeout ${stop_timeout}s)"
 started=$(date +%s.%N)
-pod stop -t "$stop_timeout" "$name" >"$work/stop.out" 2>&1 & stopper=$!
+pod stop "$name" >"$work/stop.out" 2>&1 & stopper=$!
 readyz=000
 for _ in $(seq 50); do readyz=$(http_status "http://127.0.0.1:$admin/readyz"); [ "$readyz" = 503 ] && break; sleep 0.05; done
 want "/readyz while draining" "$readyz" 503
