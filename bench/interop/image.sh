@@ -9,9 +9,9 @@
 # (client.js) plays through it over raw TCP, ws and wss (the WebSocket ones through dist's own
 # `moonbridge client`, wss checking the mounted certificate), `podman kill --signal HUP` must
 # reload the config, two 1.21.4 players (transfer.js --stay, tcp and wss) stay on, and `podman
-# stop` sends SIGTERM: /readyz must turn 503, both
-# players must be closed at the drain's end with a Disconnect carrying shutdown.motd, the
-# "drained" line must count them, and the container must exit 0 before podman's SIGKILL.
+# stop` sends SIGTERM: /readyz must turn 503, both players must be closed at the drain's end
+# with a Disconnect carrying shutdown.motd, the "drained" line must count them, and the
+# container must exit 0 before podman's SIGKILL.
 #
 # The OCI runtime is runc, with nofile and nproc set: see docs/deploy.md, "What was run", for what
 # podman's defaults (crun, its ulimits) do on a VM like the project's. Each such difference is
