@@ -22,10 +22,12 @@
 #                       nmp playing through it over tcp, ws and wss, its drain on SIGTERM
 #                       (bench/interop/image.sh; runs make dist when dist/ has no image of this
 #                       version)
+#   make interop-docker  Docker discovery and wake against a real podman's API, as root
+#                       (bench/interop/docker.sh)
 #   make deps           install missing Debian packages (as root) or print the command
 #                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, interop-image,
-#                       bench-peers add sets: the tests' chromium comes with test-deps, not with
-#                       build or run)
+#                       interop-docker, bench-peers add sets: the tests' chromium comes with
+#                       test-deps, not with build or run)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -47,7 +49,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
-	run bench bench-micro bench-peers interop interop-transfer interop-image mbbench clean
+	run bench bench-micro bench-peers interop interop-transfer interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -191,11 +193,15 @@ interop-transfer: build
 	bench/interop/transfer.sh $(BIN)/moonbridge
 
 # The image and the bridge come from dist/ (dist.mk names the version), made by make dist when
-# this version's image is not there yet.
+# this version's image is not there yet. podman and runc are the docker set's.
 interop-image:
-	scripts/bootstrap.sh interop image
+	scripts/bootstrap.sh interop docker
 	[ -f $(DIST)/moonbridge_$(DIST_VERSION)_oci-image.tar ] || $(MAKE) dist
 	bench/interop/image.sh $(DIST) $(DIST_VERSION)
+
+interop-docker:
+	scripts/bootstrap.sh docker
+	bench/interop/docker.sh
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:

@@ -18,7 +18,14 @@ type Config struct {
 	// Remote is the WebSocket to open per game connection: URL, the dial address (--connect),
 	// TLS name, Host header, extra headers (a token) and TLS settings. Remote.Conn configures
 	// each connection; start it from ws.DefaultConfig() to keep the keepalive a CDN needs.
+	// Remote.RawStream offers the raw stream (ws.RawStreamProtocol); Remote.EarlyData is the
+	// session's own (EarlyData).
 	Remote ws.DialConfig
+	// EarlyData puts the game's first bytes (its handshake and Login Start or status request)
+	// in each upgrade request, for a server whose listener takes them (ws.EarlyDataProtocol):
+	// it routes and dials the Minecraft server while its answer travels back. A server that does
+	// not take them gets them after the upgrade, as without the setting.
+	EarlyData bool
 	// HelloTimeout bounds how long the game may take to send its first packet, and how long
 	// answering it with a failure may take. Zero means DefaultHelloTimeout.
 	HelloTimeout time.Duration

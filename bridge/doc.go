@@ -23,6 +23,17 @@
 // authority, expired) or the HTTP status the server refused the upgrade with. When the dial
 // succeeds, the handshake bytes and whatever the game sent behind them go out first.
 //
+// Two modes are opt-in, each taken only by a moonbridge server whose listener has it on (ws's
+// package doc draws the Sec-WebSocket-Protocol header that negotiates them): with
+// Config.EarlyData the handshake and the bytes behind it go in the upgrade request, so that the
+// server routes and dials while its answer travels back (one round trip less to join); with
+// Remote.RawStream the bytes after the upgrade are the game's own, without WebSocket framing
+// (no keepalive ping then, and no close reason from the server). A server that does not take
+// one falls back: the bytes go after the upgrade, in frames. Each session logs at info, once
+// the WebSocket is open, "server connected" with early_data (used, not accepted, refused: the
+// upgrade was refused with them and opened again without, off) and raw_stream (on, not
+// accepted, off), which its end line repeats.
+//
 // The upgrade request carries ws.BridgeHeader, the address the game reached the bridge on, so
 // that a draining proxy can transfer a 1.20.5+ game back to its own bridge, which opens a new
 // WebSocket. When the server closes the WebSocket with a reason, or with a code other than

@@ -74,6 +74,12 @@ func trusting(t *testing.T, ca gossl.PEMPair) *tls.Config {
 // this build lacks the provider.
 func startServe(t *testing.T, protocol relay.Protocol, provider string, cert gossl.PEMPair, backend string) string {
 	t.Helper()
+	return startServeWith(t, protocol, provider, cert, backend, nil)
+}
+
+// startServeWith is startServe with mutate's changes to the relay's settings (nil: none).
+func startServeWith(t *testing.T, protocol relay.Protocol, provider string, cert gossl.PEMPair, backend string, mutate func(*relay.Config)) string {
+	t.Helper()
 	cfg := relay.Config{
 		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{protocol}}},
 		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend}}}},
@@ -83,6 +89,9 @@ func startServe(t *testing.T, protocol relay.Protocol, provider string, cert gos
 	}
 	if protocol == relay.WSS {
 		cfg.TLS = tlsServer(t, provider, cert)
+	}
+	if mutate != nil {
+		mutate(&cfg)
 	}
 	return relaytest.Start(t, cfg)
 }

@@ -27,6 +27,7 @@ type session struct {
 	down    pipe.Pump // server -> game
 
 	hello     mc.Hello // what the game sent first, once read
+	modes     modes    // what the WebSocket agreed on, once open (modes.go)
 	answerErr error    // why telling the game about a failed dial failed, if it did
 
 	end      pipe.End    // why the session ended; closes the game and the WebSocket
@@ -57,7 +58,7 @@ func (s *session) run() {
 		return
 	}
 	s.hello = hello
-	remote, err := s.b.dial(s.b.ctx, s.remoteConfig())
+	remote, err := s.dialServer(r)
 	if err != nil {
 		s.refuse(r, classify(err))
 		return
@@ -71,7 +72,12 @@ func (s *session) run() {
 		return
 	}
 	s.game.SetDeadline(time.Time{})
-	s.relay(remote, firstBytes(r, hello.Handshake))
+	first := firstBytes(r, hello.Handshake)
+	if remote.EarlyData() { // the server has them from the upgrade request
+		s.up.Bytes.Add(int64(len(first)))
+		first = nil
+	}
+	s.relay(remote, first)
 }
 
 // remoteConfig is the bridge's DialConfig with ws.BridgeHeader naming the address the game
@@ -99,11 +105,11 @@ func (s *session) refuse(r *bufio.Reader, cause *DialError) {
 }
 
 // firstBytes is what the server gets first: the handshake and whatever the game sent behind
-// it that is already buffered (Login Start, the status request), taken out of r.
+// it that is already buffered (Login Start, the status request), taken out of r. With early
+// data they are the bytes the upgrade request offered: nothing reads r in between.
 func firstBytes(r *bufio.Reader, hs mc.Handshake) []byte {
-	rest, _ := r.Peek(r.Buffered())
-	first := append(hs.Raw, rest...)
-	r.Discard(len(rest))
+	first := peekFirst(r, hs)
+	r.Discard(len(first) - len(hs.Raw))
 	return first
 }
 
@@ -138,6 +144,9 @@ func (s *session) logEnd() {
 	}
 	if hs := s.hello.Handshake; hs.NextState != 0 { // zero before the hello and for a legacy ping
 		end.Str("host", hs.Host).Stringer("next", hs.NextState)
+	}
+	if s.modes.earlyData != "" {
+		end.Str("early_data", s.modes.earlyData).Str("raw_stream", s.modes.rawStream)
 	}
 	if sc := s.serverClose; sc != nil {
 		end.Uint16("server_close_code", uint16(sc.Code)).Str("server_close_reason", sc.Reason).Bool("game_told", s.toldGame)

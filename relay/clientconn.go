@@ -22,6 +22,8 @@ type connInfo struct {
 	// bridge is the local address of the player's moonbridge client bridge (ws.BridgeHeader),
 	// where a drain sends the player back; zero: none (raw TCP, another WebSocket client).
 	bridge netip.AddrPort
+	// earlyData, rawStream: the WebSocket upgrade agreed on them (ws.Conn.EarlyData, RawStream).
+	earlyData, rawStream bool
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
 	// all be done by then. timer closes the connection at deadline until the session starts.
 	deadline time.Time

@@ -1,7 +1,7 @@
 // Package relay is moonbridge's server: a Server runs listeners (minecraft, ws, wss) and one
 // session per player, from the first byte to the relay between the player and a backend, with
-// the limits, access rules, logins and metrics on the way. Reload swaps its settings, Drain and
-// Close end it. The parts that need no Server live below it: who the client really is (PROXY
+// the limits, access rules, logins and metrics on the way. Reload swaps its settings, SetRoutes
+// only its routes, Drain and Close end it. The parts that need no Server live below it: who the client really is (PROXY
 // header, forwarded headers: relay/clientaddr) and a route's backends (balance, health checks,
 // dial, wake: relay/pool). The Minecraft bytes are package mc's; the pumps and the record of why
 // a session ended are package pipe's (internal/pipe), shared with the client bridge.

@@ -76,7 +76,12 @@ type wsDownstream struct {
 	under *clientConn // what the WebSocket runs over: the accepted socket, or TLS over it
 }
 
+// CloseWrite sends the close frame and closes; a raw stream, which has no close frame, is
+// half-closed as a TCP player is (a FIN, or TLS's close_notify), so the bridge reads to the end.
 func (d wsDownstream) CloseWrite(reason string) error {
+	if d.RawStream() {
+		return d.under.CloseWrite()
+	}
 	return d.Conn.CloseWithCode(ws.CloseNormal, reason)
 }
 

@@ -60,6 +60,9 @@ func (ln *listener) logStartup() {
 	routes := now.router.routesFor(ln.cfg.Protocols)
 	ev := ln.log.Info().Str("addr", addr).Interface("protocols", ln.cfg.Protocols).Strs("routes", routes)
 	provider := ""
+	if (ln.ws != nil || ln.wss != nil) && (ln.cfg.EarlyData > 0 || ln.cfg.RawStream) { // the bridge's modes
+		ev.Int64("early_data", int64(ln.cfg.EarlyData)).Bool("raw_stream", ln.cfg.RawStream)
+	}
 	if ln.wss != nil {
 		provider = now.TLS.Provider()
 		ev.Str("tls_provider", provider).Str("tls_record_layer", now.TLS.RecordLayer()).Str("reason", now.TLSReason)
@@ -75,6 +78,7 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
 	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
+	wsCfg = ln.modes(wsCfg)
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
 	httpServer.Handler = ln.landing(protocol, httpServer.Handler)
@@ -410,6 +414,7 @@ func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request)
 	if v := r.Header.Get(ws.BridgeHeader); v != "" {
 		conn.info.bridge, _ = ws.ParseBridgeHeader(v) // a bad one: the player is not moved, which is all it risks
 	}
+	ln.noteModes(conn.info, c)
 	ln.srv.runSession(ln, protocol, wsDownstream{Conn: c, under: conn.clientConn}, conn.info, r.URL.Path)
 }
 

@@ -1,6 +1,9 @@
 package relay
 
-import "github.com/moonbridge/moonbridge/internal/enum"
+import (
+	"github.com/moonbridge/moonbridge/internal/bytesize"
+	"github.com/moonbridge/moonbridge/internal/enum"
+)
 
 // Listener is one address and what it serves. The config file's listeners are these; the
 // yaml tags are their keys (was: a key's old name, which the loader refuses by its new one).
@@ -9,6 +12,12 @@ type Listener struct {
 	Protocols []Protocol `yaml:"protocols"`
 	// Proxy enables PROXY headers from TrustedProxies on this listener.
 	Proxy ProxyPolicy `yaml:"proxy_header" was:"proxy_protocol"`
+	// EarlyData is the most early data (the game's first bytes in the upgrade request, from
+	// moonbridge's client bridge: ws.EarlyDataPrefix) its ws and wss upgrades take, at most
+	// ws.MaxEarlyData; 0 takes none. RawStream lets the bridge drop the WebSocket framing after
+	// the upgrade (ws.RawStreamProtocol). Other WebSocket clients are not affected by either.
+	EarlyData bytesize.Size `yaml:"early_data"`
+	RawStream bool          `yaml:"raw_stream"`
 }
 
 // Protocol is what a listener accepts; with several, the first bytes decide.

@@ -33,7 +33,8 @@ var (
 		"Connections refused before a session, by reason: connections, connections_per_address, "+
 			"connection_rate, connections_per_network, connection_rate_network, status_rate_network, "+
 			"login_rate_network, players_per_address, route_players, route_connections (limits), proxy_header, sniff_timeout, handshake_timeout, "+
-			"tls_handshake, http_400, http_404, http_426, http_431, http_other, memory (a login while memory "+
+			"tls_handshake, http_400, http_404, http_426, http_431, http_other, early_data (a malformed or oversized "+
+			"offer of early data), memory (a login while memory "+
 			"is near memory.limit), garbage (first bytes that are not Minecraft, nor TLS or HTTP where served), "+
 			"malformed_handshake, blocked (an address on the block list).",
 		[]string{"reason"}, nil)
@@ -127,6 +128,7 @@ func (s *Server) Describe(ch chan<- *prometheus.Desc) {
 	s.events.describe(ch)
 	s.meter.Describe(ch)
 	s.transfers.describe(ch)
+	s.wsModes.describe(ch)
 }
 
 // Collect sends the relay's series as of now. They are made under the server's lock and sent
@@ -139,6 +141,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	s.events.collect(ch)
 	s.meter.Collect(ch)
 	s.transfers.collect(ch)
+	s.wsModes.collect(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -8,22 +8,38 @@ import (
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
-// attachPools gives the pools of set's routes the server's log, metrics and goroutines; New
-// and Reload call it before set serves a session.
-func (s *Server) attachPools(set *settings) {
+// attachPools gives pools the server's log, metrics and goroutines; New, Reload and SetRoutes
+// call it before a pool serves a session.
+func (s *Server) attachPools(pools []*pool.Pool) {
 	env := pool.Env{Log: s.log, Metrics: s.backends, Go: s.goWaited, Spawn: s.spawn}
-	for _, p := range set.router.pools() {
+	for _, p := range pools {
 		p.Attach(env)
 	}
 }
 
-// startHealthChecks runs the health checks and idle stops of set's pools until set is replaced
-// by a Reload (its stopChecks) or the server closes (s.ctx).
-func (s *Server) startHealthChecks(set *settings) {
-	ctx, stop := context.WithCancel(s.ctx)
-	set.stopChecks = stop
-	for _, p := range set.router.pools() {
-		p.Start(ctx)
+// healthChecks are the running health checks and idle stops of the current routes' pools, each
+// pool's own, so that SetRoutes leaves those of an unchanged route running; guarded by
+// Server.mu.
+type healthChecks map[*pool.Pool]context.CancelFunc
+
+// followChecks makes the checks run for router's pools, until the pool leaves the current
+// routes (a Reload or SetRoutes without it) or the server closes (s.ctx): those of a pool that
+// runs them already go on, those of a pool router does not have stop. Called under s.mu.
+func (s *Server) followChecks(router *Router) {
+	wanted := map[*pool.Pool]bool{}
+	for _, p := range router.pools() {
+		wanted[p] = true
+		if _, running := s.checks[p]; !running {
+			ctx, stop := context.WithCancel(s.ctx)
+			s.checks[p] = stop
+			p.Start(ctx)
+		}
+	}
+	for p, stop := range s.checks {
+		if !wanted[p] {
+			stop()
+			delete(s.checks, p)
+		}
 	}
 }
 

@@ -35,6 +35,7 @@ const (
 	refusedHTTP426          = "http_426"                // a plain HTTP request on the path
 	refusedHTTP431          = "http_431"                // an HTTP request header over the limit
 	refusedHTTPOther        = "http_other"              // any other HTTP error answer
+	refusedEarlyData        = "early_data"              // early data malformed or over the listener's limit
 	refusedMemory           = "memory"                  // a login while memory is near memory.limit
 	refusedGarbage          = "garbage"                 // first bytes neither Minecraft nor what else the listener serves
 	refusedMalformed        = "malformed_handshake"     // a Minecraft handshake that does not parse
@@ -45,7 +46,7 @@ var refusalReasons = []string{
 	refusedTotal, refusedPerAddr, refusedRate, refusedPerNetwork, refusedNetworkRate, refusedStatusRate,
 	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
-	refusedHTTP431, refusedHTTPOther, refusedMemory, refusedGarbage, refusedMalformed, refusedBlocked,
+	refusedHTTP431, refusedHTTPOther, refusedEarlyData, refusedMemory, refusedGarbage, refusedMalformed, refusedBlocked,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an

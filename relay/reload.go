@@ -31,7 +31,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if err != nil {
 		return ListenerChanges{}, err
 	}
-	s.attachPools(next)
+	s.attachPools(next.router.pools())
 	s.attachMeter(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -55,10 +55,9 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	s.meter.Configure(next.LoginMeter)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
-	prev.stopChecks()
 	s.backends.Follow(prev.router.pools(), next.router.pools())
 	s.events.follow(next.router)
-	s.startHealthChecks(next)
+	s.followChecks(next.router)
 	for _, ln := range append(plan.remove, plan.restart...) {
 		ln.close()
 	}
@@ -151,7 +150,8 @@ func (s *Server) bindAll(cfgs []Listener) ([]*listener, error) {
 }
 
 func sameListener(a, b Listener) bool {
-	return a.Addr == b.Addr && a.Proxy == b.Proxy && slices.Equal(a.Protocols, b.Protocols)
+	return a.Addr == b.Addr && a.Proxy == b.Proxy && slices.Equal(a.Protocols, b.Protocols) &&
+		a.EarlyData == b.EarlyData && a.RawStream == b.RawStream
 }
 
 // sameWebSocket compares the upgrade settings, loggers and callbacks aside.
@@ -159,6 +159,7 @@ func sameWebSocket(a, b ws.ServerConfig) bool {
 	a.Logger, b.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Conn.Logger, b.Conn.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Admit, b.Admit = nil, nil
+	a.OnEarlyData, b.OnEarlyData = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

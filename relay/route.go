@@ -105,10 +105,15 @@ func (r *Route) prepare() error {
 	if r.Access.Tokens, err = access.ParseMode(string(r.Access.Tokens)); err != nil {
 		return err
 	}
-	r.pool, err = pool.New(pool.Config{Route: r.Label(), Hosts: r.Hosts, RewriteHost: r.RewriteHost,
-		Backends: r.Backends, Balance: r.Balance, HealthCheck: r.HealthCheck, Wake: r.Wake})
+	r.pool, err = pool.New(r.poolConfig())
 	r.status = newStatusCache()
 	return err
+}
+
+// poolConfig is what the route's pool is made of.
+func (r *Route) poolConfig() pool.Config {
+	return pool.Config{Route: r.Label(), Hosts: r.Hosts, RewriteHost: r.RewriteHost,
+		Backends: r.Backends, Balance: r.Balance, HealthCheck: r.HealthCheck, Wake: r.Wake}
 }
 
 // Match returns the best route for host and path ("" for raw TCP), or false when none matches.

@@ -73,7 +73,8 @@ type Config struct {
 
 // Server runs listeners and their sessions. Close stops accepting, closes every session with a
 // reason and waits for everything it started; Drain lets sessions end first (drain.go); Reload
-// swaps the settings new connections use (reload.go).
+// swaps the settings new connections use (reload.go), SetRoutes only their routes
+// (setroutes.go).
 type Server struct {
 	current   atomic.Pointer[settings] // what new connections use (settings.go)
 	counter   *counter
@@ -86,6 +87,7 @@ type Server struct {
 	attack    attackWatch     // the attack mode: rates over the whole proxy (attack.go)
 	meter     *auth.Meter     // the session server's login meter, shared by the online routes
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
+	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -95,7 +97,8 @@ type Server struct {
 	live sync.WaitGroup
 
 	mu        sync.Mutex
-	started   bool // Start bound the listeners; Reload may change them
+	started   bool         // Start bound the listeners; Reload may change them
+	checks    healthChecks // of the current routes' pools (pools.go)
 	listeners []*listener
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
@@ -118,14 +121,15 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
-		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(),
+		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(), checks: healthChecks{},
 		answering: make(chan struct{}, maxRefusalAnswers),
 		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
+		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
-	s.attachPools(set)
+	s.attachPools(set.router.pools())
 	s.attachMeter(set)
 	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
@@ -161,9 +165,12 @@ func (s *Server) Start() error {
 	if err := s.startDataPath(); err != nil {
 		return err
 	}
-	s.mu.Lock() // a Reload waits until every listener is bound
+	s.mu.Lock() // a Reload waits until every listener is bound and the checks run
 	listeners, err := s.bindAll(s.settings().Listeners)
 	s.listeners, s.started = listeners, err == nil
+	if err == nil {
+		s.followChecks(s.settings().router)
+	}
 	s.mu.Unlock()
 	if err != nil {
 		s.Close()
@@ -172,7 +179,6 @@ func (s *Server) Start() error {
 	for _, ln := range listeners {
 		s.serveListener(ln)
 	}
-	s.startHealthChecks(s.settings())
 	s.startAttackWatch()
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); s.events.send(s.ctx, s.log) }()

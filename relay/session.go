@@ -279,6 +279,9 @@ func (s *session) logEnd() {
 			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed).
 			Str("tls_record_layer", state.RecordLayer)
 	}
+	if s.info.earlyData || s.info.rawStream { // the bridge's WebSocket modes (wsmodes.go)
+		end.Bool("early_data", s.info.earlyData).Bool("raw_stream", s.info.rawStream)
+	}
 	if s.player.name != "" {
 		end.Str("player", s.player.name)
 	}

@@ -10,8 +10,6 @@ type settings struct {
 	Config
 	router *Router
 	limits Limits // Config.Limits with defaults filled in
-	// stopChecks ends the health checks of router's pools (pools.go); set once they run.
-	stopChecks func()
 }
 
 // newSettings checks cfg and builds its snapshot.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/internal/testutil/mctest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
@@ -39,19 +39,8 @@ func runWakeHelper(addr string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return 1
-		}
-		go func() {
-			defer conn.Close()
-			r := bufio.NewReader(conn)
-			if _, err := mc.ReadHello(r, 0); err == nil {
-				io.Copy(conn, r)
-			}
-		}()
-	}
+	mctest.ServeEcho(ln)
+	return 1
 }
 
 // wakeCommands are the start command of a helper server on addr and its stop command; the

@@ -18,8 +18,8 @@
 #   interop  make interop: nodejs, npm and python3, and node-minecraft-protocol from npm into
 #            the cache (about 500 MB with its data; NODE_PATH=$cache/interop/node_modules).
 #   peers    make bench-peers: haproxy, websockify and v2ray.
-#   image    make interop-image: podman and runc (the container runtime the run uses: Debian's
-#            default, crun, cannot start a container on this project's VM, docs/deploy.md).
+#   docker   make interop-docker and make interop-image: podman and runc (crun, podman's first
+#            choice, fails in some sandboxes; both runs ask for runc).
 #
 # Debian packages: as root, everything missing from every set named is installed with one
 # apt-get update and one apt-get install; as another user the exact command is printed and the
@@ -43,14 +43,14 @@ needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g+
   ruby:ruby)
 needs_interop=(node:nodejs npm:npm python3:python3)
 needs_peers=(haproxy:haproxy websockify:websockify v2ray:v2ray)
-needs_image=(podman:podman runc:runc)
+needs_docker=(podman:podman runc:runc)
 
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || { say "usage: bootstrap.sh base|browser|dist|interop|peers|image..."; exit 2; }
+[ ${#sets[@]} -gt 0 ] || { say "usage: bootstrap.sh base|browser|dist|interop|peers|docker..."; exit 2; }
 missing=()
 add_deb_src=false
 for set in "${sets[@]}"; do
-  case $set in base | browser | dist | interop | peers | image) ;; *) say "unknown set $set (base, browser, dist, interop, peers, image)"; exit 2 ;; esac
+  case $set in base | browser | dist | interop | peers | docker) ;; *) say "unknown set $set (base, browser, dist, interop, peers, docker)"; exit 2 ;; esac
   declare -n needs="needs_$set"
   for pair in "${needs[@]}"; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")

@@ -27,6 +27,12 @@ type Conn struct {
 	cfg         Config
 	log         peerLog
 	subprotocol string
+	// raw: the handshake agreed on a raw stream (RawStreamProtocol, EarlyRawProtocol): no frames,
+	// no keepalive, the socket's bytes are the stream. earlyTaken: it agreed on early data. early:
+	// on a server, the early data that no Read has returned yet (owned by the Read goroutine).
+	raw        bool
+	earlyTaken bool
+	early      []byte
 
 	rd parser // owned by the Read goroutine
 
@@ -51,8 +57,17 @@ type Conn struct {
 // NewConn wraps nc, a connection that has completed the upgrade handshake,
 // and starts its keepalive. Server and Dial call it; so may a caller that
 // did its own handshake.
-func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
-	c := &Conn{nc: nc, role: role, cfg: cfg.withDefaults()}
+func NewConn(nc net.Conn, role Role, cfg Config) *Conn { return newConn(nc, role, cfg, "") }
+
+// newConn is NewConn for a handshake that agreed on subprotocol, which may turn on the raw
+// stream (and off the keepalive, which has no frame to send) or say the early data were taken.
+func newConn(nc net.Conn, role Role, cfg Config, subprotocol string) *Conn {
+	c := &Conn{nc: nc, role: role, subprotocol: subprotocol}
+	c.earlyTaken, c.raw = modesOf(subprotocol)
+	if c.raw {
+		cfg.PingInterval = 0
+	}
+	c.cfg = cfg.withDefaults()
 	c.rd = newParser(role, c.cfg)
 	c.log = peerLog{base: c.cfg.Logger, remote: nc.RemoteAddr()}
 	if role == RoleClient {
@@ -64,6 +79,16 @@ func NewConn(nc net.Conn, role Role, cfg Config) *Conn {
 
 // Subprotocol is the subprotocol the handshake agreed on, or "".
 func (c *Conn) Subprotocol() string { return c.subprotocol }
+
+// RawStream says whether the handshake agreed on the raw stream: the bytes after the 101 are
+// the stream itself, both ways, with no frame, no keepalive ping and no close frame (a close
+// only closes, SendClose half-closes). doc.go, "Early data and the raw stream".
+func (c *Conn) RawStream() bool { return c.raw }
+
+// EarlyData says whether the handshake agreed on early data. On a server the stream starts with
+// them: the first Reads return them, before any byte that came after the request. On a client the
+// server has them: the caller must not send them again.
+func (c *Conn) EarlyData() bool { return c.earlyTaken }
 
 // Close sends a normal close frame (1000) and closes the connection.
 func (c *Conn) Close() error { return c.CloseWithCode(CloseNormal, "") }
@@ -80,9 +105,18 @@ func (c *Conn) CloseWithCode(code CloseCode, reason string) error {
 // that starts the closing handshake: the Read that meets the answer returns io.EOF and closes
 // the connection. Nothing but that answer may be written after it. The caller bounds the wait
 // (SetReadDeadline) and closes the connection in the end.
+//
+// A raw stream has no close frame: SendClose ends the stream to the peer instead (a TCP FIN, a
+// TLS close_notify), and the Read that meets the peer's own end returns io.EOF.
 func (c *Conn) SendClose(code CloseCode, reason string) error {
 	_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.CloseTimeout))
-	return c.writeClose(code, reason)
+	if err := c.writeClose(code, reason); err != nil || !c.raw {
+		return err
+	}
+	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // maxLingerBytes bounds what a lingering close reads and drops.

@@ -14,6 +14,11 @@ import "net"
 // since is still in the socket. The payload bytes that Reads returned are the caller's (the
 // relay's Side.Pending).
 //
+// Early data no Read has returned yet are ErrEarlyDataUnread: they are not in the socket, and
+// the connection carries on as before. A raw stream (RawStream) detaches as any other; it has no
+// frames, so its socket carries the stream itself and the state is of no use (the caller hands
+// it on as a plain stream, with no WebSocket codec).
+//
 // After Detach the Conn writes nothing and Close leaves the socket alone: it is the caller's.
 func (c *Conn) Detach() (net.Conn, LoopState, error) {
 	switch {
@@ -21,6 +26,8 @@ func (c *Conn) Detach() (net.Conn, LoopState, error) {
 		return nil, LoopState{}, ErrNotServer
 	case c.reader.Load()&readerWaiting != 0:
 		return nil, LoopState{}, ErrBusy
+	case len(c.early) > 0:
+		return nil, LoopState{}, ErrEarlyDataUnread
 	case c.rd.err != nil:
 		return nil, LoopState{}, ErrClosed
 	}

@@ -29,10 +29,17 @@ type DialConfig struct {
 	ServerName       string      // TLS server name; default TLSConfig's, then the URL host
 	Host             string      // Host header; default the URL host[:port]
 	Header           http.Header // extra request headers (an auth token)
-	Subprotocol      string      // offered when set; the server must accept it
+	Subprotocol      string      // offered when set; the server must accept it (or a mode below)
 	TLSConfig        *tls.Config // for wss; cloned, nil means defaults
 	HandshakeTimeout time.Duration
 	Conn             Config
+	// EarlyData, when set, is offered in the upgrade request (EarlyDataPrefix; at most
+	// MaxEarlyData bytes): the stream's first bytes, which a server that takes them acts on while
+	// its answer travels back (Conn.EarlyData). Not taken, they are the caller's to send.
+	EarlyData []byte
+	// RawStream offers the raw stream (RawStreamProtocol): no frames after the 101 when the
+	// server agrees (Conn.RawStream).
+	RawStream bool
 }
 
 // Dial connects, performs the opening handshake and returns a client Conn
@@ -44,6 +51,9 @@ func Dial(ctx context.Context, cfg DialConfig) (*Conn, error) {
 	}
 	if u.Scheme != "ws" && u.Scheme != "wss" {
 		return nil, fmt.Errorf("ws: dial: scheme %q is not ws or wss", u.Scheme)
+	}
+	if len(cfg.EarlyData) > MaxEarlyData {
+		return nil, fmt.Errorf("ws: dial: %d bytes of early data, over MaxEarlyData (%d)", len(cfg.EarlyData), MaxEarlyData)
 	}
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = DefaultHandshakeTimeout
@@ -129,7 +139,7 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, cfg DialConfig) (*C
 	if err != nil {
 		return nil, &HandshakeError{Reason: err.Error()}
 	}
-	err = checkUpgradeResponse(resp, key, cfg.Subprotocol)
+	err = checkUpgradeResponse(resp, key, cfg)
 	resp.Body.Close()
 	if err != nil {
 		return nil, err
@@ -139,9 +149,7 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, cfg DialConfig) (*C
 		nc = &prefixConn{Conn: nc, prefix: append([]byte(nil), early...)}
 	}
 	_ = nc.SetDeadline(time.Time{})
-	c := NewConn(nc, RoleClient, cfg.Conn)
-	c.subprotocol = resp.Header.Get("Sec-WebSocket-Protocol")
-	return c, nil
+	return newConn(nc, RoleClient, cfg.Conn, resp.Header.Get("Sec-WebSocket-Protocol")), nil
 }
 
 func upgradeRequest(u *url.URL, cfg DialConfig, key string) *http.Request {
@@ -153,8 +161,8 @@ func upgradeRequest(u *url.URL, cfg DialConfig, key string) *http.Request {
 	h.Set("Connection", "Upgrade")
 	h.Set("Sec-WebSocket-Key", key)
 	h.Set("Sec-WebSocket-Version", "13")
-	if cfg.Subprotocol != "" {
-		h.Set("Sec-WebSocket-Protocol", cfg.Subprotocol)
+	if offer := offerValues(cfg.EarlyData, cfg.RawStream, cfg.Subprotocol); len(offer) > 0 {
+		h.Set("Sec-WebSocket-Protocol", strings.Join(offer, ", "))
 	}
 	host := cfg.Host
 	if host == "" {
@@ -168,7 +176,7 @@ func upgradeRequest(u *url.URL, cfg DialConfig, key string) *http.Request {
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
 }
 
-func checkUpgradeResponse(resp *http.Response, key, subprotocol string) error {
+func checkUpgradeResponse(resp *http.Response, key string, cfg DialConfig) error {
 	fail := func(reason string) error { return &HandshakeError{StatusCode: resp.StatusCode, Reason: reason} }
 	switch {
 	case resp.StatusCode != http.StatusSwitchingProtocols:
@@ -179,10 +187,20 @@ func checkUpgradeResponse(resp *http.Response, key, subprotocol string) error {
 		return fail("wrong Sec-WebSocket-Accept")
 	case resp.Header.Get("Sec-WebSocket-Extensions") != "":
 		return fail("server chose an extension that was not offered")
-	case resp.Header.Get("Sec-WebSocket-Protocol") != subprotocol:
+	case !offered(resp.Header.Get("Sec-WebSocket-Protocol"), cfg):
 		return fail("server chose a subprotocol that was not offered")
 	}
 	return nil
+}
+
+// offered says whether a server's choice is one the request allowed: the configured
+// subprotocol (or none, when none is configured), or a mode token that was offered.
+func offered(chosen string, cfg DialConfig) bool {
+	if chosen == cfg.Subprotocol {
+		return true
+	}
+	early, raw := modesOf(chosen)
+	return (early || raw) && (!early || len(cfg.EarlyData) > 0) && (!raw || cfg.RawStream)
 }
 
 func newChallengeKey() string {
@@ -202,6 +220,14 @@ func acceptKey(key string) string {
 type prefixConn struct {
 	net.Conn
 	prefix []byte
+}
+
+// CloseWrite half-closes the connection under it when it can (a raw stream's SendClose).
+func (p *prefixConn) CloseWrite() error {
+	if cw, ok := p.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 func (p *prefixConn) Read(b []byte) (int, error) {

@@ -17,6 +17,8 @@ var (
 	ErrBatchTooLarge = errors.New("ws: batch payload over MaxBatchSize")
 	// ErrBusy: Detach while a Read waits in the socket or a frame is being written.
 	ErrBusy = errors.New("ws: detach: a read or write is in flight")
+	// ErrEarlyDataUnread: Detach while early data the server took wait for a Read.
+	ErrEarlyDataUnread = errors.New("ws: detach: early data are still unread")
 	// ErrNotServer: Detach of a client connection (the loop codec writes server frames).
 	ErrNotServer = errors.New("ws: detach: only a server connection can move to an event loop")
 	// errDetached: the connection was handed over by Detach while a close was under way.

@@ -35,8 +35,9 @@ func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // FuzzUpgradeRequest parses arbitrary bytes as a request and serves it: no
-// panic; either one upgrade with a correct accept key, or a refusal with
-// one of the statuses the endpoint uses.
+// panic; either one upgrade with a correct accept key and, if any, a
+// subprotocol the request offered, or a refusal with one of the statuses the
+// endpoint uses (early data's 400 and 431 among them).
 func FuzzUpgradeRequest(f *testing.F) {
 	for _, seed := range []string{
 		upgradeReq("/mc"),
@@ -44,6 +45,8 @@ func FuzzUpgradeRequest(f *testing.F) {
 		upgradeReq("/mc", "Origin: https://evil.example\r\n"),
 		upgradeReq("/mc", "X-Refuse: 1\r\n"),
 		upgradeReq("/mc", "Sec-WebSocket-Protocol: minecraft\r\n"),
+		upgradeReq("/mc", "Sec-WebSocket-Protocol: moonbridge-ed-raw, moonbridge-ed, moonbridge-raw, moonbridge-ed.FwD_BRBw\r\n"),
+		upgradeReq("/mc", "Sec-WebSocket-Protocol: moonbridge-ed\r\nSec-WebSocket-Protocol: moonbridge-ed.QUJD, moonbridge-ed.QUJD\r\n"),
 		upgradeReq("/mc", "Sec-WebSocket-Extensions: permessage-deflate\r\n"),
 		strings.Replace(upgradeReq("/mc"), "dGhlIHNhbXBsZSBub25jZQ==", "short", 1),
 		strings.Replace(upgradeReq("/mc"), "GET", "POST", 1),
@@ -61,6 +64,8 @@ func FuzzUpgradeRequest(f *testing.F) {
 		srv := NewServer(ServerConfig{
 			Conn:         noKeepalive(),
 			Subprotocols: []string{"minecraft"},
+			EarlyData:    64,
+			RawStream:    true,
 			Admit: func(r *http.Request) (int, string) {
 				if r.Header.Get("X-Refuse") != "" {
 					return http.StatusServiceUnavailable, "full"
@@ -74,7 +79,7 @@ func FuzzUpgradeRequest(f *testing.F) {
 
 		if !rec.hijacked {
 			switch rec.status {
-			case 400, 403, 404, 405, 426, 503:
+			case 400, 403, 404, 405, 426, 431, 503, 505:
 			default:
 				t.Fatalf("refused with status %d", rec.status)
 			}
@@ -96,6 +101,10 @@ func FuzzUpgradeRequest(f *testing.F) {
 		}
 		if resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(req.Header.Get("Sec-WebSocket-Key")) {
 			t.Fatal("wrong Sec-WebSocket-Accept")
+		}
+		offer, _ := ParseOffer(req.Header, 0)
+		if p := resp.Header.Get("Sec-WebSocket-Protocol"); p != "" && (!offer.offers(p) || strings.HasPrefix(p, EarlyDataPrefix)) {
+			t.Fatalf("selected %q, which is not a token the request offered (%q)", p, offer.Values)
 		}
 	})
 }

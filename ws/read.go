@@ -17,6 +17,9 @@ import (
 // Read returns io.EOF after a normal close (1000, 1001 or no code) or a
 // TCP close between frames, a *CloseError after any other close, and a
 // *ProtocolError after closing the connection because of bad input.
+//
+// Early data a server took come first, as if they had been the payload of the first frames.
+// A raw stream (RawStream) has no frames: a read is the socket's, and its end is the socket's.
 func (c *Conn) Read(p []byte) (int, error) {
 	if c.rd.err != nil {
 		return 0, c.rd.err
@@ -24,12 +27,15 @@ func (c *Conn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if len(c.early) > 0 {
+		return c.readEarly(p), nil
+	}
 	for {
 		c.reader.Store(c.reader.Load()&readerHeard | readerWaiting)
 		n, err := c.nc.Read(p)
 		if n > 0 {
 			c.reader.Store(readerHeard)
-			out, perr := c.rd.consume(p[:n], c)
+			out, perr := c.payload(p[:n])
 			if perr != nil {
 				c.rd.err = c.fail(perr)
 			} else if err != nil {
@@ -48,6 +54,26 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return 0, c.rd.err
 		}
 	}
+}
+
+// payload is what the bytes just read carry: all of them on a raw stream, else the frames'
+// payloads, parsed in place.
+func (c *Conn) payload(b []byte) (int, error) {
+	if c.raw {
+		return len(b), nil
+	}
+	return c.rd.consume(b, c)
+}
+
+// readEarly returns early data the server took, as a Read that heard from the peer.
+func (c *Conn) readEarly(p []byte) int {
+	n := copy(p, c.early)
+	c.early = c.early[n:]
+	if len(c.early) == 0 {
+		c.early = nil
+	}
+	c.reader.Store(c.reader.Load() | readerHeard)
+	return n
 }
 
 // onPing answers a ping at once.

@@ -1,6 +1,7 @@
 package ws
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
@@ -37,7 +38,7 @@ type ServerConfig struct {
 	// no Origin header, or one whose host equals the Host header.
 	AllowedOrigins []string
 	// Subprotocols the server speaks, in preference order; none: no
-	// subprotocol is negotiated.
+	// subprotocol is negotiated. The mode tokens of EarlyData and RawStream come before them.
 	Subprotocols      []string
 	ReadHeaderTimeout time.Duration // default DefaultReadHeaderTimeout
 	// MaxHeaderBytes bounds the request header; net/http allows 4096 bytes
@@ -47,6 +48,15 @@ type ServerConfig struct {
 	Admit            AdmitFunc     // nil admits everyone
 	Conn             Config        // settings of each upgraded connection
 	Logger           zerolog.Logger
+	// EarlyData is the most early data (EarlyDataPrefix) an upgrade request may carry, capped at
+	// MaxEarlyData; 0 takes none: an offer is then not selected, and the client sends its bytes
+	// in frames. With a limit, an offer ParseOffer refuses is answered 400 (431 when too large).
+	EarlyData int
+	// RawStream lets a client that offers it switch to the raw stream (RawStreamProtocol).
+	RawStream bool
+	// OnEarlyData, when set, hears what became of every offer of early data: before a refusal is
+	// answered (err is the *EarlyDataError), after the upgrade that took them or left them.
+	OnEarlyData func(r *http.Request, result EarlyDataResult, err error)
 }
 
 // Server is an http.Handler that upgrades requests on one path and hands
@@ -78,8 +88,7 @@ func NewServer(cfg ServerConfig, handle Handler) *Server {
 		handle: handle,
 		upgrader: websocket.Upgrader{
 			HandshakeTimeout:  cfg.HandshakeTimeout,
-			Subprotocols:      cfg.Subprotocols,
-			CheckOrigin:       originPolicy(cfg.AllowedOrigins),
+			CheckOrigin:       originPolicy(cfg.AllowedOrigins), // ServeHTTP chooses the subprotocol
 			EnableCompression: false,
 		},
 	}
@@ -100,7 +109,8 @@ func (s *Server) HTTPServer() *http.Server {
 
 // ServeHTTP answers 404 off the path, 426 to a non-upgrade request on it, 505 to an upgrade
 // over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's status to a refused
-// client, and otherwise upgrades.
+// client, 400 or 431 to early data it refuses, and otherwise upgrades. The handler runs once the
+// 101 is written: early data are acted on while the answer travels to the client.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path != s.cfg.Path:
@@ -126,15 +136,56 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	wc, err := s.upgrader.Upgrade(w, r, nil) // answers the client itself on failure
+	offer, err := ParseOffer(r.Header, s.cfg.EarlyData)
+	if err != nil {
+		s.refuseEarlyData(w, r, err)
+		return
+	}
+	chosen := offer.choose(s.cfg.RawStream, s.cfg.Subprotocols)
+	wc, err := s.upgrader.Upgrade(w, r, protocolHeader(chosen)) // answers the client itself on failure
 	if err != nil {
 		s.cfg.Logger.Debug().Str("remote", r.RemoteAddr).Err(err).Msg("ws: upgrade failed")
 		return
 	}
-	c := NewConn(wc.NetConn(), RoleServer, s.cfg.Conn)
-	c.subprotocol = wc.Subprotocol()
+	c := newConn(wc.NetConn(), RoleServer, s.cfg.Conn, chosen)
+	if c.earlyTaken {
+		c.early = offer.EarlyData
+	}
+	if offer.EarlyDataOffered && s.cfg.OnEarlyData != nil {
+		s.cfg.OnEarlyData(r, earlyDataResult(c.earlyTaken), nil)
+	}
 	defer c.Close()
 	s.handle(c, r)
+}
+
+// protocolHeader is the response header that selects chosen; nil for none.
+func protocolHeader(chosen string) http.Header {
+	if chosen == "" {
+		return nil
+	}
+	return http.Header{"Sec-Websocket-Protocol": {chosen}}
+}
+
+func earlyDataResult(taken bool) EarlyDataResult {
+	if taken {
+		return EarlyDataUsed
+	}
+	return EarlyDataOff
+}
+
+// refuseEarlyData answers an offer of early data ParseOffer refused with its status and reason,
+// once OnEarlyData has heard of it.
+func (s *Server) refuseEarlyData(w http.ResponseWriter, r *http.Request, err error) {
+	var ee *EarlyDataError
+	if !errors.As(err, &ee) {
+		ee = malformedEarlyData("%v", err)
+	}
+	s.cfg.Logger.Debug().Str("remote", r.RemoteAddr).Str("result", string(ee.Result)).Str("reason", ee.Reason).Msg("ws: early data refused")
+	if s.cfg.OnEarlyData != nil {
+		s.cfg.OnEarlyData(r, ee.Result, ee)
+	}
+	w.Header().Set("Connection", "close")
+	http.Error(w, "early data: "+ee.Reason, ee.status())
 }
 
 // originPolicy builds the Upgrader's CheckOrigin from the allowed list.

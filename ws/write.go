@@ -13,7 +13,7 @@ var batchPool = sync.Pool{New: func() any {
 // write. buf[:MaxHeaderLen] is headroom: the header is written into its end,
 // so nothing is copied. The payload may be at most MaxBatchSize bytes. On a
 // client connection the payload is masked in place, so buf's contents are
-// overwritten.
+// overwritten. On a raw stream the payload is written as it is, without a header.
 func (c *Conn) WriteBatch(buf []byte) error {
 	switch {
 	case len(buf) < MaxHeaderLen:
@@ -23,8 +23,12 @@ func (c *Conn) WriteBatch(buf []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.closeSent {
+	switch {
+	case c.closeSent:
 		return ErrClosed
+	case c.raw:
+		_, err := c.nc.Write(buf[MaxHeaderLen:])
+		return err
 	}
 	return c.writeFrameLocked(OpBinary, buf)
 }
@@ -59,7 +63,8 @@ func (c *Conn) writeControl(op OpCode, payload []byte) error {
 	return c.writeFrameLocked(op, c.ctlOut[:MaxHeaderLen+n])
 }
 
-// writeClose sends the close frame, once; errDetached when the socket was handed over.
+// writeClose sends the close frame, once; errDetached when the socket was handed over. A raw
+// stream has no close frame: nothing is written, and nothing may be from then on.
 func (c *Conn) writeClose(code CloseCode, reason string) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -70,6 +75,9 @@ func (c *Conn) writeClose(code CloseCode, reason string) error {
 		return nil
 	}
 	c.closeSent = true
+	if c.raw {
+		return nil
+	}
 	n := PutClosePayload(c.ctlOut[MaxHeaderLen:], code, reason)
 	return c.writeFrameLocked(OpClose, c.ctlOut[:MaxHeaderLen+n])
 }

@@ -18,7 +18,7 @@
 # printed as a "note:" line; a check that fails is a "FAIL" line and the exit status is 1.
 #
 # Usage: bench/interop/image.sh DIST VERSION   (`make interop-image` runs `make dist` when the
-# image is not there, and the bootstrap of node, nmp, podman and runc first)
+# image is not there, and the bootstrap of node, nmp, podman and runc first). As root.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 dist=${1:?usage: image.sh DIST VERSION} version=${2:?usage: image.sh DIST VERSION}
@@ -29,7 +29,8 @@ for f in "$tar" "$archive"; do
   [ -f "$f" ] || { echo "image: FAIL no $f; run make dist" >&2; exit 1; }
 done
 command -v podman >/dev/null && command -v runc >/dev/null ||
-  { echo "image: needs podman and runc; run scripts/bootstrap.sh image" >&2; exit 2; }
+  { echo "image: needs podman and runc; run scripts/bootstrap.sh docker" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "image: run as root (rootful podman; the key is given to the image's uid)" >&2; exit 2; }
 
 drain_timeout=3 stop_timeout=20 motd="interop: the image is draining"
 failed=0

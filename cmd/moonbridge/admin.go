@@ -27,12 +27,18 @@ type adminSource interface {
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go) and the
 // block list (blocklist.go), when cfg.Listen is set: the relay's series (sessions, bytes,
 // refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's,
-// from a registry of this run's own; and Go's profiles under /debug/pprof/ when cfg.Pprof is.
-func startAdmin(cfg config.Admin, src adminSource, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// from a registry of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and
+// the routes API over book (routesapi.go) when cfg.RoutesAPI is on.
+func startAdmin(cfg config.Admin, src adminSource, book *routeBook, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
 	reg := prometheus.NewRegistry()
+	var api *routesAPI
+	if cfg.RoutesAPI.Enabled {
+		api = &routesAPI{book: book, tokenFile: cfg.RoutesAPI.TokenFile, log: log, requests: newRoutesAPICounter()}
+		metrics = append(metrics, api.requests)
+	}
 	for _, m := range metrics {
 		if err := reg.Register(m); err != nil {
 			return nil, err
@@ -52,6 +58,10 @@ func startAdmin(cfg config.Admin, src adminSource, log zerolog.Logger, metrics .
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"
+	}
+	if api != nil {
+		handleRoutesAPI(mux, api)
+		paths += ", /routes"
 	}
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {

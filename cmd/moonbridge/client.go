@@ -57,7 +57,8 @@ func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
 	}
 	remote := ws.DialConfig{
 		URL: c.URL, Address: c.Connect, ServerName: c.SNI, Host: c.Host, Header: header,
-		Conn: ws.DefaultConfig(), // the keepalive stops a CDN from cutting a quiet session
+		Conn:      ws.DefaultConfig(), // the keepalive stops a CDN from cutting a quiet session
+		RawStream: c.RawStream,        // which has none: the game's own keepalive packets must do
 	}
 	remote.Conn.Logger = log
 	u, err := url.Parse(c.URL)
@@ -74,7 +75,7 @@ func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
 	} else {
 		log.Warn().Str("url", c.URL).Msg("ws:// is not encrypted: use wss:// unless the server is on this machine or network")
 	}
-	return bridge.Config{Listen: c.Listen, Remote: remote, HelloTimeout: c.HelloWait, Logger: log}, nil
+	return bridge.Config{Listen: c.Listen, Remote: remote, HelloTimeout: c.HelloWait, EarlyData: c.EarlyData, Logger: log}, nil
 }
 
 // printStartup tells the player what to type in the game, where the bridge goes and how to

@@ -25,13 +25,15 @@ func TestClientFlagsOverrideConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := parseCommandLine("client", new(clientFlags), "--config", file, "--listen", "127.0.0.1:25570", "--sni", "edge.example.test",
-		"--header", "X-A: 1", "--header", "X-B: 2", "--token", "s3cret", "--insecure", "--log-level", "debug", "--hello-wait", "30s")
+		"--header", "X-A: 1", "--header", "X-B: 2", "--token", "s3cret", "--insecure", "--log-level", "debug", "--hello-wait", "30s",
+		"--early-data", "--raw-stream")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := config.Client{
 		Listen: "127.0.0.1:25570", URL: "wss://play.example.test/mc", Connect: "198.51.100.7:443", SNI: "edge.example.test",
 		Headers: []string{"X-A: 1", "X-B: 2"}, Token: "s3cret", Insecure: true, TLSMin: "1.3", HelloWait: 30 * time.Second,
+		EarlyData: true, RawStream: true,
 	}
 	if !reflect.DeepEqual(cfg.Client, want) || cfg.Log.Level != "debug" {
 		t.Errorf("client config %+v (log level %s), want %+v", cfg.Client, cfg.Log.Level, want)
@@ -64,12 +66,14 @@ func TestBridgeConfigFromClientSection(t *testing.T) {
 	c := config.Default().Client
 	c.URL, c.Connect, c.SNI, c.Token, c.TLSMin = "wss://play.example.test/mc", "127.0.0.1:8443", "edge.example.test", "s3cret", "1.3"
 	c.HelloWait = 25 * time.Second
+	c.EarlyData, c.RawStream = true, true
 	bcfg, err := bridgeConfig(c, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bcfg.HelloTimeout != c.HelloWait {
-		t.Errorf("hello timeout %s, want client.hello_wait %s", bcfg.HelloTimeout, c.HelloWait)
+	if bcfg.HelloTimeout != c.HelloWait || !bcfg.EarlyData || !bcfg.Remote.RawStream {
+		t.Errorf("hello timeout %s, early data %v, raw stream %v; want client.hello_wait %s and both modes",
+			bcfg.HelloTimeout, bcfg.EarlyData, bcfg.Remote.RawStream, c.HelloWait)
 	}
 	r := bcfg.Remote
 	if r.Address != "127.0.0.1:8443" || r.ServerName != "edge.example.test" || r.Header.Get("Authorization") != "Bearer s3cret" ||

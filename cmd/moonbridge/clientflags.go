@@ -26,6 +26,8 @@ type clientFlags struct {
 	insecure  bool
 	tlsMin    string
 	helloWait string
+	earlyData bool
+	rawStream bool
 
 	writeConfig string // write the settings to this file instead of running
 }
@@ -44,6 +46,8 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server's certificate: for tests only, never for playing")
 	fs.StringVar(&f.tlsMin, "tls-min", "", "lowest TLS `version`: 1.2 or 1.3 (default 1.2)")
 	fs.StringVar(&f.helloWait, "hello-wait", "", "how long the game may take to send its first packet once connected (default 10s; longer for a client that checks the server's version first, such as mineflayer)")
+	fs.BoolVar(&f.earlyData, "early-data", false, "put the game's first bytes in the WebSocket upgrade request, so that a server whose listener takes them (early_data) connects a round trip sooner; any other gets them after the upgrade")
+	fs.BoolVar(&f.rawStream, "raw-stream", false, "ask the server for no WebSocket framing after the upgrade (its listener's raw_stream); without it on, the framing stays. No keepalive ping then: only for a path that passes the upgraded connection as a stream")
 	fs.StringVar(&f.writeConfig, "write-config", "", "write these settings, the token included, to `FILE` (0600) for a player to put beside moonbridge as "+clientFileName+", instead of running")
 }
 
@@ -72,6 +76,8 @@ func (f *clientFlags) effectiveConfig() (config.Config, error) {
 		}
 	}
 	c.Insecure = c.Insecure || f.insecure
+	c.EarlyData = c.EarlyData || f.earlyData
+	c.RawStream = c.RawStream || f.rawStream
 	waitErr := overrideText(durationText{&c.HelloWait}, "client.hello_wait", f.helloWait)
 	if f.helloWait != "" {
 		keys["client.hello_wait"] = "--hello-wait"

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -174,6 +175,14 @@ func TestServeLogsListenersAndStops(t *testing.T) {
 // returns serve's JSON log.
 func startServe(t *testing.T, cfg config.Config) *testutil.SyncBuffer {
 	t.Helper()
+	logs, _ := stoppableServe(t, cfg)
+	return logs
+}
+
+// stoppableServe runs serve with cfg until the returned stop (or the test's end), which checks
+// that it stopped cleanly; it returns serve's JSON log.
+func stoppableServe(t *testing.T, cfg config.Config) (*testutil.SyncBuffer, func()) {
+	t.Helper()
 	var logs testutil.SyncBuffer
 	log, err := logging.New(&logs, "info", "json")
 	if err != nil {
@@ -182,13 +191,17 @@ func startServe(t *testing.T, cfg config.Config) *testutil.SyncBuffer {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, ctx, cfg, log, func() (config.Config, error) { return cfg, nil }) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return &logs
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return &logs, stop
 }
 
 func TestServeAdminExportsRelayMetrics(t *testing.T) {

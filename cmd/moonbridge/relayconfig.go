@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/discover/docker"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
@@ -57,7 +58,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
-	routes, err := relayRoutes(cfg.Routes, logins)
+	routes, err := relayRoutes(cfg.Routes, logins, cfg.Discovery.Docker.Endpoint)
 	if err != nil {
 		return relay.Config{}, err
 	}
@@ -151,8 +152,9 @@ func certSources(tlsCfg config.TLS, log zerolog.Logger) ([]gossl.CertSource, err
 }
 
 // relayRoutes turns the file's routes into the relay's; logins[i] is route i's login (nil: the
-// login passes through), or logins is nil for none.
-func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, error) {
+// login passes through), or logins is nil for none. A wake.container is started and stopped
+// through the engine at engine.
+func relayRoutes(routes []config.Route, logins []*auth.Config, engine docker.Endpoint) ([]relay.Route, error) {
 	out := make([]relay.Route, 0, len(routes))
 	for i, r := range routes {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, MaxPlayers: r.MaxPlayers, HealthCheck: pool.HealthCheck{
@@ -165,6 +167,9 @@ func relayRoutes(routes []config.Route, logins []*auth.Config) ([]relay.Route, e
 		if w := r.Wake; w.On() {
 			rr.Wake = &pool.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
 				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
+			if w.Container != "" {
+				rr.Wake.Runtime = docker.Container{Endpoint: engine, ID: w.Container}
+			}
 		}
 		if r.Fallback == config.FallbackLastKnown {
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}

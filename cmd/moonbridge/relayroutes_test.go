@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/discover/docker"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
@@ -16,7 +17,7 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	route := config.DefaultRoute("127.0.0.1:25565")
 	route.Name = "lobby"
 	route.HealthCheck = config.HealthCheck{Mode: config.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
-	routes, err := relayRoutes([]config.Route{route}, nil)
+	routes, err := relayRoutes([]config.Route{route}, nil, docker.Endpoint{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
 	for _, mode := range []string{config.HealthTCP, config.HealthStatus, config.HealthOff} {
 		r := config.DefaultRoute("127.0.0.1:25565")
 		r.HealthCheck.Mode = mode
-		routes, err := relayRoutes([]config.Route{r}, nil)
+		routes, err := relayRoutes([]config.Route{r}, nil, docker.Endpoint{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestRelayRoutesCarryWake(t *testing.T) {
 // mustRelayRoutes is relayRoutes of routes, failing the test on an error.
 func mustRelayRoutes(t *testing.T, routes ...config.Route) []relay.Route {
 	t.Helper()
-	got, err := relayRoutes(routes, nil)
+	got, err := relayRoutes(routes, nil, docker.Endpoint{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,13 @@ import (
 )
 
 // configReloader is what SIGHUP does: read the file again, with the same loading, validation
-// and flag overrides as at startup (reread), and hand the result to the running relay. A file
-// that does not load, validate or apply changes nothing; the log says why, once.
+// and flag overrides as at startup (reread), and hand the result to the running relay, its
+// routes merged by the book with the routes API's and the discovered ones, which a SIGHUP
+// keeps. A file that does not load, validate or apply changes nothing; the log says why, once.
 type configReloader struct {
 	reread  func() (config.Config, error)
 	srv     *relay.Server
+	book    *routeBook
 	log     zerolog.Logger
 	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
 
@@ -65,8 +67,12 @@ func (r *configReloader) apply() error {
 	if tlsServer != nil {
 		relayCfg.TLS, relayCfg.TLSReason = tlsServer.server, tlsServer.reason
 	}
-	changes, err := r.srv.Reload(relayCfg)
-	if err != nil {
+	var changes relay.ListenerChanges
+	reload := func(merged relay.Config) (err error) {
+		changes, err = r.srv.Reload(merged)
+		return err
+	}
+	if err := r.book.applyFile(next, relayCfg, reload); err != nil {
 		if fresh {
 			tlsServer.server.Close()
 		}
@@ -134,9 +140,10 @@ func (r *configReloader) logChanges(next config.Config, listeners relay.Listener
 }
 
 // notReloaded are the top-level keys a reload does not apply: the logger, the admin endpoint,
-// the memory profile and limit (process-wide: buffer pools, Go's memory limit) and the relay's
-// data path (its event loops) are set once; client is not serve's.
-var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true}
+// the memory profile and limit (process-wide: buffer pools, Go's memory limit), the relay's
+// data path (its event loops) and the discovery sources (their watches) are set once (a reload
+// does apply discovery.docker.endpoint to wake.container); client is not serve's.
+var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true}
 
 // changedKeys lists the top-level keys whose values differ, and those among them that take a
 // restart.

@@ -31,14 +31,16 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, tlsServer, err := newRelay(cfg, log)
+	book := newRouteBook(log, nil, nil)
+	srv, tlsServer, err := newRelay(cfg, book, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	r := &configReloader{reread: next, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	book.attach(srv)
+	r := &configReloader{reread: next, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	t.Cleanup(func() { srv.Close(); r.close() })
 	return r, &logs
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config) and never stops the process; SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config; the routes API's routes stay) and never stops the process; SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
 	var flags serveFlags
 	flags.register(fs.FlagSet)
 	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error {
@@ -21,13 +21,18 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
-// too, so that it refuses what serve refuses. The caller closes the TLS server.
-func newRelay(cfg config.Config, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
+// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
+// server.
+func newRelay(cfg config.Config, book *routeBook, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
-	if err != nil {
-		return nil, nil, err
+	if err == nil && book != nil {
+		err = book.begin(cfg, &relayCfg)
 	}
-	srv, err := relay.New(relayCfg)
+	var srv *relay.Server
+	if err == nil {
+		srv, err = relay.New(relayCfg)
+	}
 	if err != nil {
 		if tlsServer != nil {
 			tlsServer.Close()
@@ -48,19 +53,33 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	srv, tlsServer, err := newRelay(cfg, log)
+	stored, err := loadAPIRoutes(cfg.Admin.RoutesAPI)
+	if err != nil {
+		return err
+	}
+	book := newRouteBook(log, stored, stateWriter(cfg.Admin.RoutesAPI))
+	srv, tlsServer, err := newRelay(cfg, book, log)
 	if err != nil {
 		return err
 	}
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
+	// The book holds what a source finds before the relay runs and serves it on attach.
+	stopKube, err := startKubeDiscovery(cfg, book, log)
+	if err != nil {
+		return err
+	}
+	defer stopKube()
 	if err := srv.Start(); err != nil {
 		return err
 	}
+	book.attach(srv)
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
+	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
-	stopAdmin, err := startAdmin(cfg.Admin, srv, log, srv, reloads.reloads)
+	logRoutesAPI(log, cfg.Admin.RoutesAPI, len(stored))
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.gauge)
 	if err != nil {
 		srv.Close()
 		return err

@@ -27,7 +27,7 @@ func Check(s *Set, cfg Config) []error {
 	var errs []error
 	for _, check := range []func(*Set, Config) error{
 		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
-		checkSecurity, checkScaling, checkImage, checkScrape, checkResources,
+		checkSecurity, checkScaling, checkImage, checkScrape, checkResources, checkDiscovery,
 	} {
 		if err := check(s, cfg); err != nil {
 			errs = append(errs, err)

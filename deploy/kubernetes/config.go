@@ -32,6 +32,36 @@ type Config struct {
 		DrainTimeout string `json:"drain_timeout"`
 		TransferTo   string `json:"transfer_to"`
 	} `json:"shutdown"`
+	Discovery struct {
+		Kubernetes struct {
+			Enabled   bool   `json:"enabled"`
+			Namespace string `json:"namespace"`
+			APIURL    string `json:"api_url"`
+		} `json:"kubernetes"`
+	} `json:"discovery"`
+}
+
+// PodNamespace is the namespace CheckConfig's pod runs in: what an env entry from the downward
+// API's metadata.namespace holds there.
+const PodNamespace = "pod-namespace"
+
+// podEnv is the container's environment as the config's ${NAME} placeholders see it: literal
+// values, PodNamespace for the pod's namespace, and a stand-in for a value from a Secret or a
+// ConfigMap (check-config only needs it set).
+func podEnv(s *Set) []string {
+	var env []string
+	for _, e := range s.Container().Env {
+		value := e.Value
+		switch from := e.ValueFrom; {
+		case from == nil:
+		case from.FieldRef != nil && from.FieldRef.FieldPath == "metadata.namespace":
+			value = PodNamespace
+		default:
+			value = "from-" + e.Name
+		}
+		env = append(env, e.Name+"="+value)
+	}
+	return env
 }
 
 // DrainTimeout is shutdown.drain_timeout.
@@ -40,8 +70,8 @@ func (c Config) DrainTimeout() (time.Duration, error) {
 }
 
 // CheckConfig runs `moonbridge check-config` (binary) on the ConfigMap's config file as a pod
-// would read it, so moonbridge's own loader judges it, and returns the effective configuration
-// it prints. Certificate files are read by check-config: tlsMount, the Secret's mount path in
+// would read it, with the container's environment (podEnv), so moonbridge's own loader judges
+// it, and returns the effective configuration it prints. Certificate files are read by check-config: tlsMount, the Secret's mount path in
 // the pod, is replaced in the file by certDir, which must hold the Secret's file names.
 func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error) {
 	text, ok := s.ConfigMap.Data[ConfigKey]
@@ -59,6 +89,7 @@ func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(binary, "check-config", file)
+	cmd.Env = append(os.Environ(), podEnv(s)...) // later entries win
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return Config{}, fmt.Errorf("moonbridge check-config of ConfigMap %s: %v: %s", s.ConfigMap.Name, err, stderr.String())

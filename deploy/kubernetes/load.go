@@ -13,20 +13,28 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
-// Set is the manifests of one directory, one object of each kind.
+// Set is the manifests of one directory, one object of each kind. The access discovery needs
+// (the RBAC objects) may be left out, as a Role or a ClusterRole; checkDiscovery says when it
+// is missing.
 type Set struct {
-	Kustomization Kustomization
-	Deployment    *appsv1.Deployment
-	Service       *corev1.Service
-	ConfigMap     *corev1.ConfigMap
-	Secret        *corev1.Secret
-	PDB           *policyv1.PodDisruptionBudget
-	HPA           *autoscalingv2.HorizontalPodAutoscaler
+	Kustomization      Kustomization
+	Deployment         *appsv1.Deployment
+	Service            *corev1.Service
+	ConfigMap          *corev1.ConfigMap
+	Secret             *corev1.Secret
+	PDB                *policyv1.PodDisruptionBudget
+	HPA                *autoscalingv2.HorizontalPodAutoscaler
+	ServiceAccount     *corev1.ServiceAccount
+	Role               *rbacv1.Role
+	RoleBinding        *rbacv1.RoleBinding
+	ClusterRole        *rbacv1.ClusterRole
+	ClusterRoleBinding *rbacv1.ClusterRoleBinding
 }
 
 // Kustomization is the part of kustomize's file this directory uses; any other field is an
@@ -92,6 +100,9 @@ func (s *Set) checkResourceList(dir string) error {
 	return nil
 }
 
+// rbac is the API version of Roles and their bindings.
+const rbac = "rbac.authorization.k8s.io/v1"
+
 // load decodes one manifest into the field of its kind.
 func (s *Set) load(dir, name string) error {
 	var meta metav1.TypeMeta
@@ -112,6 +123,16 @@ func (s *Set) load(dir, name string) error {
 		target = once(&s.PDB)
 	case "autoscaling/v2 HorizontalPodAutoscaler":
 		target = once(&s.HPA)
+	case "v1 ServiceAccount":
+		target = once(&s.ServiceAccount)
+	case rbac + " Role":
+		target = once(&s.Role)
+	case rbac + " RoleBinding":
+		target = once(&s.RoleBinding)
+	case rbac + " ClusterRole":
+		target = once(&s.ClusterRole)
+	case rbac + " ClusterRoleBinding":
+		target = once(&s.ClusterRoleBinding)
 	default:
 		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/moonbridge/moonbridge/deploy/internal/testcert"
@@ -113,6 +114,17 @@ func TestCheckFindsMistakes(t *testing.T) {
 		{"image", func(s *Set, _ *Config) { s.Container().Image = "moonbridge:latest" }},
 		{"scrape", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Annotations["prometheus.io/port"] = "25577" }},
 		{"resources", func(s *Set, _ *Config) { delete(s.Container().Resources.Requests, corev1.ResourceCPU) }},
+		{"discovery", func(s *Set, _ *Config) { s.Role.Rules[1].Verbs = []string{"get", "list"} }},
+		{"discovery", func(s *Set, _ *Config) { s.Role.Rules[0].Resources = []string{"endpoints"} }},
+		{"discovery", func(s *Set, _ *Config) { s.RoleBinding.Subjects[0].Name = "default" }},
+		{"discovery", func(s *Set, _ *Config) { s.RoleBinding.RoleRef.Kind = "ClusterRole" }},
+		{"discovery", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Spec.AutomountServiceAccountToken = new(bool) }},
+		{"discovery", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Spec.ServiceAccountName = "" }},
+		{"discovery", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Spec.ServiceAccountName = "other" }},
+		{"discovery", func(_ *Set, c *Config) { c.Discovery.Kubernetes.Namespace = "" }},
+		{"discovery", func(_ *Set, c *Config) { c.Discovery.Kubernetes.Namespace = "games" }},
+		{"discovery", func(_ *Set, c *Config) { c.Discovery.Kubernetes.Enabled = false }},
+		{"discovery", func(_ *Set, c *Config) { c.Discovery.Kubernetes.APIURL = "https://other.example.net:6443" }},
 	} {
 		broken, brokenCfg := s.copy(), cfg.copy()
 		tc.change(broken, &brokenCfg)
@@ -124,9 +136,25 @@ func TestCheckFindsMistakes(t *testing.T) {
 	}
 }
 
+// Watching every namespace is what a ClusterRole and a ClusterRoleBinding in place of the Role
+// and its binding allow.
+func TestDiscoveryOfEveryNamespaceNeedsAClusterRole(t *testing.T) {
+	s, cfg := load(t)
+	cfg.Discovery.Kubernetes.Namespace = ""
+	s.ClusterRole = &rbacv1.ClusterRole{ObjectMeta: s.Role.ObjectMeta, Rules: s.Role.Rules}
+	s.ClusterRoleBinding = &rbacv1.ClusterRoleBinding{ObjectMeta: s.RoleBinding.ObjectMeta,
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: s.ClusterRole.Name}, Subjects: s.RoleBinding.Subjects}
+	s.Role, s.RoleBinding = nil, nil
+	for _, err := range Check(s, cfg) {
+		t.Error(err)
+	}
+}
+
 func (s *Set) copy() *Set {
 	return &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
-		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy()}
+		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy(),
+		ServiceAccount: s.ServiceAccount.DeepCopy(), Role: s.Role.DeepCopy(), RoleBinding: s.RoleBinding.DeepCopy(),
+		ClusterRole: s.ClusterRole.DeepCopy(), ClusterRoleBinding: s.ClusterRoleBinding.DeepCopy()}
 }
 
 func (c Config) copy() Config {
@@ -146,6 +174,7 @@ func TestLoadIsStrict(t *testing.T) {
 		{"unknown kind", "pdb.yaml", "apiVersion: policy/v1", "apiVersion: policy/v1beta1"},
 		{"bad name", "service.yaml", "name: moonbridge", "name: Moonbridge_Service"},
 		{"missing from the kustomization", "kustomization.yaml", "  - hpa.yaml\n", ""},
+		{"unknown RBAC field", "role.yaml", "verbs: [get, list, watch]", "verb: [get, list, watch]"},
 		{"a second container", "deployment.yaml", "      containers:\n", "      containers:\n        - name: sidecar\n          image: busybox\n"},
 	} {
 		dir := copyDir(t)

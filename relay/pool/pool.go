@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -95,6 +96,9 @@ func (c Config) check() error {
 	}
 	if err := c.checkCaptures(); err != nil {
 		return err
+	}
+	if c.Wake != nil && c.Wake.ways() > 1 {
+		return errors.New("wake: set one of a command, a webhook and a runtime")
 	}
 	if c.Wake != nil && c.captures() {
 		return fmt.Errorf("wake: a route whose backends use %s cannot wake them (which one?)", captureVar)

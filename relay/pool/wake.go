@@ -21,14 +21,16 @@ import (
 type Wake struct {
 	// Command starts the server, once per wake, and must return once it has launched it
 	// (docker start, systemctl start, or sh -c '... &'); it may take up to ReadyTimeout. Or
-	// Webhook gets a POST {"action":"start","route":...} instead.
+	// Webhook gets a POST {"action":"start","route":...} instead, or Runtime starts it.
 	Command []string
 	Webhook string
+	Runtime Runtime
 	// ReadyTimeout is how long after the start the backend has to accept a connection; a held
 	// login waits that long. 0: DefaultReadyTimeout.
 	ReadyTimeout time.Duration
 	// StopAfterIdle stops a server moonbridge has seen running once it has had no player for this
-	// long, with StopCommand (or a POST {"action":"stop"} to Webhook); 0 never stops it.
+	// long, with StopCommand (or a POST {"action":"stop"} to Webhook, or Runtime); 0 never stops
+	// it.
 	StopAfterIdle time.Duration
 	StopCommand   []string
 	// Hold keeps a login waiting until the server is up (the client shows "Logging in..."); false
@@ -38,6 +40,25 @@ type Wake struct {
 	// disconnect without Hold or when the server did not come up in time.
 	StartingMOTD    string
 	StartingMessage string
+}
+
+// ways counts the ways w is told to start the server: more than one is a mistake.
+func (w *Wake) ways() int {
+	n := 0
+	for _, set := range []bool{len(w.Command) > 0, w.Webhook != "", w.Runtime != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+// Runtime starts and stops a route's server through what runs it, such as a container engine
+// (discover/docker's Container). Start returns once the server is launched, not up; both may
+// take up to ReadyTimeout.
+type Runtime interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
 }
 
 // DefaultReadyTimeout is Wake.ReadyTimeout when it is 0: a modded server can take minutes.
@@ -129,16 +150,22 @@ func (w *waker) start(ctx context.Context) bool {
 	}
 }
 
-// act runs command, or posts action to the webhook when there is one.
+// act runs command, or posts action to the webhook, or has the runtime do it.
 func (w *waker) act(ctx context.Context, action string, command []string) error {
 	if w.cfg.Webhook != "" {
 		return webhook.Post(ctx, http.DefaultClient, w.cfg.Webhook, 0, map[string]string{"action": action, "route": w.pool.cfg.Route})
 	}
-	if len(command) == 0 {
+	if len(command) == 0 && w.cfg.Runtime == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.timeout())
 	defer cancel()
+	switch {
+	case w.cfg.Runtime != nil && action == "start":
+		return w.cfg.Runtime.Start(ctx)
+	case w.cfg.Runtime != nil:
+		return w.cfg.Runtime.Stop(ctx)
+	}
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	// Something the command left running in the background may hold its output open.
 	cmd.WaitDelay = time.Second

@@ -21,15 +21,19 @@ func (a Access) validate(routes []Route) []error {
 	if a.TokenCache < 0 || a.TokenCache > maxTokenCache {
 		errs = append(errs, invalid("access.token_cache", "must be 0 (off) to %d tokens", maxTokenCache))
 	}
-	if len(a.Keys) > 0 {
-		return errs
-	}
 	for i, r := range routes {
-		if r.Access.Tokens == access.TokensRequired || r.Access.Tokens == access.TokensOptional {
-			errs = append(errs, invalid(fmt.Sprintf("routes[%d].access.tokens", i), "%s needs access.keys, the public keys tokens are checked with", r.Access.Tokens))
-		}
+		errs = append(errs, a.keysFor(fmt.Sprintf("routes[%d]", i), r))
 	}
 	return errs
+}
+
+// keysFor refuses a route that wants tokens when there are no keys to check them with; key
+// names the route ("routes[0]").
+func (a Access) keysFor(key string, r Route) error {
+	if len(a.Keys) == 0 && (r.Access.Tokens == access.TokensRequired || r.Access.Tokens == access.TokensOptional) {
+		return invalid(key+".access.tokens", "%s needs access.keys, the public keys tokens are checked with", r.Access.Tokens)
+	}
+	return nil
 }
 
 func (a RouteAccess) validate(key string) []error {

@@ -31,6 +31,11 @@ type Client struct {
 	// HelloWait is how long the game may take to send its first packet (bridge.Config's
 	// HelloTimeout).
 	HelloWait time.Duration `yaml:"hello_wait"`
+	// EarlyData puts the game's first bytes in the upgrade request (bridge.Config's EarlyData);
+	// RawStream asks for no WebSocket framing after it (ws.DialConfig's RawStream). Each works
+	// with a server whose listener has it on; another gets the bytes as without.
+	EarlyData bool `yaml:"early_data"`
+	RawStream bool `yaml:"raw_stream"`
 }
 
 func defaultClient() Client {

@@ -48,7 +48,17 @@ type Config struct {
 	LoginWebhook relay.LoginWebhook `yaml:"login_webhook"`
 	// LandingPage is what browsers get from ws/wss listeners (landingpage.go).
 	LandingPage relay.LandingPage `yaml:"landing_page"`
+	// Discovery finds routes outside this file, validated and served as the file's are.
+	Discovery Discovery `yaml:"discovery"`
 }
+
+// Discovery holds the sources of routes beside the file, each in its own file.
+type Discovery struct {
+	Docker     DiscoveryDocker `yaml:"docker"`     // discoverydocker.go
+	Kubernetes KubeDiscovery   `yaml:"kubernetes"` // discoverykube.go
+}
+
+func (d Discovery) validate() []error { return append(d.Docker.validate(), d.Kubernetes.validate()...) }
 
 // Access holds what checks the tokens of routes whose access.tokens is required or optional.
 type Access struct {
@@ -157,10 +167,11 @@ type Log struct {
 
 // Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
 // profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
-// CPU while it runs).
+// CPU while it runs). RoutesAPI adds the routes API (routesapi.go), off by default.
 type Admin struct {
-	Listen string `yaml:"listen"`
-	Pprof  bool   `yaml:"pprof"`
+	Listen    string    `yaml:"listen"`
+	Pprof     bool      `yaml:"pprof"`
+	RoutesAPI RoutesAPI `yaml:"routes_api"`
 }
 
 // TLS configures wss listeners.
@@ -319,6 +330,7 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Client: defaultClient(),
+		Client:    defaultClient(),
+		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 	}
 }

@@ -126,26 +126,6 @@ func TestExampleFileIsValidAndMatchesDefaults(t *testing.T) {
 	}
 }
 
-func TestByteSizeRoundTrip(t *testing.T) {
-	for text, want := range map[string]ByteSize{"65536": 64 << 10, "64KiB": 64 << 10, "16MiB": 16 << 20, "1GiB": 1 << 30, "7B": 7} {
-		var s ByteSize
-		if err := s.UnmarshalText([]byte(text)); err != nil || s != want {
-			t.Errorf("%q: got %d, %v; want %d", text, s, err, want)
-		}
-		back, _ := s.MarshalText()
-		var again ByteSize
-		if err := again.UnmarshalText(back); err != nil || again != s {
-			t.Errorf("%q: round trip through %q gave %d", text, back, again)
-		}
-	}
-	for _, bad := range []string{"", "-1", "12XB", "1.5MiB"} {
-		var s ByteSize
-		if err := s.UnmarshalText([]byte(bad)); err == nil {
-			t.Errorf("%q: want an error", bad)
-		}
-	}
-}
-
 func TestLoadMissingFile(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "absent.yml"))
 	if !errors.Is(err, os.ErrNotExist) {

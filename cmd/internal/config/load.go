@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 
 	"github.com/goccy/go-yaml"
@@ -46,7 +47,7 @@ func Parse(raw []byte, lookup func(string) (string, bool)) (Config, error) {
 	cfg := Default()
 	lines := keyLines{}
 	if len(bytes.TrimSpace(expanded)) > 0 {
-		if lines, err = decode(expanded, &cfg); err != nil {
+		if lines, err = decode(expanded, "", &cfg); err != nil {
 			return Config{}, err
 		}
 	}
@@ -56,8 +57,9 @@ func Parse(raw []byte, lookup func(string) (string, bool)) (Config, error) {
 	return cfg, nil
 }
 
-// decode checks the document's shape (checkShape), then decodes it strictly into cfg.
-func decode(text []byte, cfg *Config) (keyLines, error) {
+// decode checks the document's shape against v's type (checkShape), its keys named under
+// root ("" for the file, "route" for one route), then decodes it strictly into v.
+func decode(text []byte, root string, v any) (keyLines, error) {
 	file, err := parser.ParseBytes(text, 0)
 	if err != nil {
 		return nil, yamlError(err)
@@ -65,11 +67,11 @@ func decode(text []byte, cfg *Config) (keyLines, error) {
 	if len(file.Docs) != 1 {
 		return nil, fmt.Errorf("want one YAML document, found %d (--- starts another)", len(file.Docs))
 	}
-	lines, errs := checkShape(file.Docs[0])
+	lines, errs := checkShape(file.Docs[0], root, reflect.TypeOf(v).Elem())
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := yaml.NewDecoder(bytes.NewReader(text), yaml.Strict()).Decode(cfg); err != nil {
+	if err := yaml.NewDecoder(bytes.NewReader(text), yaml.Strict()).Decode(v); err != nil {
 		return nil, yamlError(err) // what checkShape does not foresee
 	}
 	return lines, nil

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 )
@@ -78,10 +79,12 @@ func (r Route) validateCapture(key string) []error {
 }
 
 // Wake starts a route's sleeping server when a login finds no backend, and stops it when idle.
-// It is on when Command or Webhook is set.
+// It is on when Command, Webhook or Container is set.
 type Wake struct {
-	Command       []string      `yaml:"command"`         // must return once the server is launched
-	Webhook       string        `yaml:"webhook"`         // POSTed {"action":"start"|"stop","route"} instead
+	Command []string `yaml:"command"` // must return once the server is launched
+	Webhook string   `yaml:"webhook"` // POSTed {"action":"start"|"stop","route"} instead
+	// Container is started and stopped instead, through discovery.docker.endpoint's engine.
+	Container     string        `yaml:"container"`
 	ReadyTimeout  time.Duration `yaml:"ready_timeout"`   // for the server to accept connections
 	StopAfterIdle time.Duration `yaml:"stop_after_idle"` // 0: never stop it
 	StopCommand   []string      `yaml:"stop_command"`
@@ -92,7 +95,7 @@ type Wake struct {
 }
 
 // On says whether the route wakes a server.
-func (w Wake) On() bool { return len(w.Command) > 0 || w.Webhook != "" }
+func (w Wake) On() bool { return len(w.Command) > 0 || w.Webhook != "" || w.Container != "" }
 
 func defaultWake() Wake {
 	return Wake{Command: []string{}, StopCommand: []string{}, ReadyTimeout: 3 * time.Minute, Hold: true,
@@ -107,8 +110,11 @@ func (r Route) validateWake(key string) []error {
 	}
 	key += ".wake"
 	var errs []error
-	if len(w.Command) > 0 && w.Webhook != "" {
-		errs = append(errs, invalid(key, "set command or webhook, not both"))
+	if ways := len(slices.DeleteFunc([]bool{len(w.Command) > 0, w.Webhook != "", w.Container != ""}, func(set bool) bool { return !set })); ways > 1 {
+		errs = append(errs, invalid(key, "set one of command, webhook and container"))
+	}
+	if w.Container != "" && len(w.StopCommand) > 0 {
+		errs = append(errs, invalid(key+".stop_command", "a container is stopped through its engine; leave stop_command empty"))
 	}
 	if w.Webhook != "" {
 		errs = append(errs, httpURL(key+".webhook", w.Webhook))
@@ -116,8 +122,8 @@ func (r Route) validateWake(key string) []error {
 	if w.ReadyTimeout <= 0 {
 		errs = append(errs, invalid(key+".ready_timeout", "must be a positive duration such as 3m"))
 	}
-	if w.StopAfterIdle < 0 || w.StopAfterIdle > 0 && len(w.StopCommand) == 0 && w.Webhook == "" {
-		errs = append(errs, invalid(key+".stop_after_idle", "needs a stop_command (or the webhook), or 0 to never stop"))
+	if w.StopAfterIdle < 0 || w.StopAfterIdle > 0 && len(w.StopCommand) == 0 && w.Webhook == "" && w.Container == "" {
+		errs = append(errs, invalid(key+".stop_after_idle", "needs a stop_command (or the webhook or container), or 0 to never stop"))
 	}
 	for _, b := range r.Backends {
 		if strings.Contains(b, CaptureVar) {

@@ -27,13 +27,14 @@ func (l keyLines) line(key string) int {
 	return 0
 }
 
-// checkShape walks a parsed document along the Config type before it is decoded: an unknown
-// key or a value of the wrong kind (a number where a duration goes, a list where a name goes)
-// is reported with its key and line in a server owner's words, where the YAML decoder would
-// name Go types. It returns every such error and the line of every key.
-func checkShape(doc ast.Node) (keyLines, []error) {
+// checkShape walks a parsed document along type t (Config for the file) before it is decoded,
+// its keys named under root: an unknown key or a value of the wrong kind (a number where a
+// duration goes, a list where a name goes) is reported with its key and line in a server
+// owner's words, where the YAML decoder would name Go types. It returns every such error and
+// the line of every key.
+func checkShape(doc ast.Node, root string, t reflect.Type) (keyLines, []error) {
 	s := &shapeChecker{lines: keyLines{}}
-	s.value("", doc, reflect.TypeFor[Config]())
+	s.value(root, doc, t)
 	return s.lines, s.errs
 }
 

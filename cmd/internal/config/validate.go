@@ -15,6 +15,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // InvalidError names the key whose value is wrong, its line and why.
@@ -45,13 +46,14 @@ func (c Config) Validate() error {
 	if c.Admin.Listen != "" {
 		errs = append(errs, listenAddr("admin.listen", c.Admin.Listen))
 	}
+	errs = append(errs, c.Admin.validateRoutesAPI()...)
 	errs = append(errs, c.TLS.validate()...)
 	errs = append(errs, c.WebSocket.validate()...)
 	if len(c.Listeners) == 0 {
 		errs = append(errs, invalid("listeners", "at least one listener is needed"))
 	}
 	for i, l := range c.Listeners {
-		errs = append(errs, validateListener(fmt.Sprintf("listeners[%d]", i), l)...)
+		errs = append(errs, validateListener(fmt.Sprintf("listeners[%d]", i), l, c.WebSocket.MaxHeaderSize)...)
 	}
 	errs = append(errs, validateRoutes(c.Routes)...)
 	errs = append(errs, validateCIDRs("trusted_proxies", c.TrustedProxies)...)
@@ -68,6 +70,7 @@ func (c Config) Validate() error {
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
+	errs = append(errs, c.Discovery.validate()...)
 	return errors.Join(errs...)
 }
 
@@ -206,10 +209,22 @@ func (m Memory) validate() []error {
 	return errs
 }
 
-func validateListener(key string, l relay.Listener) []error {
+func validateListener(key string, l relay.Listener, maxHeader ByteSize) []error {
 	errs := []error{listenAddr(key+".listen", l.Addr)}
 	if len(l.Protocols) == 0 {
 		errs = append(errs, invalid(key+".protocols", "name at least one of minecraft, ws, wss"))
+	}
+	servesWS := servesWebSocket(l)
+	switch encoded := (l.EarlyData*4 + 2) / 3; {
+	case l.EarlyData > ws.MaxEarlyData:
+		errs = append(errs, invalid(key+".early_data", "must be 0 (off) or at most 4KiB"))
+	case l.EarlyData > 0 && !servesWS:
+		errs = append(errs, invalid(key+".early_data", "works on ws and wss only, which this listener does not serve; set it to 0"))
+	case encoded > maxHeader:
+		errs = append(errs, invalid(key+".early_data", "%d bytes are %d characters of the upgrade request's header, over websocket.max_header_size (%d)", l.EarlyData, encoded, maxHeader))
+	}
+	if l.RawStream && !servesWS {
+		errs = append(errs, invalid(key+".raw_stream", "works on ws and wss only, which this listener does not serve; set it to false"))
 	}
 	return errs
 }
@@ -220,28 +235,38 @@ func validateRoutes(routes []Route) []error {
 		errs = append(errs, invalid("routes", "at least one route is needed"))
 	}
 	for i, r := range routes {
-		key := fmt.Sprintf("routes[%d]", i)
-		if len(r.Hosts) == 0 {
-			errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
-		}
-		if len(r.Backends) == 0 {
-			errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
-		}
-		for j, b := range r.Backends {
-			errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
-		}
-		if r.MaxConnections < 0 {
-			errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
-		}
-		if r.MaxPlayers < 0 {
-			errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
-		}
-		errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
-		errs = append(errs, r.Access.validate(key+".access")...)
-		errs = append(errs, r.validateExtras(key)...)
-		errs = append(errs, r.validateAuth(key)...)
+		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
+}
+
+// validate checks one route's own keys; key names it ("routes[0]").
+func (r Route) validate(key string) []error {
+	var errs []error
+	if len(r.Hosts) == 0 {
+		errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
+	}
+	for j, h := range r.Hosts {
+		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
+			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: want a name, *.domain or \"*\"", h))
+		}
+	}
+	if len(r.Backends) == 0 {
+		errs = append(errs, invalid(key+".backends", "name at least one HOST:PORT"))
+	}
+	for j, b := range r.Backends {
+		errs = append(errs, dialAddr(fmt.Sprintf("%s.backends[%d]", key, j), b))
+	}
+	if r.MaxConnections < 0 {
+		errs = append(errs, invalid(key+".max_connections", "must be 0 (no limit of its own) or positive"))
+	}
+	if r.MaxPlayers < 0 {
+		errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
+	}
+	errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
+	errs = append(errs, r.Access.validate(key+".access")...)
+	errs = append(errs, r.validateExtras(key)...)
+	return append(errs, r.validateAuth(key)...)
 }
 
 // validateRouteBackends checks what metrics need: labels that differ between routes and no
@@ -251,7 +276,7 @@ func validateRouteBackends(routes []Route) []error {
 	labels := map[string]int{}
 	for i, r := range routes {
 		key := fmt.Sprintf("routes[%d]", i)
-		if label := r.label(); label != "" {
+		if label := r.Label(); label != "" {
 			if j, taken := labels[label]; taken {
 				errs = append(errs, invalid(key+".name", "this route is labelled %q, as routes[%d] is; give one of them a name", label, j))
 			}
@@ -266,8 +291,8 @@ func validateRouteBackends(routes []Route) []error {
 	return errs
 }
 
-// label is the route's name in metrics: its name, or its first host and first path.
-func (r Route) label() string {
+// Label is the route's name in metrics: its name, or its first host and first path.
+func (r Route) Label() string {
 	switch {
 	case r.Name != "":
 		return r.Name

@@ -37,6 +37,9 @@ const (
 	// WarnProxyFromAnyone: a listener reads PROXY headers while trusted_proxies is empty (the
 	// header is never believed) or covers every address (anyone can send one).
 	WarnProxyFromAnyone WarningKind = "proxy-from-anyone"
+	// WarnRemoteAPI: the routes API on an admin address beyond loopback (allow_remote), where
+	// its token and changes cross the network in plain HTTP.
+	WarnRemoteAPI WarningKind = "remote-routes-api"
 )
 
 // widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
@@ -56,13 +59,17 @@ var ownNetworks = []netip.Prefix{
 	netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("fc00::/7"), netip.MustParsePrefix("fe80::/10"),
 }
 
-// Warnings lists the client address setups of c that are valid but unsafe or without effect.
-// c is a validated config.
+// Warnings lists the settings of c that are valid but unsafe or without effect: client address
+// setups, and a routes API beyond loopback. c is a validated config.
 func (c Config) Warnings() []Warning {
 	var out []Warning
 	out = append(out, c.headerWarnings()...)
 	out = append(out, c.trustWarnings()...)
-	return append(out, c.proxyHeaderWarnings()...)
+	out = append(out, c.proxyHeaderWarnings()...)
+	if api := c.Admin.RoutesAPI; api.Enabled && !isLoopback(c.Admin.Listen) {
+		out = append(out, Warning{WarnRemoteAPI, "admin.routes_api.allow_remote", fmt.Sprintf("the routes API is served on %s, beyond loopback: its token and every change cross the network in plain HTTP; keep that network private, or put a TLS proxy in front", c.Admin.Listen)})
+	}
+	return out
 }
 
 // headerWarnings are about client_ip_headers.
@@ -126,9 +133,10 @@ func (c Config) proxyHeaderWarnings() []Warning {
 
 func readsProxyHeader(l relay.Listener) bool { return l.Proxy != relay.ProxyOff }
 
-func wsWithoutProxyHeader(l relay.Listener) bool {
-	servesWS := slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
-	return servesWS && !readsProxyHeader(l)
+func wsWithoutProxyHeader(l relay.Listener) bool { return servesWebSocket(l) && !readsProxyHeader(l) }
+
+func servesWebSocket(l relay.Listener) bool {
+	return slices.Contains(l.Protocols, relay.WS) || slices.Contains(l.Protocols, relay.WSS)
 }
 
 func isCDNHeader(name string) bool { return slices.Contains(cdnHeaders, strings.ToLower(name)) }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/discover/docker"
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
+)
+
+// A source's routes, written as the file's, pass the file's checks; a waking one is woken
+// through the engine discovery.docker names.
+func TestDiscoveredRoutesAreFileRoutes(t *testing.T) {
+	found := []discover.Route{
+		{Name: "docker/creative", Hosts: []string{"creative.example.net"}, Backends: []string{"192.0.2.5:25565"}},
+		{Name: "docker/survival", Hosts: []string{"survival.example.net", "*.survival.example.net"}, Backends: []string{"survival:25565"},
+			Wake: &discover.Wake{Container: "c0ffee", StopAfterIdle: 10 * time.Minute}},
+	}
+	cfg := config.Default()
+	cfg.Routes = configRoutes(found)
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the discovered routes do not validate: %v", err)
+	}
+	if r := cfg.Routes[0]; r.Wake.On() || r.Balance != config.BalanceFailover || r.HealthCheck.Mode != config.HealthTCP {
+		t.Errorf("a plain route is not at the defaults: %+v", r)
+	}
+	engine := cfg.Discovery.Docker.Endpoint
+	routes, err := relayRoutes(cfg.Routes, nil, engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := routes[1].Wake
+	if w == nil || w.Runtime != (docker.Container{Endpoint: engine, ID: "c0ffee"}) || w.StopAfterIdle != 10*time.Minute || !w.Hold || len(w.Command) != 0 {
+		t.Errorf("the waking route's wake is %+v, want container c0ffee through %s", w, engine)
+	}
+	if _, err := relay.NewRouter(routes); err != nil {
+		t.Errorf("the relay refuses the routes: %v", err)
+	}
+}
+
+// An enabled source hands the sink the engine's routes until stopped; a disabled one starts
+// nothing.
+func TestDockerDiscoveryFeedsTheSink(t *testing.T) {
+	testutil.CheckGoroutines(t)
+	dir, err := os.MkdirTemp("", "mbcmd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	socket := filepath.Join(dir, "engine.sock")
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/version":
+			w.Write([]byte(`{"ApiVersion":"1.45","MinAPIVersion":"1.24"}`))
+		case "/v1.41/containers/json":
+			w.Write([]byte(`[{"Id":"c0ffee","Names":["/lobby"],"State":"running","Labels":{"mc.host":"lobby.example.net","mc.port":"25570"},
+				"NetworkSettings":{"Networks":{"games":{"IPAddress":"192.0.2.6"}}}}]`))
+		case "/v1.41/events":
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	engine.Listener.Close()
+	engine.Listener = ln
+	engine.Start()
+	defer engine.Close()
+
+	sink := fakeSink{source: dockerSource, got: make(chan []config.Route, 4)}
+	d := config.Default().Discovery.Docker
+	d.Endpoint, d.LabelPrefix = docker.Endpoint{Network: "unix", Address: socket}, "mc"
+	defer startDockerDiscovery(d, sink, zerolog.Nop())() // disabled: must hand the sink nothing
+	d.Enabled = true
+	stop := startDockerDiscovery(d, sink, zerolog.New(zerolog.NewTestWriter(t)))
+	defer stop()
+	select {
+	case got := <-sink.got:
+		want := config.DefaultRoute("192.0.2.6:25570")
+		want.Name, want.Hosts = "docker/lobby", []string{"lobby.example.net"}
+		if !reflect.DeepEqual(got, []config.Route{want}) {
+			t.Errorf("the sink got %+v, want %+v", got, want)
+		}
+	case <-time.After(testutil.WaitBound):
+		t.Fatal("the sink got no routes")
+	}
+	select {
+	case got := <-sink.got:
+		t.Errorf("the sink got a second set %+v: the disabled source ran, or an unchanged set was handed again", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+}

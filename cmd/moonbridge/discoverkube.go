@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/discover/kube"
+)
+
+// kubeSource names the Kubernetes source's routes for the sink.
+const kubeSource = "kubernetes"
+
+// startKubeDiscovery watches the Kubernetes API when discovery.kubernetes is on, handing each
+// set of routes to sink; stop ends the watch and waits for it. Outside a pod without api_url,
+// or with a CA file that holds no certificate, it fails at once.
+func startKubeDiscovery(cfg config.Config, sink routeSink, log zerolog.Logger) (stop func(), err error) {
+	k := cfg.Discovery.Kubernetes
+	if !k.Enabled {
+		return func() {}, nil
+	}
+	settings, err := kubeSettings(k, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	src, err := kube.New(settings, log.With().Str("discovery", kubeSource).Logger())
+	if err != nil {
+		return nil, fmt.Errorf("discovery.kubernetes: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = src.Run(ctx, func(routes []discover.Route) { sink.setDiscovered(kubeSource, kubeRoutes(routes)) })
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
+// kubeSettings is the section as discover/kube takes it: without api_url, the pod's cluster
+// (getenv reads what the kubelet set), and token_file and ca_file in place of the service
+// account's when set.
+func kubeSettings(k config.KubeDiscovery, getenv func(string) string) (kube.Settings, error) {
+	api := kube.API{URL: k.APIURL}
+	if k.APIURL == "" {
+		var err error
+		if api, err = kube.InCluster(getenv); err != nil {
+			return kube.Settings{}, fmt.Errorf("discovery.kubernetes: %w", err)
+		}
+	}
+	if k.TokenFile != "" {
+		api.TokenFile = k.TokenFile
+	}
+	if k.CAFile != "" {
+		api.CAFile = k.CAFile
+	}
+	return kube.Settings{API: api, Namespace: k.Namespace, AnnotationPrefix: k.AnnotationPrefix}, nil
+}
+
+// kubeRoutes are the source's routes as the file's: its name, hosts and backends, every other
+// key at its default.
+func kubeRoutes(routes []discover.Route) []config.Route {
+	out := make([]config.Route, len(routes))
+	for i, r := range routes {
+		out[i] = config.DefaultRoute(r.Backends...)
+		out[i].Name, out[i].Hosts = r.Name, r.Hosts
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+)
+
+// The routes API's state file (admin.routes_api.state_file): the API's routes as a routes:
+// list, the config file's keys, written whole after each change and read at start, so that a
+// restart keeps them.
+
+// loadAPIRoutes reads the API's routes from the state file: none when the API is off, has no
+// state file, or its file does not exist yet.
+func loadAPIRoutes(api config.RoutesAPI) ([]config.Route, error) {
+	if !api.Enabled || api.StateFile == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(api.StateFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("admin.routes_api.state_file: %w", err)
+	}
+	routes, err := config.ParseRoutes(raw)
+	if err != nil {
+		return nil, fmt.Errorf("admin.routes_api.state_file %s (fix it, or remove it to start without the API's routes):\n%w", api.StateFile, err)
+	}
+	return routes, nil
+}
+
+// stateWriter is what writes the API's routes after a change: to the state file, or nothing
+// (nil) without one.
+func stateWriter(api config.RoutesAPI) func([]config.Route) error {
+	if !api.Enabled || api.StateFile == "" {
+		return nil
+	}
+	return func(routes []config.Route) error { return saveAPIRoutes(api.StateFile, routes) }
+}
+
+// saveAPIRoutes writes routes to path whole: a new file beside it, synced, then renamed over
+// it, so that a crash leaves the old file or the new one, never half of one.
+func saveAPIRoutes(path string, routes []config.Route) error {
+	text, err := config.MarshalRoutes(routes)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("state file: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing by that name to remove
+	_, err = tmp.Write(append([]byte("# The routes API's routes (admin.routes_api.state_file), written by moonbridge.\n"), text...))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("state file: %w", err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a rename in dir durable. Windows cannot open a directory to sync it.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("state file: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("state file: %w", err)
+	}
+	return nil
+}
