@@ -20,11 +20,16 @@
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make interop-transfer  a drain that moves nmp's 1.21 players to a second instance, over tcp,
 #                       ws and wss (bench/interop/transfer.sh)
+#   make interop-image  dist's container image in podman: read-only, non-root, its config mounted,
+#                       nmp playing through it over tcp, ws and wss, its drain on SIGTERM
+#                       (bench/interop/image.sh; runs make dist when dist/ has no image of this
+#                       version)
 #   make interop-docker  Docker discovery and wake against a real podman's API, as root
 #                       (bench/interop/docker.sh)
 #   make deps           install missing Debian packages (as root) or print the command
-#                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, interop-docker,
-#                       bench-peers add sets: the tests' chromium comes with test-deps, not with build or run)
+#                       (scripts/bootstrap.sh base; test-deps, dist-deps, interop, interop-image,
+#                       interop-docker, bench-peers add sets: the tests' chromium comes with
+#                       test-deps, not with build or run)
 #   make clean          remove build outputs (the BoringSSL cache stays: MOONBRIDGE_CACHE)
 
 SHELL := /bin/bash
@@ -46,7 +51,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
-	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-docker mbbench clean
+	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -188,6 +193,13 @@ interop: build
 interop-transfer: build
 	scripts/bootstrap.sh interop
 	bench/interop/transfer.sh $(BIN)/moonbridge
+
+# The image and the bridge come from dist/ (dist.mk names the version), made by make dist when
+# this version's image is not there yet. podman and runc are the docker set's.
+interop-image:
+	scripts/bootstrap.sh interop docker
+	[ -f $(DIST)/moonbridge_$(DIST_VERSION)_oci-image.tar ] || $(MAKE) dist
+	bench/interop/image.sh $(DIST) $(DIST_VERSION)
 
 interop-docker:
 	scripts/bootstrap.sh docker

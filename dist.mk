@@ -30,7 +30,7 @@ DIST_TARGETS := linux/amd64/boringssl linux/arm64/boringssl \
 
 # Everything dist builds is stamped with git describe and dated by the commit, not by the clock,
 # so a rebuild of the same commit gives the same bytes where Go allows it.
-dist dist-check dist-manifests: export DIST_VERSION := $(patsubst v%,%,$(VERSION))
+dist dist-check dist-manifests interop-image: export DIST_VERSION := $(patsubst v%,%,$(VERSION))
 dist dist-check: export DIST_LDFLAGS := $(GO_LDFLAGS)
 dist dist-check: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 

@@ -18,8 +18,8 @@
 #   interop  make interop: nodejs, npm and python3, and node-minecraft-protocol from npm into
 #            the cache (about 500 MB with its data; NODE_PATH=$cache/interop/node_modules).
 #   peers    make bench-peers: haproxy, websockify and v2ray.
-#   docker   make interop-docker: podman and runc (crun, podman's first choice, fails in some
-#            sandboxes; the test asks for runc).
+#   docker   make interop-docker and make interop-image: podman and runc (crun, podman's first
+#            choice, fails in some sandboxes; both runs ask for runc).
 #
 # Debian packages: as root, everything missing from every set named is installed with one
 # apt-get update and one apt-get install; as another user the exact command is printed and the
