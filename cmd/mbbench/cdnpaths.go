@@ -13,6 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/bench/backend"
 	"github.com/moonbridge/moonbridge/bench/client"
+	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 )
 
 // cdnPath is one way a game client in the player namespace reaches the proxy of the edge one:
@@ -102,6 +103,21 @@ func yamlValue(text string) (any, error) {
 		return nil, fmt.Errorf("the value is not YAML: %w", err)
 	}
 	return v, nil
+}
+
+// checkedFlags are a command's flags that check themselves once parsed.
+type checkedFlags interface {
+	register(fs *flag.FlagSet)
+	check() error
+}
+
+// parseChecked registers f's flags on fs, parses args and checks them.
+func parseChecked(fs *cliflags.FlagSet, f checkedFlags, args []string) error {
+	f.register(fs.FlagSet)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return f.check()
 }
 
 // cdnFlags are what mbbench join and wire share: the moonbridge binary, the proxy's TLS

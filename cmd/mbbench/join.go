@@ -82,11 +82,7 @@ func joinCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("join", "--serve bin/moonbridge [--path NAME=TRANSPORT ...] [flags]",
 		"Join time through a simulated CDN path: the game client (this process) and the bridges in a player network namespace, the proxy and the fake backend in an edge one, joined only by a user-space link that delays each direction by RTT/2. Times each path's joins, from the TCP connect to Login Success, in rounds that alternate the paths, at each RTT. Needs root.", stdout, stderr)
 	var f joinFlags
-	f.register(fs.FlagSet)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := f.check(); err != nil {
+	if err := parseChecked(fs, &f, args); err != nil {
 		return err
 	}
 	return f.measure(stdout, func(ctx context.Context) (any, func(io.Writer), error) {

@@ -76,11 +76,7 @@ func wireCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("wire", "--serve bin/moonbridge [--path NAME=TRANSPORT ...] [flags]",
 		"CPU per frame of the bridge and the proxy, and the bytes on the wire, per path of the simulated CDN path (mbbench join's namespaces and link): sessions play a traffic profile from the player namespace through the path's bridge to the proxy and the fake backend in the edge namespace, in alternating pairs, a fresh proxy and bridge for every phase. Needs root.", stdout, stderr)
 	var f wireFlags
-	f.register(fs.FlagSet)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := f.check(); err != nil {
+	if err := parseChecked(fs, &f, args); err != nil {
 		return err
 	}
 	profile, err := f.trafficProfile()
