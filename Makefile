@@ -15,6 +15,8 @@
 #   make run            build and start `bin/moonbridge serve` with embedded defaults
 #   make bench          the quick end-to-end benchmark (bin/mbbench against bin/moonbridge)
 #   make bench-micro    go test -bench of ws, gossl and relay
+#   make bench-join     join time through a simulated CDN path: raw TCP, the bridge over ws, wss (root)
+#   make bench-wire     bridge and proxy CPU per frame and bytes on the wire over that path (root)
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make interop-transfer  a drain that moves nmp's 1.21 players to a second instance, over tcp,
 #                       ws and wss (bench/interop/transfer.sh)
@@ -49,7 +51,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
-	run bench bench-micro bench-peers interop interop-transfer interop-image interop-docker mbbench clean
+	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -202,6 +204,15 @@ interop-image:
 interop-docker:
 	scripts/bootstrap.sh docker
 	bench/interop/docker.sh
+
+# Join time through a simulated CDN path (network namespaces and a user-space delay link; root):
+# raw TCP, the bridge over ws and over wss, at 20, 50 and 100 ms round trip (bench/README.md).
+bench-join: build mbbench
+	$(BIN)/mbbench join --serve $(BIN)/moonbridge --rtts 20ms,50ms,100ms --rounds 8 --joins 5
+
+# CPU per frame of the bridge and the proxy, and bytes on the wire, over the same path (root).
+bench-wire: build mbbench
+	$(BIN)/mbbench wire --serve $(BIN)/moonbridge --pairs 8 --path ws=ws --path wss=wss --profile modded --window 8 --messages 25000
 
 # HAProxy, websockify and v2ray in front of the fake backend, for side-by-side runs (root).
 bench-peers:

@@ -18,6 +18,10 @@
 //	          verdicts, tables and an SVG plot
 //	stats     medians, ranges, percentiles and a lock-free duration histogram
 //	report    markdown and JSON rendering
+//	netns     named network namespaces: created, entered by a thread, commands run in them
+//	delaylink a user-space link that delays IP packets between two TUN devices (no netem here)
+//	netpath   the player and edge namespaces joined only by such a link
+//	jointime  joins timed from the connect to Login Success, over paths in alternating rounds
 //
 // The binary is cmd/mbbench; bench/peers starts HAProxy, websockify and v2ray for comparison.
 package bench

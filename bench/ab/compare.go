@@ -49,9 +49,11 @@ func pairRatios(runs, base [][]suite.PhaseReport) map[string][]float64 {
 }
 
 // Markdown writes the per-variant table and, for every variant after the first, its per-pair
-// ratios.
-func (c Comparison) Markdown(w io.Writer) {
-	columns := suite.Columns(c.Summary...)
+// ratios, of the metrics of suite.MetricOrder that were measured.
+func (c Comparison) Markdown(w io.Writer) { c.MarkdownOf(w, suite.Columns(c.Summary...)) }
+
+// MarkdownOf is Markdown of the metrics named by columns, in that order.
+func (c Comparison) MarkdownOf(w io.Writer, columns []string) {
 	header := append([]string{"variant"}, columns...)
 	var rows [][]string
 	for i, v := range c.Variants {

@@ -36,19 +36,8 @@ type Client struct {
 // before play, a *StreamEndError when the stream ended and a *ProtocolError for bytes it
 // refuses; the caller closes rwc then. To bound it, set a deadline on rwc or close it.
 func Join(rwc io.ReadWriteCloser, host string, port uint16, name string, next int32, cookies map[string][]byte) (*Client, error) {
-	c := &Client{
-		rwc: rwc, conn: NewConn(rwc, mc.NewFrameReader(rwc, clientReadBuffer)), ids: configuration,
-		cookies: cookies, stored: map[string][]byte{},
-	}
-	hs := Handshake{Protocol: Protocol, Host: host, Port: port, NextState: next}
-	if err := c.conn.WritePacket(HandshakeID, hs.Fields()); err != nil {
-		return nil, &StreamEndError{State: StateLogin, Err: err}
-	}
-	uuid := OfflineUUID(name)
-	if err := c.conn.WritePacket(LoginStartID, append(mc.AppendString(nil, name), uuid[:]...)); err != nil {
-		return nil, &StreamEndError{State: StateLogin, Err: err}
-	}
-	if err := c.login(); err != nil {
+	c := newClient(rwc, cookies)
+	if err := c.logIn(host, port, name, next); err != nil {
 		return nil, err
 	}
 	if err := c.untilPlay(); err != nil {
@@ -56,6 +45,33 @@ func Join(rwc io.ReadWriteCloser, host string, port uint16, name string, next in
 	}
 	c.startReader()
 	return c, nil
+}
+
+// LogIn is Join's first part alone: it writes the handshake and Login Start (next state login,
+// no cookies) and returns once Login Success was read and acknowledged, with Join's errors of
+// the login state. The caller closes rwc; the server's configuration is never read.
+func LogIn(rwc io.ReadWriteCloser, host string, port uint16, name string) error {
+	return newClient(rwc, nil).logIn(host, port, name, NextLogin)
+}
+
+func newClient(rwc io.ReadWriteCloser, cookies map[string][]byte) *Client {
+	return &Client{
+		rwc: rwc, conn: NewConn(rwc, mc.NewFrameReader(rwc, clientReadBuffer)), ids: configuration,
+		cookies: cookies, stored: map[string][]byte{},
+	}
+}
+
+// logIn sends the handshake and Login Start and runs the login state.
+func (c *Client) logIn(host string, port uint16, name string, next int32) error {
+	hs := Handshake{Protocol: Protocol, Host: host, Port: port, NextState: next}
+	if err := c.conn.WritePacket(HandshakeID, hs.Fields()); err != nil {
+		return &StreamEndError{State: StateLogin, Err: err}
+	}
+	uuid := OfflineUUID(name)
+	if err := c.conn.WritePacket(LoginStartID, append(mc.AppendString(nil, name), uuid[:]...)); err != nil {
+		return &StreamEndError{State: StateLogin, Err: err}
+	}
+	return c.login()
 }
 
 // login reads the login state up to Login Success and acknowledges it.

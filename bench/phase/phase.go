@@ -22,6 +22,10 @@ type Config struct {
 	Messages    uint64 // measured round trips per connection
 	Window      int    // round trips in flight per connection
 	Coalesce    bool   // one write per round trip instead of one per packet
+	// Around, when set, is called just before the measured round trips and what it returns
+	// just after, beside the relay's samples: for what else a run samples (another process,
+	// a link's counters).
+	Around func() (after func())
 }
 
 // Result is what one phase measured. PID 0 means no process was sampled (the direct phase).
@@ -76,6 +80,10 @@ func measure(ctx context.Context, sessions []*client.Session, cfg Config, res Re
 	if err != nil {
 		return res, err
 	}
+	after := func() {}
+	if cfg.Around != nil {
+		after = cfg.Around()
+	}
 	start := time.Now()
 	err = forEach(len(sessions), len(sessions), func(i int) error {
 		var err error
@@ -84,6 +92,7 @@ func measure(ctx context.Context, sessions []*client.Session, cfg Config, res Re
 		return err
 	})
 	res.Elapsed = time.Since(start)
+	after()
 	if err != nil {
 		return res, fmt.Errorf("measured round trips: %w", err)
 	}

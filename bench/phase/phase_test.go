@@ -141,3 +141,22 @@ func TestPhaseReportsCoresAndSwitches(t *testing.T) {
 		t.Error("no migrations_per_kframe")
 	}
 }
+
+// TestAroundBracketsTheMeasuredRoundTrips: Around runs once the sessions have logged in and
+// warmed up, its result once the measured round trips are over, and the time between holds
+// the phase's Elapsed.
+func TestAroundBracketsTheMeasuredRoundTrips(t *testing.T) {
+	echo, err := traffic.NewEcho(64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after time.Time
+	cfg := Config{Profile: echo, Connections: 2, Warmup: 5, Messages: 20, Window: 1, Around: func() func() {
+		before = time.Now()
+		return func() { after = time.Now() }
+	}}
+	res := runDirect(t, cfg)
+	if before.IsZero() || after.IsZero() || after.Sub(before) < res.Elapsed {
+		t.Errorf("around ran from %v to %v, the measured round trips took %v", before, after, res.Elapsed)
+	}
+}

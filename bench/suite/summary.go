@@ -51,9 +51,12 @@ func (s Summary) Markdown(w io.Writer) {
 
 // Columns are the metrics of MetricOrder that at least one of the rows measured: a frames run
 // and an upgrades run each show their own.
-func Columns(rows ...map[string]stats.Range) []string {
+func Columns(rows ...map[string]stats.Range) []string { return ColumnsOf(MetricOrder, rows...) }
+
+// ColumnsOf are the metrics of order that at least one of the rows measured.
+func ColumnsOf(order []string, rows ...map[string]stats.Range) []string {
 	var columns []string
-	for _, name := range MetricOrder {
+	for _, name := range order {
 		if slices.ContainsFunc(rows, func(r map[string]stats.Range) bool { return r[name].N > 0 }) {
 			columns = append(columns, name)
 		}

@@ -29,12 +29,28 @@ type ServeConfig struct {
 	Log         io.Writer
 }
 
-// Managed is a moonbridge serve process the benchmark started.
+// Managed is a process the benchmark started, ready once its listener accepted a connection.
 type Managed struct {
+	name    string // what the errors call it
 	addr    string
 	cmd     *exec.Cmd
+	probe   Probe
 	exited  chan struct{} // closed when the process has exited and waitErr is set
 	waitErr error
+}
+
+// Probe connects to addr once, within timeout, and closes the connection: nil when addr
+// accepts. DialProbe is this process's own dial; a process in a network namespace needs a
+// probe from inside it.
+type Probe func(addr string, timeout time.Duration) error
+
+// DialProbe is a Probe by this process's own dial.
+func DialProbe(addr string, timeout time.Duration) error {
+	c, err := net.DialTimeout("tcp", addr, timeout)
+	if err == nil {
+		c.Close()
+	}
+	return err
 }
 
 // Start picks a free loopback port, starts `moonbridge serve --listen 127.0.0.1:PORT` in front
@@ -53,10 +69,16 @@ func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
 	}
 	cmd := exec.Command(cfg.Binary, append(args, cfg.ExtraArgs...)...)
 	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
+	return Launch(ctx, cfg.Binary, cmd, addr, DialProbe)
+}
+
+// Launch starts cmd, called name in errors, and waits until probe finds addr accepting connections (a listener of the
+// process); it stops the process when that does not come within 10 s or the process exits.
+func Launch(ctx context.Context, name string, cmd *exec.Cmd, addr string, probe Probe) (*Managed, error) {
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", cfg.Binary, err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	m := &Managed{addr: addr, cmd: cmd, exited: make(chan struct{})}
+	m := &Managed{name: name, addr: addr, cmd: cmd, probe: probe, exited: make(chan struct{})}
 	go func() {
 		m.waitErr = cmd.Wait()
 		close(m.exited)
@@ -85,16 +107,14 @@ func (m *Managed) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	for {
-		c, err := net.DialTimeout("tcp", m.addr, probeEvery)
-		if err == nil {
-			c.Close()
+		if m.probe(m.addr, probeEvery) == nil {
 			return nil
 		}
 		select {
 		case <-m.exited:
-			return fmt.Errorf("moonbridge exited before listening on %s: %v", m.addr, m.waitErr)
+			return fmt.Errorf("%s exited before listening on %s: %v", m.name, m.addr, m.waitErr)
 		case <-ctx.Done():
-			return fmt.Errorf("moonbridge not listening on %s after %v", m.addr, readyTimeout)
+			return fmt.Errorf("%s not listening on %s after %v", m.name, m.addr, readyTimeout)
 		case <-time.After(probeEvery):
 		}
 	}
@@ -115,7 +135,7 @@ func (m *Managed) Stop() error {
 	case <-time.After(stopTimeout):
 		m.cmd.Process.Kill()
 		<-m.exited
-		return fmt.Errorf("moonbridge did not exit within %v of SIGTERM; killed", stopTimeout)
+		return fmt.Errorf("%s did not exit within %v of SIGTERM; killed", m.name, stopTimeout)
 	}
 }
 

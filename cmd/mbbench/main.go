@@ -9,6 +9,8 @@
 //	mbbench flood [flags]                        floods of each class and rate while players play
 //	mbbench flood-report [--svg F] JSON...       floods run separately, in one table and plot
 //	mbbench transfer --from A --to B [flags]     drain by transfer: players moved between running proxies
+//	mbbench join --serve BIN [flags]             join time through a simulated CDN path (namespaces, delay)
+//	mbbench wire --serve BIN [flags]             bridge and proxy CPU per frame, bytes on the wire, per path
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
 
@@ -44,6 +46,8 @@ var commands = []command{
 	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
 	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
 	{"transfer", "drain by transfer: 1.21.1 players moved from one running proxy to another", transferCommand},
+	{"join", "join time through a simulated CDN path: raw TCP against the bridge, at several RTTs", joinCommand},
+	{"wire", "CPU per frame of bridge and proxy and bytes on the wire, per path of the simulated CDN path", wireCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
 

@@ -34,9 +34,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(); err != nil {
 		return err
 	}
-	profile, err := traffic.ByName(f.profile, f.payload, f.burst)
+	profile, err := f.trafficProfile()
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
 	if err := f.readToken(); err != nil {
 		return err

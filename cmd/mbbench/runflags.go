@@ -16,10 +16,9 @@ type runFlags struct {
 	targetFlags
 	loginFlags
 	upgradeFlags
-	connections, window, burst, payload, repeats int
-	messages, warmup                             uint64
-	profile                                      string
-	coalesce, json, direct                       bool
+	workloadFlags
+	repeats      int
+	json, direct bool
 
 	idle       int
 	idleSettle time.Duration
@@ -69,15 +68,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.targetFlags.register(fs)
 	f.loginFlags.register(fs)
 	f.upgradeFlags.register(fs)
-	fs.IntVar(&f.connections, "connections", 4, "concurrent sessions (upgrades: workers)")
-	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
-	fs.Uint64Var(&f.warmup, "warmup", 500, "round trips per session before measuring")
-	fs.IntVar(&f.payload, "payload", 1024, "echo: frame body bytes (packet id, 8-byte sequence, filler)")
-	fs.IntVar(&f.window, "window", 1, "round trips in flight per session")
-	fs.IntVar(&f.burst, "burst", 1, "echo: frames per round trip, sent in one write")
+	f.workloadFlags.register(fs, "concurrent sessions (upgrades: workers)")
 	fs.IntVar(&f.repeats, "repeats", 2, "direct/proxy phase pairs")
-	fs.StringVar(&f.profile, "profile", "echo", "traffic: echo or modded")
-	fs.BoolVar(&f.coalesce, "client-coalesce", false, "modded: one write per tick instead of one per packet")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON instead of markdown")
 	fs.BoolVar(&f.direct, "direct", true, "pair each proxy phase with a direct phase (clients straight to the backend)")
 	fs.IntVar(&f.idle, "idle", 0, "memory mode: open `N` idle sessions through the relay and report its RSS growth per session")
@@ -88,10 +80,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 // check refuses combinations that cannot run, before anything starts.
 func (f *runFlags) check() error {
 	switch {
-	case f.connections < 1 || f.window < 1 || f.repeats < 1 || f.messages < 1:
-		return usageError("--connections, --window, --repeats and --messages must be at least 1")
+	case f.repeats < 1:
+		return usageError("--repeats must be at least 1")
 	case f.idle > 0 && f.mode == modeUpgrades:
 		return usageError("--idle and --mode upgrades are two different measurements: give one")
+	}
+	if err := f.workloadFlags.check(); err != nil {
+		return err
 	}
 	if err := f.upgradeFlags.check(&f.targetFlags); err != nil {
 		return err
@@ -103,14 +98,53 @@ func (f *runFlags) check() error {
 }
 
 func (f *runFlags) suiteConfig(p traffic.Profile) suite.Config {
-	m := suite.Frames(phase.Config{
-		Profile: p, Connections: f.connections, Warmup: f.warmup, Messages: f.messages,
-		Window: f.window, Coalesce: f.coalesce,
-	})
+	m := suite.Frames(f.phaseConfig(p))
 	if f.mode == modeUpgrades {
 		m = suite.Upgrades(f.upgradeConfig(f.connections))
 	}
 	return suite.Config{Measure: m, Repeats: f.repeats, Direct: f.direct}
+}
+
+// workloadFlags are the frames workload's: the sessions and their traffic (mbbench run, wire).
+type workloadFlags struct {
+	connections, window, burst, payload int
+	messages, warmupTrips               uint64
+	profile                             string
+	coalesce                            bool
+}
+
+func (f *workloadFlags) register(fs *flag.FlagSet, connectionsUsage string) {
+	fs.IntVar(&f.connections, "connections", 4, connectionsUsage)
+	fs.Uint64Var(&f.messages, "messages", 5000, "measured round trips per session")
+	fs.Uint64Var(&f.warmupTrips, "warmup", 500, "round trips per session before measuring")
+	fs.IntVar(&f.payload, "payload", 1024, "echo: frame body bytes (packet id, 8-byte sequence, filler)")
+	fs.IntVar(&f.window, "window", 1, "round trips in flight per session")
+	fs.IntVar(&f.burst, "burst", 1, "echo: frames per round trip, sent in one write")
+	fs.StringVar(&f.profile, "profile", "echo", "traffic: echo or modded")
+	fs.BoolVar(&f.coalesce, "client-coalesce", false, "modded: one write per tick instead of one per packet")
+}
+
+func (f *workloadFlags) check() error {
+	if f.connections < 1 || f.window < 1 || f.messages < 1 {
+		return usageError("--connections, --window and --messages must be at least 1")
+	}
+	return nil
+}
+
+// trafficProfile is the profile --profile names, shaped by --payload and --burst.
+func (f *workloadFlags) trafficProfile() (traffic.Profile, error) {
+	p, err := traffic.ByName(f.profile, f.payload, f.burst)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return p, nil
+}
+
+func (f *workloadFlags) phaseConfig(p traffic.Profile) phase.Config {
+	return phase.Config{
+		Profile: p, Connections: f.connections, Warmup: f.warmupTrips, Messages: f.messages,
+		Window: f.window, Coalesce: f.coalesce,
+	}
 }
 
 // stringList is a repeatable string flag.

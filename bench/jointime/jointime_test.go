@@ -1,0 +1,144 @@
+package jointime
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/bench/backend"
+	"github.com/moonbridge/moonbridge/bench/modern"
+	"github.com/moonbridge/moonbridge/bench/traffic"
+)
+
+func startBackend(t *testing.T) string {
+	t.Helper()
+	profile, err := traffic.ByName("echo", 64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := backend.ListenWith("127.0.0.1:0", profile, zerolog.Nop(), backend.Options{Modern: modern.ServerConfig{Compression: 256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		be.Close()
+		if n := be.Failures(); n > 0 {
+			t.Errorf("the backend refused %d sessions", n)
+		}
+	})
+	return be.Addr()
+}
+
+func dialer(addr string, before time.Duration) Dial {
+	return func(ctx context.Context) (net.Conn, error) {
+		time.Sleep(before)
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", addr)
+	}
+}
+
+func TestOnceReachesLoginSuccess(t *testing.T) {
+	addr := startBackend(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, oneWrite := range []bool{false, true} {
+		tm, err := Once(ctx, dialer(addr, 0), "Alex", oneWrite)
+		if err != nil {
+			t.Fatalf("one write %v: %v", oneWrite, err)
+		}
+		if tm.Connect <= 0 || tm.LoginSuccess < tm.Connect {
+			t.Errorf("one write %v: timing %+v: want 0 < connect <= login success", oneWrite, tm)
+		}
+	}
+}
+
+func TestOnceReportsARefusedDial(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if _, err := Once(context.Background(), dialer(addr, 0), "Alex", false); err == nil || !strings.Contains(err.Error(), "dial") {
+		t.Errorf("err = %v, want a dial error", err)
+	}
+}
+
+// TestRunPairsThePathsAndMeasuresTheirDifference runs two paths to the same backend, one of
+// which waits 20 ms before its dial: each pair's difference must show it.
+func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
+	addr := startBackend(t)
+	var cells []time.Duration
+	var log bytes.Buffer
+	cfg := Config{
+		RTTs: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond}, SetRTT: func(d time.Duration) { cells = append(cells, d) },
+		Paths:  []Path{{"direct", dialer(addr, 0)}, {"late", dialer(addr, 20*time.Millisecond)}},
+		Rounds: 3, Joins: 2, Warmup: 1, Timeout: 5 * time.Second, Log: &log,
+	}
+	samples, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) != 2*3*2*2 || len(cells) != 2 {
+		t.Fatalf("%d samples over %d cells, want 24 over 2", len(samples), len(cells))
+	}
+	if n := strings.Count(log.String(), "\nrtt="); n != 24 { // every join line follows a cell's or warmup's
+		t.Errorf("log has %d join lines, want 24:\n%s", n, log.String())
+	}
+	s := Summarize(samples, []string{"direct", "late"}, cfg.RTTs)
+	for _, c := range s.Cells {
+		late := c.Paths[1]
+		// each pair is late's join minus direct's, both over loopback: 20 ms give or take what a
+		// loopback join takes (generously 5 ms less, 50 ms more on a loaded machine)
+		if late.Diff.N != 3 || late.Diff.Min < 20-5 || late.Diff.Max > 20+50 {
+			t.Errorf("RTT %v: difference %+v ms, want 3 pairs of about 20 ms", c.RTT, late.Diff)
+		}
+		if c.Paths[0].Diff.N != 0 {
+			t.Errorf("RTT %v: the first path has a difference from itself: %+v", c.RTT, c.Paths[0].Diff)
+		}
+	}
+}
+
+func TestSummarizeFitsRoundTripsAndFixedCost(t *testing.T) {
+	var samples []Sample
+	rtts := []time.Duration{20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}
+	for _, rtt := range rtts {
+		for round := 1; round <= 4; round++ {
+			// base: 2 round trips; other: 3 round trips and 1.5 ms more, one round 2 ms slower
+			ls := 3*rtt + 1500*time.Microsecond
+			if round == 2 {
+				ls += 2 * time.Millisecond
+			}
+			samples = append(samples,
+				Sample{RTT: rtt, Round: round, Path: "base", Timing: Timing{Connect: rtt, LoginSuccess: 2 * rtt}},
+				Sample{RTT: rtt, Round: round, Path: "other", Timing: Timing{LoginSuccess: ls}})
+		}
+	}
+	s := Summarize(samples, []string{"base", "other"}, rtts)
+	if got := s.Cells[0].Paths[1].DiffRTTs; math.Abs(got.Median-(20+1.5)/20) > 1e-9 || got.N != 4 {
+		t.Errorf("20 ms: difference in RTTs %+v, want median 1.075 over 4 pairs", got)
+	}
+	if got := s.Cells[2].Paths[0].InRTTs; math.Abs(got-2) > 1e-9 {
+		t.Errorf("100 ms: base in RTTs = %v, want 2", got)
+	}
+	base, other := s.Fits[0], s.Fits[1]
+	if math.Abs(base.RoundTrips-2) > 1e-9 || math.Abs(base.FixedMs) > 1e-9 {
+		t.Errorf("base fit %+v, want 2 round trips and 0 ms", base)
+	}
+	if math.Abs(other.RoundTrips-3) > 1e-9 || math.Abs(other.FixedMs-2) > 1e-9 { // 1.5 + 2/4
+		t.Errorf("other fit %+v, want 3 round trips and 2 ms", other)
+	}
+	var md bytes.Buffer
+	s.Markdown(&md)
+	for _, want := range []string{"| 20ms | other | 61.50 [61.50-63.50]", "| other | 3.000 | 2.000 |", "| 20ms | other − base | 1.07, 1.18, 1.07, 1.07 |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package netpath
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+)
+
+// openPath opens a path with rtt for the test, or skips where namespaces and TUN devices
+// cannot be made (not root, no /dev/net/tun): scripts/expected-skips.txt lists this.
+func openPath(t *testing.T, rtt time.Duration) *Path {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: network namespaces and TUN devices")
+	}
+	if _, err := os.Stat("/dev/net/tun"); err != nil {
+		t.Skipf("needs /dev/net/tun: %v", err)
+	}
+	p, err := Open(fmt.Sprintf("mbtest-%d", os.Getpid()), rtt)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := p.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return p
+}
+
+// late is how much later than the model a step may be: pumps waking on a loaded 2-core machine
+// and the namespaces' stacks, generously. Earlier than the model is never allowed.
+const late = 25 * time.Millisecond
+
+// TestTCPSeesTheRoundTripOfTheModel checks the delay model of package delaylink on a real
+// path: a client that connects and writes at once sees connect return after one round trip,
+// its first byte reach the server at 1.5 and the server's immediate answer come back at 2.
+func TestTCPSeesTheRoundTripOfTheModel(t *testing.T) {
+	const rtt = 40 * time.Millisecond
+	p := openPath(t, rtt)
+	var ln net.Listener
+	if err := p.Edge.Do(func() (err error) { ln, err = net.Listen("tcp", EdgeAddr+":0"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	firstByte := make(chan time.Time, 1)
+	go echoOnce(ln, firstByte)
+
+	var c net.Conn
+	start := time.Now()
+	if err := p.Player.Do(func() (err error) { c, err = net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	connected := time.Since(start)
+	if _, err := c.Write([]byte{42}); err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(c, make([]byte, 1)); err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	answered := time.Since(start)
+	var arrived time.Duration
+	select {
+	case at := <-firstByte:
+		arrived = at.Sub(start)
+	case <-time.After(time.Second):
+		t.Fatal("the server never read the first byte")
+	}
+	for _, step := range []struct {
+		what      string
+		got, want time.Duration
+	}{
+		{"connect returned", connected, rtt},
+		{"first byte at the server", arrived, rtt * 3 / 2},
+		{"answer back at the client", answered, 2 * rtt},
+	} {
+		t.Logf("%s after %v (model: %v)", step.what, step.got, step.want)
+		if step.got < step.want || step.got > step.want+late {
+			t.Errorf("%s after %v, want %v (at most %v later)", step.what, step.got, step.want, late)
+		}
+	}
+	t.Logf("link: player to edge %+v, edge to player %+v", p.Link.AtoB(), p.Link.BtoA())
+	if up := p.Link.AtoB(); up.Packets < 3 || up.TCPPayload != 1 {
+		t.Errorf("player to edge: %+v, want the SYN, the ACK and one byte of payload at least", up)
+	}
+}
+
+// echoOnce accepts one connection, notes when its first byte is read and writes it back.
+func echoOnce(ln net.Listener, firstByte chan<- time.Time) {
+	c, err := ln.Accept()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	b := make([]byte, 1)
+	if _, err := io.ReadFull(c, b); err != nil {
+		return
+	}
+	firstByte <- time.Now()
+	c.Write(b)
+}
+
+func TestSetRTTChangesTheRoundTrip(t *testing.T) {
+	p := openPath(t, 10*time.Millisecond)
+	p.SetRTT(60 * time.Millisecond)
+	if got := p.RTT(); got != 60*time.Millisecond {
+		t.Fatalf("RTT() = %v after SetRTT(60ms)", got)
+	}
+	var ln net.Listener
+	if err := p.Edge.Do(func() (err error) { ln, err = net.Listen("tcp", EdgeAddr+":0"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+		}
+	}()
+	start := time.Now()
+	var c net.Conn
+	if err := p.Player.Do(func() (err error) { c, err = net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second); return err }); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if d := time.Since(start); d < 60*time.Millisecond || d > 60*time.Millisecond+late {
+		t.Errorf("connect took %v, want 60ms (at most %v later)", d, late)
+	}
+}
