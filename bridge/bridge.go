@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -17,6 +18,9 @@ type Bridge struct {
 	cfg  Config
 	log  zerolog.Logger
 	dial func(context.Context, ws.DialConfig) (*ws.Conn, error) // ws.Dial; tests hold writes with it
+	// nextWait bounds the wait for the packet behind the handshake, for early data:
+	// nextPacketWait; tests set their own.
+	nextWait time.Duration
 
 	ctx    context.Context // cancelled by Close: aborts dials in progress
 	cancel context.CancelFunc
@@ -35,7 +39,7 @@ func New(cfg Config) (*Bridge, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Bridge{
-		cfg: cfg, log: cfg.Logger, dial: ws.Dial,
+		cfg: cfg, log: cfg.Logger, dial: ws.Dial, nextWait: nextPacketWait,
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}),
 	}, nil
 }

@@ -23,8 +23,9 @@ type Config struct {
 	Remote ws.DialConfig
 	// EarlyData puts the game's first bytes (its handshake and Login Start or status request)
 	// in each upgrade request, for a server whose listener takes them (ws.EarlyDataProtocol):
-	// it routes and dials the Minecraft server while its answer travels back. A server that does
-	// not take them gets them after the upgrade, as without the setting.
+	// it routes and dials the Minecraft server while its answer travels back. The bridge waits
+	// up to 100 ms after the handshake for the packet behind it (nextPacketWait). A server that
+	// does not take them gets them after the upgrade, as without the setting.
 	EarlyData bool
 	// HelloTimeout bounds how long the game may take to send its first packet, and how long
 	// answering it with a failure may take. Zero means DefaultHelloTimeout.

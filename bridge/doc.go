@@ -25,7 +25,8 @@
 //
 // Two modes are opt-in, each taken only by a moonbridge server whose listener has it on (ws's
 // package doc draws the Sec-WebSocket-Protocol header that negotiates them): with
-// Config.EarlyData the handshake and the bytes behind it go in the upgrade request, so that the
+// Config.EarlyData the handshake and the packet behind it (Login Start or the status request,
+// which the bridge waits for a moment: nextpacket.go) go in the upgrade request, so that the
 // server routes and dials while its answer travels back (one round trip less to join); with
 // Remote.RawStream the bytes after the upgrade are the game's own, without WebSocket framing
 // (no keepalive ping then, and no close reason from the server). A server that does not take

@@ -36,6 +36,12 @@ func joinOffline(t *testing.T, conn net.Conn, name string) {
 	if _, err := conn.Write(login.AppendRequest(nil, gameHost, 25565, name)); err != nil {
 		t.Fatal(err)
 	}
+	readLoginAnswer(t, conn, name)
+}
+
+// readLoginAnswer reads the server's answer to name's offline login and checks it byte for byte.
+func readLoginAnswer(t *testing.T, conn net.Conn, name string) {
+	t.Helper()
 	want := login.AppendAnswer(nil, name)
 	got := make([]byte, len(want))
 	if _, err := io.ReadFull(conn, got); err != nil {

@@ -46,11 +46,13 @@ func (s *session) dialServer(r *bufio.Reader) (*ws.Conn, error) {
 }
 
 // earlyData is what the session offers as early data: the game's first bytes, when the setting
-// is on, the hello is a handshake (a legacy ping is answered here) and they fit.
+// is on, the hello is a handshake (a legacy ping is answered here) and they fit. They are the
+// handshake and the packet behind it, once awaitNextPacket has it, or what had come by then.
 func (s *session) earlyData(r *bufio.Reader) []byte {
 	if !s.b.cfg.EarlyData || s.hello.Legacy != nil {
 		return nil
 	}
+	s.awaitNextPacket(r)
 	if first := peekFirst(r, s.hello.Handshake); len(first) <= ws.MaxEarlyData {
 		return first
 	}
@@ -86,6 +88,6 @@ func offerWord(offered, taken bool, yes string) string {
 
 // peekFirst is the handshake and the game's bytes that are buffered behind it, left in r.
 func peekFirst(r *bufio.Reader, hs mc.Handshake) []byte {
-	rest, _ := r.Peek(r.Buffered())
+	rest := buffered(r)
 	return append(append(make([]byte, 0, len(hs.Raw)+len(rest)), hs.Raw...), rest...)
 }

@@ -23,6 +23,7 @@ type session struct {
 	game    net.Conn
 	log     zerolog.Logger
 	started time.Time
+	helloBy time.Time // the game's deadline until the relay: Config.HelloTimeout from the start
 	up      pipe.Pump // game -> server; its bytes count the handshake
 	down    pipe.Pump // server -> game
 
@@ -50,7 +51,8 @@ func newSession(b *Bridge, game net.Conn) *session {
 func (s *session) run() {
 	defer func() { s.end.Close(); s.logEnd() }() // every path below has called fail
 	pipe.SetNoDelay(s.game)                      // the encoder batches, not Nagle
-	s.game.SetDeadline(time.Now().Add(s.b.cfg.HelloTimeout))
+	s.helloBy = time.Now().Add(s.b.cfg.HelloTimeout)
+	s.game.SetDeadline(s.helloBy)
 	r := bufio.NewReader(s.game)
 	hello, err := s.readHello(r)
 	if err != nil {
