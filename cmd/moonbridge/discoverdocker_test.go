@@ -1,11 +1,8 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -53,38 +50,11 @@ func TestDiscoveredRoutesAreFileRoutes(t *testing.T) {
 // nothing.
 func TestDockerDiscoveryFeedsTheSink(t *testing.T) {
 	testutil.CheckGoroutines(t)
-	dir, err := os.MkdirTemp("", "mbcmd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	socket := filepath.Join(dir, "engine.sock")
-	ln, err := net.Listen("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/version":
-			w.Write([]byte(`{"ApiVersion":"1.45","MinAPIVersion":"1.24"}`))
-		case "/v1.41/containers/json":
-			w.Write([]byte(`[{"Id":"c0ffee","Names":["/lobby"],"State":"running","Labels":{"mc.host":"lobby.example.net","mc.port":"25570"},
-				"NetworkSettings":{"Networks":{"games":{"IPAddress":"192.0.2.6"}}}}]`))
-		case "/v1.41/events":
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	engine.Listener.Close()
-	engine.Listener = ln
-	engine.Start()
-	defer engine.Close()
-
+	endpoint := fakeEngine(t, `[{"Id":"c0ffee","Names":["/lobby"],"State":"running","Labels":{"mc.host":"lobby.example.net","mc.port":"25570"},
+		"NetworkSettings":{"Networks":{"games":{"IPAddress":"192.0.2.6"}}}}]`)
 	sink := fakeSink{source: dockerSource, got: make(chan []config.Route, 4)}
 	d := config.Default().Discovery.Docker
-	d.Endpoint, d.LabelPrefix = docker.Endpoint{Network: "unix", Address: socket}, "mc"
+	d.Endpoint, d.LabelPrefix = endpoint, "mc"
 	defer startDockerDiscovery(d, sink, zerolog.Nop())() // disabled: must hand the sink nothing
 	d.Enabled = true
 	stop := startDockerDiscovery(d, sink, zerolog.New(zerolog.NewTestWriter(t)))
@@ -104,4 +74,29 @@ func TestDockerDiscoveryFeedsTheSink(t *testing.T) {
 		t.Errorf("the sink got a second set %+v: the disabled source ran, or an unchanged set was handed again", got)
 	case <-time.After(300 * time.Millisecond):
 	}
+}
+
+// fakeEngine serves, on a unix socket, a Docker engine whose containers are the JSON list
+// containers, and whose events stream stays open and quiet until the client goes.
+func fakeEngine(t *testing.T, containers string) docker.Endpoint {
+	t.Helper()
+	ln, socket := testutil.UnixListener(t)
+	engine := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/version":
+			w.Write([]byte(`{"ApiVersion":"1.45","MinAPIVersion":"1.24"}`))
+		case "/v1.41/containers/json":
+			w.Write([]byte(containers))
+		case "/v1.41/events":
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	engine.Listener.Close()
+	engine.Listener = ln
+	engine.Start()
+	t.Cleanup(engine.Close)
+	return docker.Endpoint{Network: "unix", Address: socket}
 }

@@ -2,14 +2,13 @@ package docker
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // fakeEngine serves the part of the Engine API the package uses, on a unix socket, with
@@ -28,16 +27,7 @@ type fakeEngine struct {
 
 func newFakeEngine(t *testing.T) *fakeEngine {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "mbdocker") // short: a socket's path has 108 bytes at most
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	path := filepath.Join(dir, "engine.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln, path := testutil.UnixListener(t)
 	e := &fakeEngine{t: t, endpoint: Endpoint{Network: "unix", Address: path}, oldest: "1.24",
 		containers: map[string]container{}, refuse: map[string]int{}}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(e.serve))
