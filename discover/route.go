@@ -14,8 +14,11 @@ type Route struct {
 	Name string
 	// Hosts are handshake hosts, as a file route's hosts: exact names or *.example.net.
 	Hosts []string
-	// Backends are host:port addresses, tried in order.
+	// Backends are host:port addresses, tried in the order Balance says.
 	Backends []string
+	// Balance is the route's balance (failover, round-robin, random, least-connections);
+	// "": the file's default, failover.
+	Balance string
 	// Wake, when set, starts the route's stopped backend through its runtime for a login, and
 	// stops it after idle.
 	Wake *Wake

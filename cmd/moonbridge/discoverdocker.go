@@ -39,18 +39,3 @@ func startDockerDiscovery(d config.DiscoveryDocker, sink routeSink, log zerolog.
 		client.Close()
 	}
 }
-
-// configRoutes writes a source's routes as the file's: every key they do not set at its
-// default, a wake through the container's engine.
-func configRoutes(found []discover.Route) []config.Route {
-	out := make([]config.Route, len(found))
-	for i, r := range found {
-		route := config.DefaultRoute(r.Backends...)
-		route.Name, route.Hosts = r.Name, r.Hosts
-		if r.Wake != nil {
-			route.Wake.Container, route.Wake.StopAfterIdle = r.Wake.Container, r.Wake.StopAfterIdle
-		}
-		out[i] = route
-	}
-	return out
-}

@@ -17,12 +17,14 @@ import (
 )
 
 // A source's routes, written as the file's, pass the file's checks; a waking one is woken
-// through the engine discovery.docker names.
+// through the engine discovery.docker names; a shared one keeps its balance.
 func TestDiscoveredRoutesAreFileRoutes(t *testing.T) {
 	found := []discover.Route{
 		{Name: "docker/creative", Hosts: []string{"creative.example.net"}, Backends: []string{"192.0.2.5:25565"}},
 		{Name: "docker/survival", Hosts: []string{"survival.example.net", "*.survival.example.net"}, Backends: []string{"survival:25565"},
 			Wake: &discover.Wake{Container: "c0ffee", StopAfterIdle: 10 * time.Minute}},
+		{Name: "docker/lobby", Hosts: []string{"lobby.example.net"}, Backends: []string{"192.0.2.21:25565", "192.0.2.22:25565"},
+			Balance: config.BalanceRoundRobin},
 	}
 	cfg := config.Default()
 	cfg.Routes = configRoutes(found)
@@ -31,6 +33,9 @@ func TestDiscoveredRoutesAreFileRoutes(t *testing.T) {
 	}
 	if r := cfg.Routes[0]; r.Wake.On() || r.Balance != config.BalanceFailover || r.HealthCheck.Mode != config.HealthTCP {
 		t.Errorf("a plain route is not at the defaults: %+v", r)
+	}
+	if r := cfg.Routes[2]; r.Balance != config.BalanceRoundRobin || len(r.Backends) != 2 {
+		t.Errorf("a shared route's balance or backends are lost: %+v", r)
 	}
 	engine := cfg.Discovery.Docker.Endpoint
 	routes, err := relayRoutes(cfg.Routes, nil, engine)

@@ -35,7 +35,7 @@ func startKubeDiscovery(cfg config.Config, sink routeSink, log zerolog.Logger) (
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = src.Run(ctx, func(routes []discover.Route) { sink.setDiscovered(kubeSource, kubeRoutes(routes)) })
+		_ = src.Run(ctx, func(routes []discover.Route) { sink.setDiscovered(kubeSource, configRoutes(routes)) })
 	}()
 	return func() { cancel(); <-done }, nil
 }
@@ -58,15 +58,4 @@ func kubeSettings(k config.KubeDiscovery, getenv func(string) string) (kube.Sett
 		api.CAFile = k.CAFile
 	}
 	return kube.Settings{API: api, Namespace: k.Namespace, AnnotationPrefix: k.AnnotationPrefix}, nil
-}
-
-// kubeRoutes are the source's routes as the file's: its name, hosts and backends, every other
-// key at its default.
-func kubeRoutes(routes []discover.Route) []config.Route {
-	out := make([]config.Route, len(routes))
-	for i, r := range routes {
-		out[i] = config.DefaultRoute(r.Backends...)
-		out[i].Name, out[i].Hosts = r.Name, r.Hosts
-	}
-	return out
 }

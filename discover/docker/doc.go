@@ -19,9 +19,13 @@
 //	moonbridge.backend=127.0.0.1:25566   dial this instead (a published port, a DNS name)
 //	moonbridge.wake=true             a stopped container stays a route and is started for a login
 //	moonbridge.stop_after_idle=10m   with wake: stopped after this long without a player
+//	moonbridge.route=lobby           containers with the same route share one, docker/lobby
+//	moonbridge.balance=round-robin   how that route picks a container (default failover)
 //
 // A running container is a route named docker/<name> to its address and port; a stopped one
-// is none, unless it wakes. A stopped container has no address, so a waking container's route
+// is none, unless it wakes. Containers with the same route label (replicas) make one route
+// named docker/<route>, their addresses its backends in the order of the containers' names;
+// they must name the same hosts and balance, and a waking container cannot share its route. A stopped container has no address, so a waking container's route
 // dials one that does not change when it starts: the backend label, or <name>:<port>, which
 // the engine's DNS resolves on a user-defined network once the container runs (moonbridge
 // then runs in a container on that network). A container whose labels do not parse is left

@@ -19,12 +19,15 @@ const (
 	LabelBackend       = "backend"         // host:port to dial instead of the container's address
 	LabelWake          = "wake"            // true: a stopped container stays a route, started for a login
 	LabelStopAfterIdle = "stop_after_idle" // with wake: stop it after this long without a player
+	LabelRoute         = "route"           // containers with the same route share one route
+	LabelBalance       = "balance"         // how a shared route picks among its containers
 )
 
 // DefaultPort is the container port dialled without a port label.
 const DefaultPort = 25565
 
-// RoutePrefix starts the name of every route this source reports: docker/<container name>.
+// RoutePrefix starts the name of every route this source reports: docker/<container name>, or
+// docker/<route label>.
 const RoutePrefix = "docker/"
 
 // defaultNetworks are the engines' default networks, whose DNS does not resolve container
@@ -80,7 +83,12 @@ func routeOf(c container, prefix string) (r discover.Route, ok bool, err error) 
 	if err != nil {
 		return r, false, err
 	}
-	return discover.Route{Name: RoutePrefix + c.name(), Hosts: hosts, Backends: []string{backend}, Wake: wake}, true, nil
+	name, _ := l.get(LabelRoute)
+	if name == "" {
+		name = c.name()
+	}
+	balance, _ := l.get(LabelBalance)
+	return discover.Route{Name: RoutePrefix + name, Hosts: hosts, Backends: []string{backend}, Balance: balance, Wake: wake}, true, nil
 }
 
 func (l labels) hosts() []string {

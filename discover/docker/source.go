@@ -143,20 +143,23 @@ func (f *follower) sync(ctx context.Context) error {
 }
 
 // routes are the containers' routes by name; a container whose labels are wrong is logged
-// once for each new reason.
+// once for each new reason. Containers sharing a route label make one route, their backends
+// in the order of their names (shared).
 func (f *follower) routes(containers []container) []discover.Route {
+	containers = slices.Clone(containers)
+	slices.SortFunc(containers, func(a, b container) int { return strings.Compare(a.name(), b.name()) })
 	routes := []discover.Route{}
 	problems := map[string]string{}
 	for _, c := range containers {
 		r, ok, err := routeOf(c, f.Prefix)
+		if err == nil && ok {
+			routes, err = shared(routes, r, labels{prefix: f.Prefix, c: c})
+		}
 		if err != nil {
 			problems[c.ID] = err.Error()
 			if f.problems[c.ID] != err.Error() {
 				f.Log.Warn().Err(err).Msg("docker: container left out of the routes")
 			}
-		}
-		if ok {
-			routes = append(routes, r)
 		}
 	}
 	f.problems = problems
@@ -164,7 +167,27 @@ func (f *follower) routes(containers []container) []discover.Route {
 	return routes
 }
 
+// shared adds r to routes: as a route of its own, or, when a route of its name is there
+// already (another container with the same route label), as that route's next backend. The
+// containers of a shared route must name the same hosts and balance, and none may wake: a
+// route wakes one container.
+func shared(routes []discover.Route, r discover.Route, l labels) ([]discover.Route, error) {
+	i := slices.IndexFunc(routes, func(have discover.Route) bool { return have.Name == r.Name })
+	switch {
+	case i < 0:
+		return append(routes, r), nil
+	case r.Wake != nil || routes[i].Wake != nil:
+		return routes, l.fail(LabelRoute, "%q is another container's route, and a waking container needs a route of its own", r.Name)
+	case !slices.Equal(r.Hosts, routes[i].Hosts):
+		return routes, l.fail(LabelHost, "differs from the hosts of route %q, which it shares", r.Name)
+	case r.Balance != routes[i].Balance:
+		return routes, l.fail(LabelBalance, "differs from the balance of route %q, which it shares", r.Name)
+	}
+	routes[i].Backends = append(slices.Clone(routes[i].Backends), r.Backends...)
+	return routes, nil
+}
+
 func sameRoute(a, b discover.Route) bool {
-	return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) &&
+	return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) && a.Balance == b.Balance &&
 		(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake)
 }

@@ -193,3 +193,45 @@ func waitForLog(t *testing.T, log *testutil.SyncBuffer, text string) {
 	t.Helper()
 	testutil.WaitFor(t, "the log line "+text, func() bool { return strings.Contains(log.String(), text) })
 }
+
+// Containers with the same route label (replicas) are one route, their addresses its backends
+// in the order of their names, with the balance they name; one whose hosts or balance differ,
+// or that wakes, is left out with a log line and the others still share the route.
+func TestReplicasShareARoute(t *testing.T) {
+	e := newFakeEngine(t)
+	lobby := func(id, name, ip string, extra ...string) container {
+		l := map[string]string{"moonbridge.host": "lobby.example.net", "moonbridge.route": "lobby", "moonbridge.balance": "round-robin"}
+		for i := 0; i+1 < len(extra); i += 2 {
+			l[extra[i]] = extra[i+1]
+		}
+		return running(id, name, "games", ip, l)
+	}
+	e.put(lobby("id-2", "lobby-2", "192.0.2.22"))
+	e.put(lobby("id-1", "lobby-1", "192.0.2.21"))
+	next, log := watch(t, e.endpoint, time.Hour)
+	want := discover.Route{Name: "docker/lobby", Hosts: []string{"lobby.example.net"},
+		Backends: []string{"192.0.2.21:25565", "192.0.2.22:25565"}, Balance: "round-robin"}
+	wantRoutes(t, next(), want)
+
+	e.put(lobby("id-3", "lobby-3", "192.0.2.23", "moonbridge.host", "other.example.net"))
+	e.put(lobby("id-4", "lobby-4", "192.0.2.24", "moonbridge.balance", "random"))
+	e.put(lobby("id-5", "lobby-5", "192.0.2.25", "moonbridge.wake", "true", "moonbridge.backend", "lobby-5:25565"))
+	e.put(lobby("id-6", "lobby-6", "192.0.2.26"))
+	e.emit("start", "id-6")
+	want.Backends = append(want.Backends, "192.0.2.26:25565")
+	wantRoutes(t, next(), want)
+	for _, reason := range []string{
+		"container lobby-3: label moonbridge.host: differs from the hosts of route",
+		"container lobby-4: label moonbridge.balance: differs from the balance of route",
+		"container lobby-5: label moonbridge.route: \\\"docker/lobby\\\" is another container's route, and a waking container needs a route of its own",
+	} {
+		if !strings.Contains(log.String(), reason) {
+			t.Errorf("no log line %q in\n%s", reason, log.String())
+		}
+	}
+
+	e.put(stopped(lobby("id-1", "lobby-1", "192.0.2.21")))
+	e.emit("die", "id-1")
+	want.Backends = []string{"192.0.2.22:25565", "192.0.2.26:25565"}
+	wantRoutes(t, next(), want)
+}
