@@ -95,9 +95,11 @@ func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
 	for _, c := range s.Cells {
 		late := c.Paths[1]
 		// each pair is late's join minus direct's, both over loopback: 20 ms give or take what a
-		// loopback join takes (generously 5 ms less, 50 ms more on a loaded machine)
-		if late.Diff.N != 3 || late.Diff.Min < 20-5 || late.Diff.Max > 20+50 {
-			t.Errorf("RTT %v: difference %+v ms, want 3 pairs of about 20 ms", c.RTT, late.Diff)
+		// loopback join takes. The median is judged, not every pair: on a loaded machine (the
+		// race detector, other packages' tests) one direct join can stall for as long as the
+		// wait (a pair of 11 ms was seen in CI); 5 ms less and 50 ms more are allowed.
+		if late.Diff.N != 3 || late.Diff.Median < 20-5 || late.Diff.Median > 20+50 {
+			t.Errorf("RTT %v: difference %+v ms, want 3 pairs with a median of about 20 ms", c.RTT, late.Diff)
 		}
 		if c.Paths[0].Diff.N != 0 {
 			t.Errorf("RTT %v: the first path has a difference from itself: %+v", c.RTT, c.Paths[0].Diff)
