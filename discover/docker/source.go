@@ -42,22 +42,20 @@ func (s Source) Run(ctx context.Context, update discover.Update) error {
 		return ErrSettings
 	}
 	f := &follower{Source: s, update: update}
-	backoff := minBackoff
+	retry := discover.NewBackoff(minBackoff, maxBackoff)
 	for {
 		err := f.follow(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if f.synced {
-			backoff, f.synced = minBackoff, false
+			retry.Reset()
+			f.synced = false
 		}
-		s.Log.Warn().Err(err).Dur("retry_in", backoff).Msg("docker: lost the engine; keeping the routes it gave")
-		select {
-		case <-ctx.Done():
+		s.Log.Warn().Err(err).Dur("retry_in", retry.Next()).Msg("docker: lost the engine; keeping the routes it gave")
+		if retry.Wait(ctx); ctx.Err() != nil {
 			return nil
-		case <-time.After(backoff):
 		}
-		backoff = min(2*backoff, maxBackoff)
 	}
 }
 

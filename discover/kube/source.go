@@ -117,7 +117,7 @@ func newWatcher[T object](s *Source, group, resource string, query url.Values, s
 	return &watcher[T]{
 		client: s.client, path: path, query: query, resource: resource,
 		timeouts: timeouts{list: listTimeout, watch: s.settings.WatchTimeout},
-		retry:    newBackoff(s.settings.RetryMin, s.settings.RetryMax),
+		retry:    discover.NewBackoff(s.settings.RetryMin, s.settings.RetryMax),
 		store:    st, changes: changes, log: s.log,
 	}
 }
