@@ -127,7 +127,7 @@ func (f *follower) sync(ctx context.Context) error {
 	}
 	f.synced = true
 	routes := f.routes(containers)
-	if f.reported != nil && slices.EqualFunc(routes, f.reported, sameRoute) {
+	if f.reported != nil && discover.Same(routes, f.reported) {
 		return nil
 	}
 	f.reported = routes
@@ -183,9 +183,4 @@ func shared(routes []discover.Route, r discover.Route, l labels) ([]discover.Rou
 	}
 	routes[i].Backends = append(slices.Clone(routes[i].Backends), r.Backends...)
 	return routes, nil
-}
-
-func sameRoute(a, b discover.Route) bool {
-	return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) && a.Balance == b.Balance &&
-		(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake)
 }
