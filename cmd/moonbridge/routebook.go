@@ -14,7 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// The origins of routes besides the discovery sources' ("docker", "kube"), in the order the
+// The origins of routes besides the discovery sources' ("docker", "kubernetes"), in the order the
 // book merges them.
 const (
 	originFile = "file"
@@ -99,7 +99,7 @@ func newRouteBook(log zerolog.Logger, api []config.Route, persist func([]config.
 	return &routeBook{log: log, api: api, persist: persist, discovered: map[string][]config.Route{},
 		gauge: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "moonbridge_routes",
-			Help: "Routes by origin (file, api, or a discovery source such as docker or kube) and state: served, or left_out " +
+			Help: "Routes by origin (file, api, or a discovery source such as docker or kubernetes) and state: served, or left_out " +
 				"(it fails a route's checks, or clashes with a route of the file, of the API or listed before it).",
 		}, []string{"origin", "state"})}
 }
@@ -153,7 +153,7 @@ func (b *routeBook) applyFile(cfg config.Config, relayCfg relay.Config, reload f
 	return nil
 }
 
-// setDiscovered replaces the routes source ("docker", "kube") found; each is validated as a
+// setDiscovered replaces the routes source ("docker", "kubernetes") found; each is validated as a
 // file route is, and one that fails (bad host, a name or host clash with another route) is
 // left out with a log line and a count, the others are served.
 func (b *routeBook) setDiscovered(source string, routes []config.Route) {
