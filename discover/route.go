@@ -5,7 +5,10 @@
 // serves them beside the file's, so a route that vanishes drains as a reload does.
 package discover
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Route is one route a source found.
 type Route struct {
@@ -35,3 +38,12 @@ type Wake struct {
 // Update receives a source's whole set of routes after each change; a source calls it from one
 // goroutine at a time.
 type Update func(routes []Route)
+
+// Same says whether two sets of routes are the same, route by route: a source reports a set
+// only when it is not the same as the last one it reported.
+func Same(a, b []Route) bool {
+	return slices.EqualFunc(a, b, func(a, b Route) bool {
+		return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) && a.Balance == b.Balance &&
+			(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -13,17 +14,15 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// routeLogins makes each route's login settings (nil for auth passthrough). The RSA key of the
-// Encryption Requests is read from login.key_file or made once per load, and only when a route
-// runs online logins; then the cipher login.cipher chose (mc/cfb8's Choose) is logged. cookies,
-// if any, check the cookies of transfer logins (shutdown.transfer_secret_file).
-func routeLogins(routes []config.Route, login config.Login, cookies *relay.TransferCookies, log zerolog.Logger) ([]*auth.Config, error) {
+// routeLogins makes each route's login settings (nil for auth passthrough). Online logins take
+// their Encryption Requests' RSA key from keys. cookies, if any, check the cookies of transfer
+// logins (shutdown.transfer_secret_file).
+func routeLogins(routes []config.Route, login config.Login, keys onlineKeys, cookies *relay.TransferCookies) ([]*auth.Config, error) {
 	choice, err := cfb8.Choose(cfb8.Impl(login.Cipher))
 	if err != nil {
 		return nil, fmt.Errorf("login.cipher: %w", err)
 	}
 	out := make([]*auth.Config, len(routes))
-	var keys *auth.Keys
 	for i, r := range routes {
 		if r.Auth == config.AuthPassthrough || r.Auth == "" {
 			continue
@@ -33,12 +32,9 @@ func routeLogins(routes []config.Route, login config.Login, cookies *relay.Trans
 			return nil, fmt.Errorf("routes[%d]: %w", i, err)
 		}
 		if c.Online {
-			if keys == nil {
-				if keys, err = loginKeys(login.KeyFile); err != nil {
-					return nil, err
-				}
+			if c.Keys, err = keys(); err != nil {
+				return nil, err
 			}
-			c.Keys = keys
 		}
 		c.NewCipher = choice.NewPair
 		if cookies != nil { // a nil pointer in the interface would be a checker
@@ -46,11 +42,27 @@ func routeLogins(routes []config.Route, login config.Login, cookies *relay.Trans
 		}
 		out[i] = c
 	}
-	if keys != nil {
-		log.Info().Str("login_cipher", choice.Impl.String()).Str("reason", choice.Reason).
-			Msg("Online logins encrypt with " + choice.Impl.String() + "'s AES/CFB8")
-	}
 	return out, nil
+}
+
+// onlineKeys is one load's RSA key for the Encryption Requests of online logins: read from
+// login.key_file or made at its first use, only when a route runs online logins, then the
+// same for every route of the load (the routes API's and the sources' too, routebook.go).
+// Its first use logs the cipher login.cipher chose (mc/cfb8's Choose).
+type onlineKeys func() (*auth.Keys, error)
+
+func newOnlineKeys(login config.Login, log zerolog.Logger) onlineKeys {
+	return sync.OnceValues(func() (*auth.Keys, error) {
+		keys, err := loginKeys(login.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		if choice, err := cfb8.Choose(cfb8.Impl(login.Cipher)); err == nil {
+			log.Info().Str("login_cipher", choice.Impl.String()).Str("reason", choice.Reason).
+				Msg("Online logins encrypt with " + choice.Impl.String() + "'s AES/CFB8")
+		}
+		return keys, nil
+	})
 }
 
 func routeLogin(r config.Route, login config.Login) (*auth.Config, error) {

@@ -32,7 +32,7 @@ func TestRouteLogins(t *testing.T) {
 		route(config.AuthOnline, auth.ForwardVelocity, secret),
 		route(config.AuthOnline, auth.ForwardBungeeCord, ""),
 		route(config.AuthOffline, auth.ForwardBungeeCord, ""),
-	}, login, nil, zerolog.New(&log))
+	}, login, newOnlineKeys(login, zerolog.New(&log)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRouteLogins(t *testing.T) {
 	if o := logins[1]; o.Sessions.BaseURL != "https://sessionserver.mojang.com" || o.Sessions.Timeout != login.SessionTimeout {
 		t.Errorf("session server %+v", o.Sessions)
 	}
-	if _, err := routeLogins([]config.Route{route(config.AuthOnline, auth.ForwardVelocity, empty)}, login, nil, zerolog.Nop()); err == nil {
+	if _, err := routeLogins([]config.Route{route(config.AuthOnline, auth.ForwardVelocity, empty)}, login, newOnlineKeys(login, zerolog.Nop()), nil); err == nil {
 		t.Error("an empty velocity secret was taken")
 	}
 	if want := map[bool]string{true: "boringssl", false: "go"}[cfb8.BoringAccelerated()]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {

@@ -54,7 +54,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
-	logins, err := routeLogins(cfg.Routes, cfg.Login, transfer.Cookies, log)
+	logins, err := routeLogins(cfg.Routes, cfg.Login, newOnlineKeys(cfg.Login, log), transfer.Cookies)
 	if err != nil {
 		return relay.Config{}, err
 	}

@@ -10,10 +10,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
-// The origins of routes besides the discovery sources' ("docker", "kube"), in the order the
+// The origins of routes besides the discovery sources' ("docker", "kubernetes"), in the order the
 // book merges them.
 const (
 	originFile = "file"
@@ -56,16 +57,27 @@ type routeBook struct {
 }
 
 // fileRoutes is what the book keeps of the config file: its configuration (the login and
-// access sections a route from elsewhere needs), its routes as the relay takes them, and the
-// transfer cookies (shutdown.transfer_secret_file) logins check.
+// access sections a route from elsewhere needs), its routes as the relay takes them, the
+// transfer cookies (shutdown.transfer_secret_file) logins check, and the load's login key.
 type fileRoutes struct {
 	cfg     config.Config
 	routes  []relay.Route
 	cookies *relay.TransferCookies
+	keys    onlineKeys
 }
 
-func fileRoutesOf(cfg config.Config, relayCfg relay.Config) fileRoutes {
-	return fileRoutes{cfg: cfg, routes: relayCfg.Routes, cookies: relayCfg.Transfer.Cookies}
+// fileRoutesOf keeps the key the file's online routes have, or makes one at the first online
+// route from elsewhere: once per load, not at each merge.
+func fileRoutesOf(cfg config.Config, relayCfg relay.Config, log zerolog.Logger) fileRoutes {
+	keys := newOnlineKeys(cfg.Login, log)
+	for _, r := range relayCfg.Routes {
+		if r.Login != nil && r.Login.Keys != nil {
+			fileKeys := r.Login.Keys
+			keys = func() (*auth.Keys, error) { return fileKeys, nil }
+			break
+		}
+	}
+	return fileRoutes{cfg: cfg, routes: relayCfg.Routes, cookies: relayCfg.Transfer.Cookies, keys: keys}
 }
 
 // bookEntry is one route of the book: its origin, and why the merge leaves it out ("" when it
@@ -87,7 +99,7 @@ func newRouteBook(log zerolog.Logger, api []config.Route, persist func([]config.
 	return &routeBook{log: log, api: api, persist: persist, discovered: map[string][]config.Route{},
 		gauge: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "moonbridge_routes",
-			Help: "Routes by origin (file, api, or a discovery source such as docker or kube) and state: served, or left_out " +
+			Help: "Routes by origin (file, api, or a discovery source such as docker or kubernetes) and state: served, or left_out " +
 				"(it fails a route's checks, or clashes with a route of the file, of the API or listed before it).",
 		}, []string{"origin", "state"})}
 }
@@ -97,7 +109,7 @@ func newRouteBook(log zerolog.Logger, api []config.Route, persist func([]config.
 func (b *routeBook) begin(cfg config.Config, relayCfg *relay.Config) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	file := fileRoutesOf(cfg, *relayCfg)
+	file := fileRoutesOf(cfg, *relayCfg, b.log)
 	m, err := b.merge(file, b.api, b.discovered)
 	if err != nil {
 		return err
@@ -127,7 +139,7 @@ func (b *routeBook) attach(srv routeSetter) {
 func (b *routeBook) applyFile(cfg config.Config, relayCfg relay.Config, reload func(relay.Config) error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	file := fileRoutesOf(cfg, relayCfg)
+	file := fileRoutesOf(cfg, relayCfg, b.log)
 	m, err := b.merge(file, b.api, b.discovered)
 	if err != nil {
 		return err
@@ -141,7 +153,7 @@ func (b *routeBook) applyFile(cfg config.Config, relayCfg relay.Config, reload f
 	return nil
 }
 
-// setDiscovered replaces the routes source ("docker", "kube") found; each is validated as a
+// setDiscovered replaces the routes source ("docker", "kubernetes") found; each is validated as a
 // file route is, and one that fails (bad host, a name or host clash with another route) is
 // left out with a log line and a count, the others are served.
 func (b *routeBook) setDiscovered(source string, routes []config.Route) {
@@ -196,7 +208,7 @@ func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[st
 			add(source, r)
 		}
 	}
-	logins, err := routeLogins(extras, file.cfg.Login, file.cookies, b.log)
+	logins, err := routeLogins(extras, file.cfg.Login, file.keys, file.cookies)
 	if err != nil {
 		return bookMerge{}, err
 	}

@@ -221,3 +221,34 @@ func TestRoutesFoundBeforeTheRelayRunsAreServedWhenItDoes(t *testing.T) {
 		t.Errorf("once attached the relay serves %v", got)
 	}
 }
+
+// An online route from elsewhere takes the load's login key: the file's when it has online
+// routes, else one made at the first merge that needs it, and kept by the merges after.
+func TestRoutesFromElsewhereShareTheLoadsLoginKey(t *testing.T) {
+	online := func(name, host string) config.Route {
+		r := route(name, host)
+		r.Auth = config.AuthOnline
+		return r
+	}
+	keyOf := func(fake *fakeRelay, name string) any {
+		i := slices.IndexFunc(fake.routes, func(r relay.Route) bool { return r.Label() == name })
+		if i < 0 || fake.routes[i].Login == nil || fake.routes[i].Login.Keys == nil {
+			t.Fatalf("route %s is not served with a login key: %v", name, fake.labels())
+		}
+		return fake.routes[i].Login.Keys
+	}
+	book, fake, _ := testBook(t, fileWith(online("lobby", "lobby.example.net")), nil, nil)
+	if err := book.add(online("api", "api.example.net")); err != nil {
+		t.Fatal(err)
+	}
+	if keyOf(fake, "api") != keyOf(fake, "lobby") {
+		t.Error("the API's online route got a key of its own, not the file's")
+	}
+
+	book, fake, _ = testBook(t, fileWith(route("lobby", "lobby.example.net")), []config.Route{online("api", "api.example.net")}, nil)
+	first := keyOf(fake, "api")
+	book.setDiscovered("docker", []config.Route{online("docker/survival", "survival.example.net")})
+	if keyOf(fake, "api") != first || keyOf(fake, "docker/survival") != first {
+		t.Error("a merge made another login key")
+	}
+}

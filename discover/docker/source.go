@@ -42,22 +42,20 @@ func (s Source) Run(ctx context.Context, update discover.Update) error {
 		return ErrSettings
 	}
 	f := &follower{Source: s, update: update}
-	backoff := minBackoff
+	retry := discover.NewBackoff(minBackoff, maxBackoff)
 	for {
 		err := f.follow(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if f.synced {
-			backoff, f.synced = minBackoff, false
+			retry.Reset()
+			f.synced = false
 		}
-		s.Log.Warn().Err(err).Dur("retry_in", backoff).Msg("docker: lost the engine; keeping the routes it gave")
-		select {
-		case <-ctx.Done():
+		s.Log.Warn().Err(err).Dur("retry_in", retry.Next()).Msg("docker: lost the engine; keeping the routes it gave")
+		if retry.Wait(ctx); ctx.Err() != nil {
 			return nil
-		case <-time.After(backoff):
 		}
-		backoff = min(2*backoff, maxBackoff)
 	}
 }
 
@@ -129,7 +127,7 @@ func (f *follower) sync(ctx context.Context) error {
 	}
 	f.synced = true
 	routes := f.routes(containers)
-	if f.reported != nil && slices.EqualFunc(routes, f.reported, sameRoute) {
+	if f.reported != nil && discover.Same(routes, f.reported) {
 		return nil
 	}
 	f.reported = routes
@@ -185,9 +183,4 @@ func shared(routes []discover.Route, r discover.Route, l labels) ([]discover.Rou
 	}
 	routes[i].Backends = append(slices.Clone(routes[i].Backends), r.Backends...)
 	return routes, nil
-}
-
-func sameRoute(a, b discover.Route) bool {
-	return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) && a.Balance == b.Balance &&
-		(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake)
 }

@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"net/url"
-	"reflect"
 	"sync"
 	"time"
 
@@ -91,7 +90,7 @@ func (s *Source) Run(ctx context.Context, update discover.Update) error {
 		if !svcs.synced {
 			continue
 		}
-		if now := routes(svcs, endpoints); last == nil || !reflect.DeepEqual(now, last) {
+		if now := routes(svcs, endpoints); last == nil || !discover.Same(now, last) {
 			s.log.Info().Int("routes", len(now)).Msg("kubernetes routes changed")
 			update(now)
 			last = now
@@ -117,7 +116,7 @@ func newWatcher[T object](s *Source, group, resource string, query url.Values, s
 	return &watcher[T]{
 		client: s.client, path: path, query: query, resource: resource,
 		timeouts: timeouts{list: listTimeout, watch: s.settings.WatchTimeout},
-		retry:    newBackoff(s.settings.RetryMin, s.settings.RetryMax),
+		retry:    discover.NewBackoff(s.settings.RetryMin, s.settings.RetryMax),
 		store:    st, changes: changes, log: s.log,
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/discover"
 )
 
 // store keeps one resource's objects. Its methods run on the source's goroutine, which a
@@ -28,7 +30,7 @@ type watcher[T object] struct {
 	query    url.Values // a labelSelector, or none
 	resource string     // for logs
 	timeouts timeouts
-	retry    backoff
+	retry    discover.Backoff // Reset once a watch delivers an event
 	store    store[T]
 	changes  chan<- func()
 	log      zerolog.Logger
@@ -65,13 +67,13 @@ func (w *watcher[T]) watchFrom(ctx context.Context, rv string) {
 		switch {
 		case gone(err):
 			w.log.Info().Str("resource", w.resource).Err(err).Msg("kubernetes watch: resourceVersion expired, listing again")
-			w.retry.wait(ctx)
+			w.retry.Wait(ctx)
 			return
 		case err != nil:
 			w.failed(ctx, "watch", err)
 		default:
 			w.log.Debug().Str("resource", w.resource).Msg("kubernetes watch ended; watching again")
-			w.retry.wait(ctx)
+			w.retry.Wait(ctx)
 		}
 	}
 }
@@ -80,8 +82,8 @@ func (w *watcher[T]) failed(ctx context.Context, what string, err error) {
 	if ctx.Err() != nil {
 		return
 	}
-	w.log.Warn().Err(err).Str("resource", w.resource).Dur("retry_in", w.retry.next).Msgf("kubernetes %s failed", what)
-	w.retry.wait(ctx)
+	w.log.Warn().Err(err).Str("resource", w.resource).Dur("retry_in", w.retry.Next()).Msgf("kubernetes %s failed", what)
+	w.retry.Wait(ctx)
 }
 
 // list reads every page and hands the whole list to the store; it returns its resourceVersion.
@@ -142,7 +144,7 @@ func (w *watcher[T]) watch(ctx context.Context, rv string) (string, error) {
 		if rv, err = w.apply(ctx, ev, rv); err != nil {
 			return rv, err
 		}
-		w.retry.reset() // the stream works
+		w.retry.Reset() // the stream works
 	}
 }
 
@@ -189,24 +191,4 @@ func (w *watcher[T]) with(key, value string) url.Values {
 	}
 	q.Set(key, value)
 	return q
-}
-
-// backoff is the pause before the next attempt: it doubles from min to max while attempts
-// fail, and is min again once a watch delivers an event.
-type backoff struct {
-	min, max, next time.Duration
-}
-
-func newBackoff(min, max time.Duration) backoff { return backoff{min: min, max: max, next: min} }
-
-func (b *backoff) reset() { b.next = b.min }
-
-func (b *backoff) wait(ctx context.Context) {
-	t := time.NewTimer(b.next)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	b.next = min(2*b.next, b.max)
 }

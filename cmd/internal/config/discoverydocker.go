@@ -1,7 +1,6 @@
 package config
 
 import (
-	"regexp"
 	"time"
 
 	"github.com/moonbridge/moonbridge/discover/docker"
@@ -27,13 +26,10 @@ func defaultDiscoveryDocker() DiscoveryDocker {
 	return DiscoveryDocker{Endpoint: endpoint, LabelPrefix: "moonbridge", Resync: time.Minute}
 }
 
-// labelPrefix is a label key's dotted start, such as moonbridge or com.example.mc.
-var labelPrefix = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
-
 func (d DiscoveryDocker) validate() []error {
 	const key = "discovery.docker"
 	var errs []error
-	if !labelPrefix.MatchString(d.LabelPrefix) {
+	if !dnsSubdomain.MatchString(d.LabelPrefix) {
 		errs = append(errs, invalid(key+".label_prefix", "%q is not a label prefix such as moonbridge or com.example.mc", d.LabelPrefix))
 	}
 	if d.Resync <= 0 {

@@ -27,7 +27,8 @@ func defaultKubeDiscovery() KubeDiscovery { return KubeDiscovery{AnnotationPrefi
 var (
 	// dnsLabel is a namespace's name (RFC 1123 label, as Kubernetes takes it).
 	dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
-	// dnsSubdomain is an annotation's prefix (RFC 1123 subdomain).
+	// dnsSubdomain is an RFC 1123 subdomain: an annotation's prefix, and a label key's dotted
+	// start (discovery.docker.label_prefix: moonbridge, com.example.mc).
 	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
