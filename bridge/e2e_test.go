@@ -15,15 +15,7 @@ import (
 // provider) -> backend: an offline login, then a few MiB echoed byte-exact both ways.
 func TestPlayThroughServe(t *testing.T) {
 	const size = 3 << 20
-	for _, tc := range []struct {
-		name     string
-		protocol relay.Protocol
-		provider string
-	}{
-		{"ws", relay.WS, ""},
-		{"wss go", relay.WSS, "go"},
-		{"wss boringssl", relay.WSS, "boringssl"},
-	} {
+	for _, tc := range bridgeTransports {
 		t.Run(tc.name, func(t *testing.T) {
 			cert := selfSigned(t, time.Hour, "127.0.0.1")
 			addr := startServe(t, tc.protocol, tc.provider, cert, startBackend(t))
