@@ -2,11 +2,11 @@ package bridge
 
 import (
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
 )
@@ -15,15 +15,7 @@ import (
 // provider) -> backend: an offline login, then a few MiB echoed byte-exact both ways.
 func TestPlayThroughServe(t *testing.T) {
 	const size = 3 << 20
-	for _, tc := range []struct {
-		name     string
-		protocol relay.Protocol
-		provider string
-	}{
-		{"ws", relay.WS, ""},
-		{"wss go", relay.WSS, "go"},
-		{"wss boringssl", relay.WSS, "boringssl"},
-	} {
+	for _, tc := range bridgeTransports {
 		t.Run(tc.name, func(t *testing.T) {
 			cert := selfSigned(t, time.Hour, "127.0.0.1")
 			addr := startServe(t, tc.protocol, tc.provider, cert, startBackend(t))
@@ -39,13 +31,7 @@ func TestPlayThroughServe(t *testing.T) {
 // TestStatusPassesThrough: with the server up, a server-list ping reaches it; here the relay
 // has no backend, so its fallback answers, which proves the ping crossed the WebSocket.
 func TestStatusPassesThrough(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := ln.Addr().String()
-	ln.Close()
-	addr := startServe(t, relay.WS, "", selfSigned(t, time.Hour, "127.0.0.1"), down)
+	addr := startServe(t, relay.WS, "", selfSigned(t, time.Hour, "127.0.0.1"), testutil.ClosedPort(t))
 	b := startBridge(t, ws.DialConfig{URL: "ws://" + addr + "/mc"}, nil)
 	if motd := askStatus(t, b); motd != relay.DefaultFallback().Status.MOTD {
 		t.Errorf("MOTD %q, want the server's fallback %q", motd, relay.DefaultFallback().Status.MOTD)

@@ -69,6 +69,13 @@ func trusting(t *testing.T, ca gossl.PEMPair) *tls.Config {
 	return cfg
 }
 
+// bridgeTransports are ws, and wss with each TLS provider (one a build lacks skips).
+var bridgeTransports = []struct {
+	name     string
+	protocol relay.Protocol
+	provider string
+}{{"ws", relay.WS, ""}, {"wss go", relay.WSS, "go"}, {"wss boringssl", relay.WSS, "boringssl"}}
+
 // startServe runs `moonbridge serve` (relay.Server) on 127.0.0.1:0 for one protocol in front of
 // backend; wss uses the named TLS provider with cert, and the test skips with the reason when
 // this build lacks the provider.

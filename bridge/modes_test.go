@@ -12,13 +12,6 @@ import (
 	"github.com/moonbridge/moonbridge/ws"
 )
 
-// bridgeTransports are ws, and wss with each TLS provider (one a build lacks skips).
-var bridgeTransports = []struct {
-	name     string
-	protocol relay.Protocol
-	provider string
-}{{"ws", relay.WS, ""}, {"wss go", relay.WSS, "go"}, {"wss boringssl", relay.WSS, "boringssl"}}
-
 // startModesBridge runs a bridge with the modes asked for in front of remote; its log lines go
 // to the test and to the returned buffer.
 func startModesBridge(t *testing.T, remote ws.DialConfig, early, raw bool) (*Bridge, *testutil.SyncBuffer) {

@@ -12,7 +12,8 @@ type Counters struct {
 	// TCPPayload is the bytes of TCP segments' data (IPv4 and IPv6 without extension headers),
 	// what the sockets at both ends wrote and read.
 	TCPPayload uint64 `json:"tcp_payload"`
-	// Dropped is packets the far device refused to take (it was down).
+	// Dropped is packets not carried: read while the queue was full, or refused by the far
+	// device (it was down).
 	Dropped uint64 `json:"dropped"`
 	// LateP50, LateP99 and LateMax are how long after their due time packets were written on.
 	LateP50 time.Duration `json:"late_p50_ns"`

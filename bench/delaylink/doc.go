@@ -19,7 +19,7 @@
 // TLS, the WebSocket upgrade and TCP's own slow start and ACK clocking see the same delays.
 // What it does not model: loss, reordering, jitter, a bandwidth limit (a packet is held for
 // OneWay whatever its size, so a burst arrives as fast as it was sent) and queueing; a packet
-// is late by the time its pump takes to wake (Go's timers: tens of microseconds on an idle
+// is late by the time its pump takes to wake from ppoll (tens of microseconds on an idle
 // machine, more under load), which Counters.Late records. A TUN device of the kernel's
 // defaults carries packets of its MTU (1500) with their checksums computed: the kernel
 // segments and checksums for a device that offers no offloads, so each packet read is what a

@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/backend"
 	"github.com/moonbridge/moonbridge/bench/modern"
 	"github.com/moonbridge/moonbridge/bench/traffic"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 func startBackend(t *testing.T) string {
@@ -59,13 +60,7 @@ func TestOnceReachesLoginSuccess(t *testing.T) {
 }
 
 func TestOnceReportsARefusedDial(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	if _, err := Once(context.Background(), dialer(addr, 0), "Alex", false); err == nil || !strings.Contains(err.Error(), "dial") {
+	if _, err := Once(context.Background(), dialer(testutil.ClosedPort(t), 0), "Alex", false); err == nil || !strings.Contains(err.Error(), "dial") {
 		t.Errorf("err = %v, want a dial error", err)
 	}
 }

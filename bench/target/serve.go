@@ -72,8 +72,9 @@ func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
 	return Launch(ctx, cfg.Binary, cmd, addr, DialProbe)
 }
 
-// Launch starts cmd, called name in errors, and waits until probe finds addr accepting connections (a listener of the
-// process); it stops the process when that does not come within 10 s or the process exits.
+// Launch starts cmd, called name in errors, and waits until probe finds addr (a listener of
+// the process) accepting connections; it stops the process when that does not come within
+// 10 s or the process exits.
 func Launch(ctx context.Context, name string, cmd *exec.Cmd, addr string, probe Probe) (*Managed, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)

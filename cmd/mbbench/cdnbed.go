@@ -27,7 +27,6 @@ import (
 const (
 	cdnListenPort = 25600
 	cdnBridgePort = 25700
-	cdnProbeWait  = 20 * time.Millisecond
 )
 
 // cdnBedConfig is what the simulated CDN path runs: moonbridge (one binary: serve in the edge

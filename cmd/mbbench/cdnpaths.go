@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -185,4 +187,21 @@ func (f *cdnFlags) measure(stdout io.Writer, m func(context.Context) (report any
 	}
 	markdown(stdout)
 	return nil
+}
+
+// cdnMeta is the environment of a join or wire run, first in its report.
+type cdnMeta struct {
+	Time   string         `json:"time"`
+	Kernel string         `json:"kernel"`
+	CPUs   int            `json:"cpus"`
+	Go     string         `json:"go"`
+	Args   []string       `json:"args"`
+	PIDs   map[string]int `json:"pids"` // join's; wire's phases each have their own
+	// LinkRealtime says whether the link's pumps ran under SCHED_FIFO (delaylink.Link.Realtime).
+	LinkRealtime bool `json:"link_realtime"`
+}
+
+// newCDNMeta is this run's environment, without the testbed's PIDs and link.
+func newCDNMeta() cdnMeta {
+	return cdnMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:]}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -52,21 +51,10 @@ func (f *joinFlags) check() error {
 
 // joinReport is what mbbench join prints.
 type joinReport struct {
-	Meta    joinMeta          `json:"meta"`
+	Meta    cdnMeta           `json:"meta"`
 	Summary jointime.Summary  `json:"summary"`
 	Link    linkCounters      `json:"link"`
 	Samples []jointime.Sample `json:"samples"`
-}
-
-type joinMeta struct {
-	Time   string         `json:"time"`
-	Kernel string         `json:"kernel"`
-	CPUs   int            `json:"cpus"`
-	Go     string         `json:"go"`
-	Args   []string       `json:"args"`
-	PIDs   map[string]int `json:"pids"`
-	// LinkRealtime says whether the link's pumps ran under SCHED_FIFO (delaylink.Link.Realtime).
-	LinkRealtime bool `json:"link_realtime"`
 }
 
 // linkCounters is what the link carried over the whole run, each way.
@@ -102,7 +90,8 @@ func runJoin(ctx context.Context, f *joinFlags, stderr io.Writer) (rep joinRepor
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, bed.close()) }()
-	rep.Meta = joinMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:], PIDs: bed.pids(), LinkRealtime: bed.net.Link.Realtime()}
+	rep.Meta = newCDNMeta()
+	rep.Meta.PIDs, rep.Meta.LinkRealtime = bed.pids(), bed.net.Link.Realtime()
 	writeJoinHeader(stderr, rep.Meta, f.paths)
 	cfg := jointime.Config{
 		RTTs: f.rtts, SetRTT: func(rtt time.Duration) { bed.net.SetRTT(rtt); writeLoad(stderr) }, Rounds: f.rounds,
@@ -130,7 +119,7 @@ func writeLoad(w io.Writer) {
 	}
 }
 
-func writeJoinHeader(w io.Writer, m joinMeta, paths []cdnPath) {
+func writeJoinHeader(w io.Writer, m cdnMeta, paths []cdnPath) {
 	fmt.Fprintf(w, "mbbench %s\n", strings.Join(m.Args, " "))
 	fmt.Fprintf(w, "# %s, Linux %s, %d CPUs, %s; pids %v; link pumps SCHED_FIFO: %v\n", m.Time, m.Kernel, m.CPUs, m.Go, m.PIDs, m.LinkRealtime)
 	for i, p := range paths {

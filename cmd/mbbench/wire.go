@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -65,7 +63,7 @@ func (f *wireFlags) check() error {
 
 // wireReport is what mbbench wire --json prints.
 type wireReport struct {
-	Meta       joinMeta      `json:"meta"`
+	Meta       cdnMeta       `json:"meta"`
 	Comparison ab.Comparison `json:"comparison"`
 }
 
@@ -100,7 +98,7 @@ type wireRun struct {
 }
 
 func (w *wireRun) run(ctx context.Context) (wireReport, error) {
-	rep := wireReport{Meta: joinMeta{Time: time.Now().UTC().Format(time.RFC3339), Kernel: kernelRelease(), CPUs: runtime.NumCPU(), Go: runtime.Version(), Args: os.Args[1:]}}
+	rep := wireReport{Meta: newCDNMeta()}
 	fmt.Fprintf(w.log, "mbbench %s\n# %s, Linux %s, %d CPUs, %s\n", strings.Join(rep.Meta.Args, " "), rep.Meta.Time, rep.Meta.Kernel, rep.Meta.CPUs, rep.Meta.Go)
 	variants := make([]ab.Variant, len(w.f.paths))
 	for i, p := range w.f.paths {
