@@ -17,6 +17,14 @@ func (s *Server) attachPools(pools []*pool.Pool) {
 	}
 }
 
+// followRoutes moves the backends' metrics, the login events and the health checks from prev's
+// routes to next's, once next is the current router (Reload, SetRoutes). Called under s.mu.
+func (s *Server) followRoutes(prev, next *Router) {
+	s.backends.Follow(prev.pools(), next.pools())
+	s.events.follow(next)
+	s.followChecks(next)
+}
+
 // healthChecks are the running health checks and idle stops of the current routes' pools, each
 // pool's own, so that SetRoutes leaves those of an unchanged route running; guarded by
 // Server.mu.

@@ -35,11 +35,8 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	s.attachMeter(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.draining.Load():
-		return ListenerChanges{}, errors.New("the server is shutting down")
-	case !s.started:
-		return ListenerChanges{}, errors.New("the server has not started")
+	if err := s.changeable(); err != nil {
+		return ListenerChanges{}, err
 	}
 	prev := s.current.Swap(next)
 	plan := s.planListeners(prev, next)
@@ -55,9 +52,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	s.meter.Configure(next.LoginMeter)
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
-	s.backends.Follow(prev.router.pools(), next.router.pools())
-	s.events.follow(next.router)
-	s.followChecks(next.router)
+	s.followRoutes(prev.router, next.router)
 	for _, ln := range append(plan.remove, plan.restart...) {
 		ln.close()
 	}
@@ -67,6 +62,18 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	}
 	s.listeners = inConfigOrder(next.Listeners, slices.Concat(plan.keep, added, restarted))
 	return plan.changes(), err
+}
+
+// changeable says why the settings cannot change now (Reload, SetRoutes): the server is
+// shutting down or has not started; nil when they can. Called under s.mu.
+func (s *Server) changeable() error {
+	switch {
+	case s.draining.Load():
+		return errors.New("the server is shutting down")
+	case !s.started:
+		return errors.New("the server has not started")
+	}
+	return nil
 }
 
 // inConfigOrder puts the running listeners in the order of cfgs, for Addrs.

@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"errors"
 	"reflect"
 
 	"github.com/moonbridge/moonbridge/relay/pool"
@@ -23,11 +22,8 @@ func (s *Server) SetRoutes(routes []Route) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.draining.Load():
-		return errors.New("the server is shutting down")
-	case !s.started:
-		return errors.New("the server has not started")
+	if err := s.changeable(); err != nil {
+		return err
 	}
 	prev := s.settings()
 	if err := router.needsVerifier(prev.Tokens); err != nil {
@@ -38,9 +34,7 @@ func (s *Server) SetRoutes(routes []Route) error {
 	next.Routes, next.router = routes, router
 	s.attachMeter(&next)
 	s.current.Store(&next)
-	s.backends.Follow(prev.router.pools(), router.pools())
-	s.events.follow(router)
-	s.followChecks(router)
+	s.followRoutes(prev.router, router)
 	return nil
 }
 

@@ -196,11 +196,7 @@ func checkUpgradeResponse(resp *http.Response, key string, cfg DialConfig) error
 // offered says whether a server's choice is one the request allowed: the configured
 // subprotocol (or none, when none is configured), or a mode token that was offered.
 func offered(chosen string, cfg DialConfig) bool {
-	if chosen == cfg.Subprotocol {
-		return true
-	}
-	early, raw := modesOf(chosen)
-	return (early || raw) && (!early || len(cfg.EarlyData) > 0) && (!raw || cfg.RawStream)
+	return chosen == cfg.Subprotocol || allowed(chosen, len(cfg.EarlyData) > 0, cfg.RawStream)
 }
 
 func newChallengeKey() string {

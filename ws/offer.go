@@ -126,13 +126,9 @@ func decodeEarlyData(encoded string, limit int) ([]byte, error) {
 // early data token only with the early data decoded, a raw token only with raw), then the first
 // of others (the server's subprotocols, in its order) that was offered; "" for none.
 func (o Offer) choose(raw bool, others []string) string {
-	early := o.EarlyData != nil
-	for _, m := range []struct {
-		token     string
-		early, rw bool
-	}{{EarlyRawProtocol, true, true}, {EarlyDataProtocol, true, false}, {RawStreamProtocol, false, true}} {
-		if (!m.early || early) && (!m.rw || raw) && o.offers(m.token) {
-			return m.token
+	for _, token := range modeTokens {
+		if allowed(token, o.EarlyData != nil, raw) && o.offers(token) {
+			return token
 		}
 	}
 	for _, p := range others {
@@ -152,6 +148,9 @@ func (o Offer) offers(v string) bool {
 	return false
 }
 
+// modeTokens are the mode tokens, best first.
+var modeTokens = [...]string{EarlyRawProtocol, EarlyDataProtocol, RawStreamProtocol}
+
 // modesOf says what a selected value turns on.
 func modesOf(subprotocol string) (early, raw bool) {
 	switch subprotocol {
@@ -165,17 +164,21 @@ func modesOf(subprotocol string) (early, raw bool) {
 	return false, false
 }
 
+// allowed says whether v is a mode token whose modes are all among those on offer: early data,
+// the raw stream.
+func allowed(v string, early, raw bool) bool {
+	e, r := modesOf(v)
+	return (e || r) && (!e || early) && (!r || raw)
+}
+
 // offerValues is what a client offers, in preference order: the mode tokens that the early data
 // and raw asked for allow, then subprotocol, then the data value.
 func offerValues(early []byte, raw bool, subprotocol string) []string {
 	var vs []string
-	switch {
-	case len(early) > 0 && raw:
-		vs = append(vs, EarlyRawProtocol, EarlyDataProtocol, RawStreamProtocol)
-	case len(early) > 0:
-		vs = append(vs, EarlyDataProtocol)
-	case raw:
-		vs = append(vs, RawStreamProtocol)
+	for _, token := range modeTokens {
+		if allowed(token, len(early) > 0, raw) {
+			vs = append(vs, token)
+		}
 	}
 	if subprotocol != "" {
 		vs = append(vs, subprotocol)
