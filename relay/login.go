@@ -47,12 +47,19 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	return nil
 }
 
-// attachMeter gives set's online routes the server's login meter (a config reloaded as it was
-// has it already: no write then, while its sessions may read it).
-func (s *Server) attachMeter(set *settings) {
+// attachLogins gives set's online routes the server's login meter, and the routes' transfer
+// cookie checkers the server's seen-set, both kept across reloads (a config reloaded as it was
+// has them already: no write then, while its sessions may read them).
+func (s *Server) attachLogins(set *settings) {
 	for _, r := range set.Routes {
-		if r.Login != nil && r.Login.Online && r.Login.Meter != s.meter {
+		if r.Login == nil {
+			continue
+		}
+		if r.Login.Online && r.Login.Meter != s.meter {
 			r.Login.Meter = s.meter
+		}
+		if tc, ok := r.Login.TransferCookies.(*TransferCookies); ok && tc.seen.Load() != s.cookiesSeen {
+			tc.seen.Store(s.cookiesSeen)
 		}
 	}
 }
