@@ -82,14 +82,14 @@ type Server struct {
 	mem       *memoryWatch // memory profile, limit and admission (memory.go)
 	lifecycle              // draining and listener health (readiness.go)
 	// backends count dials per backend and wakes per route; the pools' checkers run on wg.
-	backends *pool.Metrics
-	events   *loginEvents // logins per route and the login webhook's queue
-	attack   attackWatch  // the attack mode: rates over the whole proxy (attack.go)
-	meter    *auth.Meter  // the session server's login meter, shared by the online routes
-	// cookiesSeen are the transfer cookies believed here, shared by the routes' checkers
-	cookiesSeen *cookieSeen
-	transfers   transferMetrics // what drains moved, and the transfer logins that came in
-	wsModes     wsModeMetrics   // upgrades that used early data and the raw stream
+	backends  *pool.Metrics
+	events    *loginEvents    // logins per route and the login webhook's queue
+	attack    attackWatch     // the attack mode: rates over the whole proxy (attack.go)
+	meter     *auth.Meter     // the session server's login meter, shared by the online routes
+	transfers transferMetrics // what drains moved, and the transfer logins that came in
+	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
+
+	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -127,11 +127,12 @@ func New(cfg Config) (*Server, error) {
 		answering: make(chan struct{}, maxRefusalAnswers),
 		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
-		transfers: newTransferMetrics(), cookiesSeen: newCookieSeen(maxSeenCookies),
-		wsModes: newWSModeMetrics(),
+		transfers: newTransferMetrics(),
+		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set.router.pools())
+	s.cookiesSeen = newCookieSeen(maxSeenCookies)
 	s.attachLogins(set)
 	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
