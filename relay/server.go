@@ -89,6 +89,8 @@ type Server struct {
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 
+	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers, health checkers
@@ -130,7 +132,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set.router.pools())
-	s.attachMeter(set)
+	s.cookiesSeen = newCookieSeen(maxSeenCookies)
+	s.attachLogins(set)
 	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
 	s.current.Store(set)
