@@ -99,7 +99,6 @@ func (ln *listener) handle(raw net.Conn) {
 	if ln.refuseBlocked(raw) {
 		return
 	}
-	ln.srv.attack.conns.Add(1)
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()
