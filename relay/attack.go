@@ -9,7 +9,7 @@ import (
 
 // AttackMode is the automatic attack mode (docs/defence.md, "Attack mode"). While new
 // connections, status pings or logins over the whole proxy come faster than their thresholds,
-// what new connections get tightens: a status ping is answered only from the status cache
+// what new connections get tightens: status pings share one live answer per route a second
 // (statusFromCache), new connections per address and per network get a quarter of their rate
 // (counter.setStrict), online logins pass the login meter one at a time (Meter.SetStrict), a
 // wss client over a per-address limit is refused before TLS (answerTLS).
@@ -158,8 +158,8 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	w.since, w.lastOver, w.refusedAtStart = now, now, s.refusedSoFar()
 	s.tighten(true)
 	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
-		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
-			"from the status cache, new connections per address and per network are held to a "+
+		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings share "+
+			"one answer per route a second, new connections per address and per network are held to a "+
 			"quarter of their rate, online logins go through the login meter without its burst, "+
 			"and wss clients over a per-address limit are refused before TLS until every rate "+
 			"stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))

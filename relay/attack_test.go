@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -119,15 +120,7 @@ func TestAttackModeOff(t *testing.T) {
 // In attack mode a route whose backend stopped answering answers pings with its last live
 // answer, however old, and a route that never had one with the fallback.
 func TestAttackModeAnswersPingsFromTheCache(t *testing.T) {
-	backend := startLiveStatusServer(t, paperStatus)
-	srv, addr := startProxy(t, func(c *Config) {
-		openLimits(c)
-		c.Defence.AttackMode = quickAttackMode(time.Hour)
-		c.Routes = []Route{
-			{Hosts: []string{"cached.example"}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: time.Nanosecond},
-			{Hosts: []string{"plain.example"}, Backends: []pool.Backend{{Addr: testutil.ClosedPort(t)}}},
-		}
-	}, Minecraft)
+	srv, addr, backend := startAttackStatusProxy(t, "cached.example", time.Nanosecond)
 	pingStatus(t, Minecraft, addr, "cached.example") // a live answer, kept
 	backend.ln.Close()
 	spreadFlood(t, srv, addr, nil)
@@ -136,9 +129,24 @@ func TestAttackModeAnswersPingsFromTheCache(t *testing.T) {
 			t.Errorf("attack mode answer %s, want the cached %s", got, paperStatus)
 		}
 	}
-	if status := pingStatus(t, Minecraft, addr, "plain.example"); !strings.Contains(jsonText(t, status), DefaultFallback().Status.MOTD) {
+	if status := pingStatus(t, Minecraft, addr, "down.example"); !strings.Contains(jsonText(t, status), DefaultFallback().Status.MOTD) {
 		t.Errorf("a route without cached answers got %s, want the fallback", jsonText(t, status))
 	}
+}
+
+// startAttackStatusProxy starts a proxy with open limits and quickAttackMode, a route for host
+// to a backend that answers status pings (with statusCache), and one for down.example to none.
+func startAttackStatusProxy(t *testing.T, host string, statusCache time.Duration) (*Server, string, *liveStatusServer) {
+	backend := startLiveStatusServer(t, paperStatus)
+	srv, addr := startProxy(t, func(c *Config) {
+		openLimits(c)
+		c.Defence.AttackMode = quickAttackMode(time.Hour)
+		c.Routes = []Route{
+			{Hosts: []string{host}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: statusCache},
+			{Hosts: []string{"down.example"}, Backends: []pool.Backend{{Addr: testutil.ClosedPort(t)}}},
+		}
+	}, Minecraft)
+	return srv, addr, backend
 }
 
 // A wss client over a per-address limit finishes TLS and gets HTTP 429 with the reason, as a
@@ -246,5 +254,27 @@ func TestAttackModeFollowsReload(t *testing.T) {
 	waitForMetric(t, srv, attackSeries, nil, 0)
 	if n := lines.count("attack mode off after", `"why":"attack mode turned off"`); n != 1 {
 		t.Errorf("%d lines saying the reload ended the attack mode, want 1:\n%s", n, lines.String())
+	}
+}
+
+// A measurement counts each network for at most its cap, and every event of networks past
+// maxShareNetworks in full.
+func TestAttackSharesAreCappedPerNetwork(t *testing.T) {
+	var shares attackShares
+	flooding, quiet := netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("198.51.100.0/24")
+	for range 1000 {
+		shares.note(flooding, kindConnection)
+	}
+	shares.note(quiet, kindConnection)
+	shares.note(quiet, kindLogin)
+	got := shares.take([attackKinds]float64{kindConnection: 20, kindPing: 10, kindLogin: 5})
+	if want := [attackKinds]float64{kindConnection: 21, kindLogin: 1}; got != want {
+		t.Errorf("measured %v, want %v: the flooding network counts 20, the quiet one its own", got, want)
+	}
+	for i := range maxShareNetworks + 3 {
+		shares.note(netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), 32), kindPing)
+	}
+	if got := shares.take([attackKinds]float64{1, 1, 1}); got[kindPing] != maxShareNetworks+3 {
+		t.Errorf("measured %v pings from %d networks, want every one", got[kindPing], maxShareNetworks+3)
 	}
 }

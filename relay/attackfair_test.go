@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // floodNetworks is how many /24s spreadFlood comes from: enough that the networks' capped
@@ -94,15 +93,7 @@ func TestSpreadFloodStartsAttackMode(t *testing.T) {
 // backend per route per attackProbeEvery, shared by the pings meanwhile; a route whose backend
 // does not answer gets the fallback.
 func TestAttackModePingGetsTheLiveAnswer(t *testing.T) {
-	backend := startLiveStatusServer(t, paperStatus)
-	srv, addr := startProxy(t, func(c *Config) {
-		openLimits(c)
-		c.Defence.AttackMode = quickAttackMode(time.Hour)
-		c.Routes = []Route{
-			{Hosts: []string{"h"}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}},
-			{Hosts: []string{"down.example"}, Backends: []pool.Backend{{Addr: testutil.ClosedPort(t)}}},
-		}
-	}, Minecraft)
+	srv, addr, backend := startAttackStatusProxy(t, "h", 0)
 	spreadFlood(t, srv, addr, nil)
 	start := time.Now()
 	const pings = 5

@@ -14,7 +14,8 @@ type Defence struct {
 func DefaultDefence() Defence { return Defence{Block: DefaultBlock(), AttackMode: DefaultAttackMode()} }
 
 // Block configures the block list (blocklist.go): an address whose connections start with
-// garbage or a malformed Minecraft hello After times within Window is refused at accept for
+// garbage or a malformed Minecraft hello After times within Window, or are refused by its
+// per-address rate rateRefusalsPerStrike x After times within it, is refused at accept for
 // For. After 0 turns the list off (the zero Block); a zero Window, For or MaxAddresses is
 // the default's.
 type Block struct {

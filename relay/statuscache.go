@@ -154,12 +154,8 @@ func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route,
 		}
 		return s.liveStatus(route, hello.Handshake, capture)
 	})
-	switch {
-	case err == nil && shared:
-		s.line.answered = "status cache (attack mode)"
-	case err == nil:
-		s.line.answered = "live status (attack mode)"
-	default:
+	s.line.answered = statusSource(shared) + " (attack mode)"
+	if err != nil {
 		var ok bool
 		if body, ok = route.status.last(key); !ok {
 			s.line.answered = "fallback (attack mode)"
