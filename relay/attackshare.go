@@ -72,18 +72,12 @@ func (l NetworkLimits) shareCaps(elapsed time.Duration) [attackKinds]float64 {
 	}
 }
 
-// noteAttack counts one event of addr's network toward the attack mode's next measurement.
-// The caller holds mu.
-func (c *counter) noteAttack(addr netip.Addr, kind attackKind) {
-	c.shares.note(c.networkKey(addr), kind)
-}
-
 // noteConnection counts a connection refused before it was counted under its address (by the
 // total limit) toward the attack mode.
 func (c *counter) noteConnection(addr netip.Addr) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.noteAttack(addr, kindConnection)
+	c.shares.note(c.networkKey(addr), kindConnection)
 }
 
 // takeShares is the attack mode's measurement of elapsed: per second, each network's share

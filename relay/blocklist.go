@@ -27,7 +27,8 @@ import (
 //
 // A trusted proxy's own address is never struck, so never blocked; a reload (which is what
 // can make an address trusted) and ClearBlockList empty the list. It remembers at most
-// MaxAddresses addresses, counted and blocked together: when full, what has expired is swept
+// MaxAddresses addresses, struck and blocked together, and as many whose refusals by the rate
+// it counts (remembered): when full, what has expired is swept
 // (at most once a second), and if it is still full a new address is not added. Evicting the
 // oldest instead would let an attacker with more addresses than the cap unblock its first ones
 // by using new ones; not adding only leaves the newest ones to the cheap refusal, which is
@@ -104,12 +105,12 @@ func (b *blockList) strike(key netip.Addr, now time.Time) (blocked bool) {
 func (b *blockList) refusedOverRate(key netip.Addr, now time.Time) (blocked bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.counts(key, now) && b.count(b.overRate, key, rateRefusalsPerStrike, now) && b.strikeLocked(key, now)
+	return b.counts(key, now) && b.count(overRateCounts, key, now) && b.strikeLocked(key, now)
 }
 
 // strikeLocked counts a strike of key and blocks it on the After-th; b.mu is held.
 func (b *blockList) strikeLocked(key netip.Addr, now time.Time) (blocked bool) {
-	if !b.count(b.strikes, key, b.cfg.After, now) {
+	if !b.count(strikeCounts, key, now) {
 		return false
 	}
 	b.blocked[key] = now.Add(b.cfg.For)
@@ -127,12 +128,24 @@ func (b *blockList) counts(key netip.Addr, now time.Time) bool {
 	return !ok || !now.Before(until)
 }
 
-// count adds one to key's count in counts, within its window, and says whether that made
-// after, which starts key's count anew. A new key is not counted when the list is full. b.mu
-// is held.
-func (b *blockList) count(counts map[netip.Addr]strikeCount, key netip.Addr, after int, now time.Time) bool {
+// countKind is which of the list's counts count adds to.
+type countKind bool
+
+const (
+	strikeCounts   countKind = false // strikes toward a block, Block.After of them
+	overRateCounts countKind = true  // refusals by the rate toward a strike, rateRefusalsPerStrike
+)
+
+// count adds one to key's count of kind, within its window, and says whether that made a full
+// count, which starts key's count anew. A new key is not counted when there is no room for it.
+// b.mu is held.
+func (b *blockList) count(kind countKind, key netip.Addr, now time.Time) bool {
+	counts, after := b.strikes, b.cfg.After
+	if kind == overRateCounts {
+		counts, after = b.overRate, rateRefusalsPerStrike
+	}
 	s, ok := counts[key]
-	if !ok && !b.room(now) {
+	if !ok && !b.room(kind, now) {
 		return false
 	}
 	if !ok || now.Sub(s.first) >= b.cfg.Window {
@@ -146,9 +159,10 @@ func (b *blockList) count(counts map[netip.Addr]strikeCount, key netip.Addr, aft
 	return true
 }
 
-// room says whether a new address fits, sweeping a full list when it was not swept lately.
-func (b *blockList) room(now time.Time) bool {
-	if b.remembered() < b.cfg.MaxAddresses {
+// room says whether a new address fits in the counts of kind, sweeping a full list when it was
+// not swept lately.
+func (b *blockList) room(kind countKind, now time.Time) bool {
+	if b.remembered(kind) < b.cfg.MaxAddresses {
 		return true
 	}
 	if now.Sub(b.swept) < sweepEvery {
@@ -163,11 +177,18 @@ func (b *blockList) room(now time.Time) bool {
 		}
 	}
 	b.countBlocked(now)
-	return b.remembered() < b.cfg.MaxAddresses
+	return b.remembered(kind) < b.cfg.MaxAddresses
 }
 
-// remembered is how many addresses the list holds, counted and blocked; b.mu is held.
-func (b *blockList) remembered() int { return len(b.strikes) + len(b.overRate) + len(b.blocked) }
+// remembered is how many addresses count against the room for kind: the struck and the blocked
+// together, and the over-rate counts on their own, so that a spread flood's refusals by the
+// rate do not crowd out the strikes of garbage. b.mu is held.
+func (b *blockList) remembered(kind countKind) int {
+	if kind == overRateCounts {
+		return len(b.overRate)
+	}
+	return len(b.strikes) + len(b.blocked)
+}
 
 // countBlocked drops the expired blocks and counts the others; b.mu is held.
 func (b *blockList) countBlocked(now time.Time) int {

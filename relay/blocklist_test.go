@@ -221,3 +221,26 @@ func TestBlockCheckAtAcceptZeroAllocs(t *testing.T) {
 		t.Fatalf("with a strike counted: %v allocations, want 0", n)
 	}
 }
+
+// rateRefusalsPerStrike refusals by the rate are one strike, and the addresses whose refusals
+// are counted have a cap of their own: a flood of them leaves room for garbage strikes.
+func TestRateRefusalsStrikeWithinTheirOwnCap(t *testing.T) {
+	b := newBlockList(Block{After: 1, Window: time.Minute, For: time.Minute, MaxAddresses: 3})
+	now := time.Now()
+	addr := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 1, byte(i)}) }
+	for i := range 10 {
+		b.refusedOverRate(addr(i), now)
+	}
+	if !b.strike(addr(100), now) {
+		t.Error("a garbage strike found no room after refusals by the rate from 10 addresses")
+	}
+	blocked := 0
+	for range rateRefusalsPerStrike - 1 {
+		if b.refusedOverRate(addr(0), now) {
+			blocked++
+		}
+	}
+	if blocked != 1 || !b.has(addr(0), now) {
+		t.Errorf("%d blocks after %d refusals by the rate, want 1 at the last", blocked, rateRefusalsPerStrike)
+	}
+}

@@ -22,7 +22,8 @@ type Block struct {
 	After  int           `yaml:"after"`
 	Window time.Duration `yaml:"window"`
 	For    time.Duration `yaml:"for"`
-	// MaxAddresses bounds the addresses the list remembers, blocked and counted alike.
+	// MaxAddresses bounds the addresses the list remembers, blocked and struck alike, and
+	// apart from them the addresses whose refusals by the rate it counts.
 	MaxAddresses int `yaml:"max_addresses"`
 }
 

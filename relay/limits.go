@@ -144,8 +144,8 @@ func (c *counter) acquireTotal() (release func(), err error) {
 func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.noteAttack(addr, kindConnection)
 	key, network := c.limitKey(addr), c.networkKey(addr) // they read limits, which reload changes
+	c.shares.note(network, kindConnection)
 	if c.perAddr[key] >= c.limits.MaxConnectionsPerIP {
 		return nil, limitError(refusedPerAddr, c.limits.MaxConnectionsPerIP, "connections per address")
 	}
