@@ -62,7 +62,8 @@ const rateRefusalsPerStrike = 200
 
 var blockedDesc = prometheus.NewDesc("moonbridge_blocked_addresses",
 	"Client addresses (IPv6: networks of limits.ipv6_prefix bits) on the block list now, refused at "+
-		"accept after repeated garbage or malformed handshakes (defence.block).", nil, nil)
+		"accept after repeated garbage or malformed handshakes, or sustained connections far over their "+
+		"rate (defence.block).", nil, nil)
 
 func newBlockList(cfg Block) *blockList {
 	b := &blockList{}
