@@ -12,8 +12,9 @@ import (
 //
 //   - waiting for the first bytes: at most maxRefusalWaits refused connections wait (each for
 //     at most the answer's deadline); when one more comes, the one that has waited longest is
-//     let go unanswered. A client sends its first bytes as soon as it has connected, so a
-//     player's arrive long before a flood's silent connections are let go.
+//     let go unanswered. A client sends its first bytes right behind the packet that completes
+//     the connection, so they arrive at once, while a flood's silent connections each wait
+//     maxRefusalWaits divided by their rate before they are let go.
 //   - answering: once its first bytes are in, a client is answered within one of
 //     maxRefusalAnswers slots, at most refusalSlotsPerNetwork of them per client network, so
 //     one network's connections that start and stall keep the others' answers free. With no
