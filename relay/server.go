@@ -105,10 +105,10 @@ type Server struct {
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
 
-	sampler   sampler       // refusal log lines per reason (refusal.go)
-	cheap     sampler       // cheap refusals' log lines per reason (refusal.go)
-	blocks    *blockList    // addresses refused at accept (blocklist.go)
-	answering chan struct{} // refused clients being answered (refuseanswer.go)
+	sampler   sampler      // refusal log lines per reason (refusal.go)
+	cheap     sampler      // cheap refusals' log lines per reason (refusal.go)
+	blocks    *blockList   // addresses refused at accept (blocklist.go)
+	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
 	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
 }
@@ -124,8 +124,7 @@ func New(cfg Config) (*Server, error) {
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(), checks: healthChecks{},
-		answering: make(chan struct{}, maxRefusalAnswers),
-		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
+		cheap: sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
