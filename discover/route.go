@@ -25,6 +25,10 @@ type Route struct {
 	// Wake, when set, starts the route's stopped backend through its runtime for a login, and
 	// stops it after idle.
 	Wake *Wake
+	// Created is when the object the route was found on was made (a Service's
+	// creationTimestamp); zero when the source does not say. A source lists its routes oldest
+	// first, so that of two that claim one host the older is served.
+	Created time.Time
 }
 
 // Wake is how a source's runtime wakes a route's backend.
@@ -44,6 +48,6 @@ type Update func(routes []Route)
 func Same(a, b []Route) bool {
 	return slices.EqualFunc(a, b, func(a, b Route) bool {
 		return a.Name == b.Name && slices.Equal(a.Hosts, b.Hosts) && slices.Equal(a.Backends, b.Backends) && a.Balance == b.Balance &&
-			(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake)
+			(a.Wake == nil) == (b.Wake == nil) && (a.Wake == nil || *a.Wake == *b.Wake) && a.Created.Equal(b.Created)
 	})
 }

@@ -17,8 +17,8 @@ import (
 // The origins of routes besides the discovery sources' ("docker", "kubernetes"), in the order the
 // book merges them.
 const (
-	originFile = "file"
-	originAPI  = "api"
+	originFile = config.OriginFile
+	originAPI  = config.OriginAPI
 )
 
 // routeSetter swaps the running relay's routes, nothing else (relay.Server.SetRoutes).
@@ -193,7 +193,7 @@ func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[st
 	var extras []config.Route
 	add := func(origin string, r config.Route) {
 		e := bookEntry{origin: origin, route: r}
-		if err := m.problem(file.cfg, r); err != nil {
+		if err := m.problem(file.cfg, origin, r); err != nil {
 			e.leftOut = err.Error()
 		} else {
 			extras = append(extras, r)
@@ -220,14 +220,15 @@ func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[st
 	return m, nil
 }
 
-// problem is why r cannot be served after the routes m serves so far, or nil.
-func (m *bookMerge) problem(file config.Config, r config.Route) error {
-	if err := checkExtraRoute(file, r); err != nil {
+// problem is why r, a route of origin, cannot be served after the routes m serves so far, or
+// nil.
+func (m *bookMerge) problem(file config.Config, origin string, r config.Route) error {
+	if err := checkExtraRoute(file, origin, r); err != nil {
 		return err
 	}
 	for _, e := range m.entries {
 		if e.leftOut == "" {
-			if err := clash(e, r); err != nil {
+			if err := clash(e, origin, r, file); err != nil {
 				return err
 			}
 		}
@@ -235,10 +236,11 @@ func (m *bookMerge) problem(file config.Config, r config.Route) error {
 	return nil
 }
 
-// checkExtraRoute checks a route from elsewhere than the file as the file's are checked: its
-// keys, and the secret its login reads.
-func checkExtraRoute(file config.Config, r config.Route) error {
-	if err := file.CheckRoute(routeKey(r), r); err != nil {
+// checkExtraRoute checks a route from origin, elsewhere than the file, as the file's are
+// checked once what its source may not name is refused (config.CheckRouteFrom): its keys, and
+// the secret its login reads.
+func checkExtraRoute(file config.Config, origin string, r config.Route) error {
+	if err := file.CheckRouteFrom(origin, routeKey(r), r); err != nil {
 		return err
 	}
 	if r.Auth != config.AuthPassthrough {

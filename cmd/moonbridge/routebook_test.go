@@ -162,6 +162,8 @@ func TestHangupKeepsAPIAndDiscoveredRoutes(t *testing.T) {
 	fileBackend, apiBackend := taggedBackend(t, 'F'), taggedBackend(t, 'A')
 	cfg := localConfig()
 	cfg.Routes[0].Backends = []string{fileBackend}
+	cfg.Admin.RoutesAPI.Hosts = []string{"localhost"}      // the file's "*" serves it too
+	cfg.Discovery.Docker.Hosts = []string{"*.example.net"} // and x.example.net
 	next := cfg
 	r, _ := startReloader(t, cfg, func() (config.Config, error) { return next, nil })
 	addr := r.srv.Addrs()[0].String()

@@ -107,16 +107,17 @@ func (b *routeBook) apiIndex(name string) (int, error) {
 	return -1, &refusedChange{refusedConflict, fmt.Errorf("%q is a route %s found: change it where %s finds it", name, e.origin, e.origin)}
 }
 
-// checkAPI refuses r as an API route (replacing the API's i-th, or none for -1) when it fails a
-// file route's checks, or would not be served: its label is another route's, or a host it
-// names on a path it takes is a file route's or another API route's (served or left out). A
-// discovered route with one of its hosts is left out for it instead.
+// checkAPI refuses r as an API route (replacing the API's i-th, or none for -1) when it names
+// what admin.routes_api.allow does not list or fails a file route's checks, or would not be
+// served: its label is another route's, a host it names on a path it takes is a file route's
+// or another API route's (served or left out), or it would take players of a file route
+// (clash). A discovered route with one of its hosts is left out for it instead.
 func (b *routeBook) checkAPI(r config.Route, replacing int) error {
-	if err := checkExtraRoute(b.file.cfg, r); err != nil {
+	if err := checkExtraRoute(b.file.cfg, originAPI, r); err != nil {
 		return &refusedChange{refusedInvalid, err}
 	}
 	for _, f := range b.file.cfg.Routes {
-		if err := clash(bookEntry{origin: originFile, route: f}, r); err != nil {
+		if err := clash(bookEntry{origin: originFile, route: f}, originAPI, r, b.file.cfg); err != nil {
 			return &refusedChange{refusedConflict, err}
 		}
 	}
@@ -124,7 +125,7 @@ func (b *routeBook) checkAPI(r config.Route, replacing int) error {
 		if i == replacing {
 			continue
 		}
-		if err := clash(bookEntry{origin: originAPI, route: a}, r); err != nil {
+		if err := clash(bookEntry{origin: originAPI, route: a}, originAPI, r, b.file.cfg); err != nil {
 			return &refusedChange{refusedConflict, err}
 		}
 	}

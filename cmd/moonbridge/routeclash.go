@@ -6,19 +6,27 @@ import (
 	"strings"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // routeClash is why a route cannot be served beside one already there: the same label, or a
 // host pattern both name on a path both take, where the relay would send every player to the
-// route listed first.
+// route listed first; or a host pattern of a route from a less trusted origin that would take
+// players of a route from a more trusted one (takes).
 type routeClash struct {
 	origin, label string // of the route already there
-	host          string // the pattern both name; "" when the labels clash
+	host          string // the pattern of the new route; "" when the labels clash
+	takes         bool   // the host is not the same, but the relay would send the new route players of the other
+	claimKey      string // the key that lets the new route's origin claim hosts, for takes
 }
 
 func (c *routeClash) Error() string {
-	if c.host == "" {
+	switch {
+	case c.host == "":
 		return fmt.Sprintf("the name %q is taken by a route from %s", c.label, originName(c.origin))
+	case c.takes:
+		return fmt.Sprintf("host %q would take players that %q from %s serves, on the same paths (the relay prefers an exact name to a wildcard "+
+			"and a longer wildcard to a shorter one); %s.hosts lets the owner give such hosts to this source", c.host, c.label, originName(c.origin), c.claimKey)
 	}
 	return fmt.Sprintf("host %q is routed by %q from %s already, on the same paths", c.host, c.label, originName(c.origin))
 }
@@ -34,29 +42,36 @@ func originName(origin string) string {
 	return origin
 }
 
-// clash is the clash of r with e's route, or nil.
-func clash(e bookEntry, r config.Route) error {
+// rank orders origins by trust: the file, then the API, then the discovery sources alike.
+func rank(origin string) int {
+	switch origin {
+	case originFile:
+		return 0
+	case originAPI:
+		return 1
+	}
+	return 2
+}
+
+// clash is the clash of r, a route from origin, with e's route, or nil. A host of r that the
+// owner lets origin claim (trust.Hosts) clashes only when e names it too.
+func clash(e bookEntry, origin string, r config.Route, file config.Config) error {
 	if e.route.Label() == r.Label() {
 		return &routeClash{origin: e.origin, label: r.Label()}
 	}
-	if host, ok := sharedHost(e.route, r); ok {
-		return &routeClash{origin: e.origin, label: e.route.Label(), host: host}
+	if !pathsOverlap(e.route.Paths, r.Paths) {
+		return nil
 	}
-	return nil
-}
-
-// sharedHost is a host pattern of b that a names too, as the relay compares them (case and a
-// trailing dot aside), when the two take a path in common.
-func sharedHost(a, b config.Route) (string, bool) {
-	if !pathsOverlap(a.Paths, b.Paths) {
-		return "", false
-	}
-	for _, h := range b.Hosts {
-		if slices.ContainsFunc(a.Hosts, func(g string) bool { return sameHost(g, h) }) {
-			return h, true
+	trust, section := file.Trust(origin)
+	for _, h := range r.Hosts {
+		if slices.ContainsFunc(e.route.Hosts, func(g string) bool { return sameHost(g, h) }) {
+			return &routeClash{origin: e.origin, label: e.route.Label(), host: h}
+		}
+		if rank(e.origin) < rank(origin) && !trust.MayClaim(h) && relay.Takes(h, e.route.Hosts) {
+			return &routeClash{origin: e.origin, label: e.route.Label(), host: h, takes: true, claimKey: section}
 		}
 	}
-	return "", false
+	return nil
 }
 
 func sameHost(a, b string) bool {

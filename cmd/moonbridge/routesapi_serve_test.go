@@ -12,14 +12,17 @@ import (
 )
 
 // apiConfig serves Minecraft on 127.0.0.1:0, every host to fileBackend, with the routes API
-// on the admin endpoint, its token testToken and its routes kept in stateFile.
+// on the admin endpoint, its token testToken, its routes kept in stateFile, and localhost (the
+// host play names) the API's to take from the file's "*".
 func apiConfig(t *testing.T, fileBackend, stateFile string) config.Config {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	writeFile(t, tokenFile, []byte(testToken))
 	cfg := config.Default()
 	cfg.Listeners = []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}}
 	cfg.Routes[0].Backends = []string{fileBackend}
-	cfg.Admin = config.Admin{Listen: "127.0.0.1:0", RoutesAPI: config.RoutesAPI{Enabled: true, TokenFile: tokenFile, StateFile: stateFile}}
+	cfg.Admin.Listen = "127.0.0.1:0"
+	cfg.Admin.RoutesAPI.Enabled, cfg.Admin.RoutesAPI.TokenFile, cfg.Admin.RoutesAPI.StateFile = true, tokenFile, stateFile
+	cfg.Admin.RoutesAPI.Hosts = []string{"localhost"}
 	return cfg
 }
 

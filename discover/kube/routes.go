@@ -1,20 +1,26 @@
 package kube
 
 import (
+	"cmp"
 	"maps"
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/moonbridge/moonbridge/discover"
 )
 
-// routes is the whole set the stores make, ordered by route name.
+// routes is the whole set the stores make, oldest Service first (then by name), so that of two
+// Services that claim one host the older one is served (discover.Route.Created).
 func routes(svcs *serviceStore, endpoints *sliceStore) []discover.Route {
-	out := make([]discover.Route, 0, len(svcs.routes))
-	for _, key := range slices.Sorted(maps.Keys(svcs.routes)) {
+	keys := slices.SortedFunc(maps.Keys(svcs.routes), func(a, b string) int {
+		return cmp.Or(svcs.routes[a].created.Compare(svcs.routes[b].created), strings.Compare(a, b))
+	})
+	out := make([]discover.Route, 0, len(keys))
+	for _, key := range keys {
 		a := svcs.routes[key]
-		out = append(out, discover.Route{Name: "kube/" + key, Hosts: a.hosts, Backends: a.backends(endpoints)})
+		out = append(out, discover.Route{Name: "kube/" + key, Hosts: a.hosts, Backends: a.backends(endpoints), Created: a.created})
 	}
 	return out
 }

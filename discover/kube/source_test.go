@@ -310,3 +310,25 @@ func TestNewRefusesBadAPI(t *testing.T) {
 		}
 	}
 }
+
+// Two Services that claim one host: the older one (creationTimestamp) comes first, so it is
+// the one served, whatever the names' order; each route carries when its Service was made.
+func TestOlderServiceComesFirst(t *testing.T) {
+	api := newFakeAPI(t)
+	created := func(obj map[string]any, at string) map[string]any {
+		obj["metadata"].(map[string]any)["creationTimestamp"] = at
+		return obj
+	}
+	api.setList("services", "100",
+		created(serviceObject("a", "newer", "90", hostAnnotation("play.example.net"), "minecraft:25565"), "2026-12-01T10:00:00Z"),
+		created(serviceObject("z", "older", "91", hostAnnotation("play.example.net"), "minecraft:25565"), "2026-01-01T10:00:00Z"),
+	)
+	updates, _ := start(t, api.settings())
+	got := next(t, updates)
+	if len(got) != 2 || got[0].Name != "kube/z/older" || got[1].Name != "kube/a/newer" {
+		t.Fatalf("routes %+v, want kube/z/older first", got)
+	}
+	if want := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC); !got[0].Created.Equal(want) {
+		t.Errorf("the older route was created %v, want %v", got[0].Created, want)
+	}
+}

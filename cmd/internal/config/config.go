@@ -298,8 +298,9 @@ func defaultHealthCheck() HealthCheck {
 // listener for Minecraft, ws and wss on 127.0.0.1:25577 in front of a server on 127.0.0.1:25565.
 func Default() Config {
 	return Config{
-		Log: Log{Level: "info", Format: "auto"},
-		TLS: TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
+		Log:   Log{Level: "info", Format: "auto"},
+		Admin: Admin{RoutesAPI: RoutesAPI{RouteTrust: defaultRouteTrust()}},
+		TLS:   TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
 		WebSocket: WebSocket{
 			Path:          "/mc",
 			Keepalive:     30 * time.Second,

@@ -20,9 +20,14 @@ type KubeDiscovery struct {
 	// CAFile is the PEM authority of the API server's certificate; "": the service account's in
 	// a pod, the system's with api_url.
 	CAFile string `yaml:"ca_file"`
+	// RouteTrust: the hosts the source's routes may take from the file's and the API's, and what
+	// they may name (routetrust.go).
+	RouteTrust `yaml:",inline"`
 }
 
-func defaultKubeDiscovery() KubeDiscovery { return KubeDiscovery{AnnotationPrefix: "moonbridge.io"} }
+func defaultKubeDiscovery() KubeDiscovery {
+	return KubeDiscovery{AnnotationPrefix: "moonbridge.io", RouteTrust: defaultRouteTrust()}
+}
 
 var (
 	// dnsLabel is a namespace's name (RFC 1123 label, as Kubernetes takes it).
@@ -39,7 +44,7 @@ func (k KubeDiscovery) validate() []error {
 		return nil
 	}
 	const key = "discovery.kubernetes"
-	var errs []error
+	errs := k.RouteTrust.validate(key)
 	if k.Namespace != "" && !dnsLabel.MatchString(k.Namespace) {
 		errs = append(errs, invalid(key+".namespace", "%q is not a namespace name (lowercase letters, digits and -); empty watches every namespace", k.Namespace))
 	}

@@ -24,6 +24,9 @@ type RoutesAPI struct {
 	// AllowRemote serves the API on an admin.listen that is not loopback, where the token
 	// and the changes cross the network in plain HTTP.
 	AllowRemote bool `yaml:"allow_remote"`
+	// RouteTrust: the hosts the API's routes may take from the file's, and the commands,
+	// webhooks, containers and files they may name (routetrust.go).
+	RouteTrust `yaml:",inline"`
 }
 
 // MinAPITokenLength is the shortest token the routes API takes, in bytes.
@@ -51,7 +54,7 @@ func (a Admin) validateRoutesAPI() []error {
 	if !api.Enabled {
 		return nil
 	}
-	var errs []error
+	errs := api.RouteTrust.validate("admin.routes_api")
 	switch {
 	case a.Listen == "":
 		errs = append(errs, invalid("admin.routes_api.enabled", "the API is served on the admin endpoint: set admin.listen, such as 127.0.0.1:9100"))

@@ -64,21 +64,21 @@ func TestParseRouteErrors(t *testing.T) {
 	}
 }
 
-// CheckRoute gives a route from elsewhere the file's checks, those that need the rest of the
+// CheckRouteFrom gives a route from elsewhere the file's checks, those that need the rest of the
 // file among them.
 func TestCheckRouteNeedsTheFilesKeys(t *testing.T) {
 	r := DefaultRoute("10.0.0.5:25565")
 	r.Access.Tokens = access.TokensRequired
 	cfg := Default()
-	if err := cfg.CheckRoute("route", r); err == nil || !strings.Contains(err.Error(), "route.access.tokens: required needs access.keys") {
+	if err := cfg.CheckRouteFrom(OriginAPI, "route", r); err == nil || !strings.Contains(err.Error(), "route.access.tokens: required needs access.keys") {
 		t.Errorf("tokens without keys: %v", err)
 	}
 	r.Access.Tokens = access.TokensOff
 	r.Backends = []string{"10.0.0.5"}
-	if err := cfg.CheckRoute("docker/mc", r); err == nil || !strings.Contains(err.Error(), `docker/mc.backends[0]: "10.0.0.5" is not HOST:PORT`) {
+	if err := cfg.CheckRouteFrom(OriginDocker, "docker/mc", r); err == nil || !strings.Contains(err.Error(), `docker/mc.backends[0]: "10.0.0.5" is not HOST:PORT`) {
 		t.Errorf("a backend without a port: %v", err)
 	}
-	if err := cfg.CheckRoute("route", DefaultRoute("10.0.0.5:25565")); err != nil {
+	if err := cfg.CheckRouteFrom(OriginAPI, "route", DefaultRoute("10.0.0.5:25565")); err != nil {
 		t.Errorf("a good route: %v", err)
 	}
 }

@@ -235,20 +235,22 @@ func validateRoutes(routes []Route) []error {
 		errs = append(errs, invalid("routes", "at least one route is needed"))
 	}
 	for i, r := range routes {
-		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
+		key := fmt.Sprintf("routes[%d]", i)
+		errs = append(append(errs, r.validate(key)...), r.validateFiles(key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }
 
-// validate checks one route's own keys; key names it ("routes[0]").
+// validate checks one route's own keys, without reading a file (validateFiles does); key names
+// it ("routes[0]").
 func (r Route) validate(key string) []error {
 	var errs []error
 	if len(r.Hosts) == 0 {
 		errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
 	}
 	for j, h := range r.Hosts {
-		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
-			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: want a name, *.domain or \"*\"", h))
+		if err := relay.CheckHostPattern(h); err != nil {
+			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: %v", h, err))
 		}
 	}
 	if len(r.Backends) == 0 {
@@ -311,13 +313,20 @@ func (r Route) validateAuth(key string) []error {
 	if r.Forwarding != auth.ForwardNone && r.Auth == AuthPassthrough {
 		errs = append(errs, invalid(key+".forwarding", "needs auth online or offline: a passed-through login has nobody to forward"))
 	}
-	switch {
-	case r.Forwarding == auth.ForwardVelocity && r.VelocitySecretFile == "":
+	if r.Forwarding == auth.ForwardVelocity && r.VelocitySecretFile == "" {
 		errs = append(errs, invalid(key+".velocity_secret_file", "velocity forwarding needs the secret the backend checks"))
-	case r.Forwarding == auth.ForwardVelocity:
-		errs = append(errs, readableFile(key+".velocity_secret_file", r.VelocitySecretFile))
 	}
 	return errs
+}
+
+// validateFiles checks that the files the route reads can be read. A route from elsewhere than
+// the file gets this check only for files its source is allowed (CheckRouteFrom), so that its
+// answer never tells whether some other path exists.
+func (r Route) validateFiles(key string) []error {
+	if r.Forwarding != auth.ForwardVelocity {
+		return nil
+	}
+	return []error{readableFile(key+".velocity_secret_file", r.VelocitySecretFile)}
 }
 
 // validate checks the login settings online routes share.
