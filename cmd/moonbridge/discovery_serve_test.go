@@ -23,7 +23,7 @@ func TestServeRoutesALabelledContainer(t *testing.T) {
 	var view routeView
 	if !testutil.Within(testutil.WaitBound, func() bool {
 		var answer string
-		code, answer = apiCall(t, admin, "GET", "/routes/docker/survival", testToken, "")
+		code, answer = apiCall(t, admin, "GET", "/routes/docker/survival", "")
 		if code == http.StatusOK {
 			view = decodeView(t, answer)
 		}

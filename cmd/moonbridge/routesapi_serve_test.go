@@ -38,7 +38,7 @@ func TestRoutesAPIRouteServesAndSurvivesARestart(t *testing.T) {
 		t.Fatalf("before the API route the player went to %q", tag)
 	}
 	body := `{"name": "local", "hosts": ["localhost"], "backends": ["` + apiBackend + `"]}` // play's host
-	if code, answer := apiCall(t, admin, "POST", "/routes", testToken, body); code != http.StatusCreated {
+	if code, answer := apiCall(t, admin, "POST", "/routes", body); code != http.StatusCreated {
 		t.Fatalf("POST /routes: %d %s", code, answer)
 	}
 	if _, tag := play(t, addr); tag != 'A' {
@@ -64,7 +64,7 @@ func TestRoutesAPIRouteServesAndSurvivesARestart(t *testing.T) {
 	if _, tag := play(t, addr); tag != 'A' {
 		t.Errorf("after a restart the API route's player went to %q", tag)
 	}
-	if code, answer := apiCall(t, admin, "GET", "/routes/local", testToken, ""); code != http.StatusOK || decodeView(t, answer).Origin != originAPI {
+	if code, answer := apiCall(t, admin, "GET", "/routes/local", ""); code != http.StatusOK || decodeView(t, answer).Origin != config.OriginAPI {
 		t.Errorf("GET /routes/local after a restart: %d %s", code, answer)
 	}
 }
@@ -77,7 +77,7 @@ func TestRoutesAPIOffIsNotServed(t *testing.T) {
 	logs, _ := stoppableServe(t, cfg)
 	admin := "http://" + adminAddr(t, logs)
 	for _, method := range []string{"GET", "POST"} {
-		if code, _ := apiCall(t, admin, method, "/routes", testToken, `{"hosts": ["a"], "backends": ["b:1"]}`); code != http.StatusNotFound {
+		if code, _ := apiCall(t, admin, method, "/routes", `{"hosts": ["a"], "backends": ["b:1"]}`); code != http.StatusNotFound {
 			t.Errorf("%s /routes with the API off: %d, want 404", method, code)
 		}
 	}

@@ -167,7 +167,7 @@ type Log struct {
 
 // Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
 // profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
-// CPU while it runs). RoutesAPI adds the routes API (routesapi.go), off by default.
+// CPU while it runs). RoutesAPI adds the routes API (routesapi.go, served by cmd/internal/routebook), off by default.
 type Admin struct {
 	Listen    string    `yaml:"listen"`
 	Pprof     bool      `yaml:"pprof"`

@@ -11,7 +11,7 @@ import (
 )
 
 // RoutesAPI is admin.routes_api: routes added, changed and removed over HTTP on the admin
-// endpoint, beside the file's (cmd/moonbridge/routesapi.go). Off by default; on, it needs a
+// endpoint, beside the file's (cmd/internal/routebook). Off by default; on, it needs a
 // bearer token and, unless AllowRemote, an admin.listen on loopback.
 type RoutesAPI struct {
 	Enabled bool `yaml:"enabled"`

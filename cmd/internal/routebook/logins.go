@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func routeLogins(routes []config.Route, login config.Login, keys onlineKeys, coo
 
 // onlineKeys is one load's RSA key for the Encryption Requests of online logins: read from
 // login.key_file or made at its first use, only when a route runs online logins, then the
-// same for every route of the load (the routes API's and the sources' too, routebook.go).
+// same for every route of the load (the routes API's and the sources' too, book.go).
 // Its first use logs the cipher login.cipher chose (mc/cfb8's Choose).
 type onlineKeys func() (*auth.Keys, error)
 

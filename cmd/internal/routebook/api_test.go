@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"encoding/json"
@@ -19,13 +19,13 @@ import (
 const testToken = "0123456789abcdef-test-token"
 
 // apiServer serves the routes API over book with testToken.
-func apiServer(t *testing.T, book *routeBook) (*httptest.Server, *routesAPI) {
+func apiServer(t *testing.T, book *Book) (*httptest.Server, *API) {
 	t.Helper()
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	writeFile(t, tokenFile, []byte(testToken+"\n"))
-	api := &routesAPI{book: book, tokenFile: tokenFile, log: zerolog.Nop(), requests: newRoutesAPICounter()}
+	api := NewAPI(book, tokenFile, zerolog.Nop())
 	mux := http.NewServeMux()
-	handleRoutesAPI(mux, api)
+	api.Handle(mux)
 	server := httptest.NewServer(mux)
 	t.Cleanup(server.Close)
 	return server, api
@@ -64,7 +64,7 @@ func decodeView(t *testing.T, body string) routeView {
 }
 
 // requestCount reads moonbridge_routes_api_requests_total{verb,result}.
-func requestCount(api *routesAPI, verb, result string) float64 {
+func requestCount(api *API, verb, result string) float64 {
 	return valueOf(api.requests.WithLabelValues(verb, result))
 }
 
@@ -73,7 +73,7 @@ func requestCount(api *routesAPI, verb, result string) float64 {
 // remove takes it away.
 func TestRoutesAPIVerbs(t *testing.T) {
 	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
-	book.setDiscovered("docker", []config.Route{route("docker/mc", "mc.example.net")})
+	book.SetDiscovered("docker", []config.Route{route("docker/mc", "mc.example.net")})
 	server, api := apiServer(t, book)
 	call := func(method, path, body string) (int, string) {
 		t.Helper()
@@ -177,8 +177,8 @@ func TestRoutesAPIRefuses(t *testing.T) {
 	if got := fake.labels(); !slices.Equal(got, served) {
 		t.Errorf("after the refused requests the relay serves %v, want %v", got, served)
 	}
-	if _, ok := book.find("mine"); !ok || len(book.list()) != 2 {
-		t.Errorf("after the refused requests the book holds %+v", book.list())
+	if _, ok := book.Find("mine"); !ok || len(book.List()) != 2 {
+		t.Errorf("after the refused requests the book holds %+v", book.List())
 	}
 }
 
@@ -197,7 +197,7 @@ func TestRoutesAPIUndoesAChangeItCannotSave(t *testing.T) {
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby"}) {
 		t.Errorf("after the unsaved change the relay serves %v", got)
 	}
-	if _, ok := book.find("a"); ok {
+	if _, ok := book.Find("a"); ok {
 		t.Error("the book holds the unsaved route")
 	}
 }

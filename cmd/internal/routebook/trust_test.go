@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"encoding/json"
@@ -57,12 +57,12 @@ func TestDiscoveredRouteCannotWakeUnlessAllowed(t *testing.T) {
 	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
 	waking := route("docker/survival", "survival.example.net")
 	waking.Wake.Container = "0123abcd"
-	book.setDiscovered("docker", []config.Route{waking})
+	book.SetDiscovered("docker", []config.Route{waking})
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby"}) {
 		t.Errorf("the relay serves %v, want the file's route alone", got)
 	}
-	if e, _ := book.find("docker/survival"); !strings.Contains(e.leftOut, "wake.container") || !strings.Contains(e.leftOut, "discovery.docker") {
-		t.Errorf("the waking route is left out for %q, want a reason naming wake.container and discovery.docker", e.leftOut)
+	if e, _ := book.Find("docker/survival"); !strings.Contains(e.LeftOut, "wake.container") || !strings.Contains(e.LeftOut, "discovery.docker") {
+		t.Errorf("the waking route is left out for %q, want a reason naming wake.container and discovery.docker", e.LeftOut)
 	}
 }
 
@@ -88,15 +88,15 @@ func TestNonFileRouteCannotTakeFileHosts(t *testing.T) {
 		{"play.example.net", "Play.Example.Net", true},
 	} {
 		book, fake, _ := testBook(t, fileWith(route("lobby", tc.file)), nil, nil)
-		err := book.add(route("api", tc.other))
+		err := book.Add(route("api", tc.other))
 		var refused *refusedChange
 		if isConflict := errors.As(err, &refused) && refused.why == refusedConflict; isConflict != tc.takes {
 			t.Errorf("file %q, API %q: %v, want a conflict %v", tc.file, tc.other, err, tc.takes)
 		}
 		book, fake, _ = testBook(t, fileWith(route("lobby", tc.file)), nil, nil)
-		book.setDiscovered("docker", []config.Route{route("docker/x", tc.other)})
-		if e, _ := book.find("docker/x"); (e.leftOut != "") != tc.takes || tc.takes && !strings.Contains(e.leftOut, "config file") {
-			t.Errorf("file %q, docker %q: left out for %q, want left out %v", tc.file, tc.other, e.leftOut, tc.takes)
+		book.SetDiscovered("docker", []config.Route{route("docker/x", tc.other)})
+		if e, _ := book.Find("docker/x"); (e.LeftOut != "") != tc.takes || tc.takes && !strings.Contains(e.LeftOut, "config file") {
+			t.Errorf("file %q, docker %q: left out for %q, want left out %v", tc.file, tc.other, e.LeftOut, tc.takes)
 		}
 		if served := slices.Contains(fake.labels(), "docker/x"); served == tc.takes {
 			t.Errorf("file %q, docker %q: the relay serves %v", tc.file, tc.other, fake.labels())
@@ -107,12 +107,12 @@ func TestNonFileRouteCannotTakeFileHosts(t *testing.T) {
 // Discovery cannot take a host an API route serves, by wildcard either.
 func TestDiscoveryCannotTakeAPIHosts(t *testing.T) {
 	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
-	if err := book.add(route("games", "*.games.example.net")); err != nil {
+	if err := book.Add(route("games", "*.games.example.net")); err != nil {
 		t.Fatal(err)
 	}
-	book.setDiscovered("kubernetes", []config.Route{route("kube/g/survival", "survival.games.example.net")})
-	if e, _ := book.find("kube/g/survival"); !strings.Contains(e.leftOut, "routes API") {
-		t.Errorf("the Service's route is left out for %q, want a reason naming the routes API", e.leftOut)
+	book.SetDiscovered("kubernetes", []config.Route{route("kube/g/survival", "survival.games.example.net")})
+	if e, _ := book.Find("kube/g/survival"); !strings.Contains(e.LeftOut, "routes API") {
+		t.Errorf("the Service's route is left out for %q, want a reason naming the routes API", e.LeftOut)
 	}
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby", "games"}) {
 		t.Errorf("the relay serves %v", got)
@@ -129,9 +129,9 @@ func TestHostsThatAreNoNamesAreRefused(t *testing.T) {
 		if code, answer := apiCall(t, server.URL, "POST", "/routes", testToken, string(body)); code != http.StatusUnprocessableEntity || !strings.Contains(answer, "route.hosts[0]") {
 			t.Errorf("POST with host %q: %d %s, want 422 naming route.hosts[0]", host, code, answer)
 		}
-		book.setDiscovered("docker", []config.Route{route("docker/"+name, host)})
-		if e, _ := book.find("docker/" + name); !strings.Contains(e.leftOut, "hosts[0]") {
-			t.Errorf("docker route with host %q: left out for %q", host, e.leftOut)
+		book.SetDiscovered("docker", []config.Route{route("docker/"+name, host)})
+		if e, _ := book.Find("docker/" + name); !strings.Contains(e.LeftOut, "hosts[0]") {
+			t.Errorf("docker route with host %q: left out for %q", host, e.LeftOut)
 		}
 	}
 }
@@ -163,28 +163,28 @@ func TestAllowedValuesAreTaken(t *testing.T) {
 	velocity := route("velocity", "d.example.net")
 	velocity.Auth, velocity.Forwarding, velocity.VelocitySecretFile = config.AuthOffline, auth.ForwardVelocity, secret
 	for _, r := range []config.Route{command, webhook, container, velocity} {
-		if err := book.add(r); err != nil {
+		if err := book.Add(r); err != nil {
 			t.Errorf("%s: %v", r.Name, err)
 		}
 	}
 	other := route("other", "e.example.net")
 	other.Wake.Command = []string{"/usr/local/bin/start", "survival; id"}
-	if err := book.add(other); err == nil || !strings.Contains(err.Error(), "other.wake.command") {
+	if err := book.Add(other); err == nil || !strings.Contains(err.Error(), "other.wake.command") {
 		t.Errorf("a listed program with other arguments: %v", err)
 	}
 
 	waking := route("docker/survival", "survival.example.net")
 	waking.Wake.Container = "0123abcd"
-	book.setDiscovered("docker", []config.Route{waking})
+	book.SetDiscovered("docker", []config.Route{waking})
 	want := []string{"lobby", "command", "webhook", "container", "velocity", "docker/survival"}
 	if got := fake.labels(); !slices.Equal(got, want) {
 		t.Errorf("the relay serves %v, want %v", got, want)
 	}
 	kubeContainer := route("kube/a/creative", "k.example.net")
 	kubeContainer.Wake.Container = "mc-creative"
-	book.setDiscovered("kubernetes", []config.Route{kubeContainer})
-	if e, _ := book.find("kube/a/creative"); !strings.Contains(e.leftOut, "discovery.kubernetes.allow.containers") {
-		t.Errorf("a Service route naming the API's allowed container: left out for %q, want the kubernetes list named", e.leftOut)
+	book.SetDiscovered("kubernetes", []config.Route{kubeContainer})
+	if e, _ := book.Find("kube/a/creative"); !strings.Contains(e.LeftOut, "discovery.kubernetes.allow.containers") {
+		t.Errorf("a Service route naming the API's allowed container: left out for %q, want the kubernetes list named", e.LeftOut)
 	}
 }
 
@@ -195,22 +195,22 @@ func TestHostsLetASourceClaim(t *testing.T) {
 	file.Admin.RoutesAPI.Hosts = []string{"*.games.example.net"}
 	file.Discovery.Kubernetes.Hosts = []string{"*.example.net"}
 	book, fake, _ := testBook(t, file, nil, nil)
-	if err := book.add(route("survival", "survival.games.example.net")); err != nil {
+	if err := book.Add(route("survival", "survival.games.example.net")); err != nil {
 		t.Errorf("a host the API may claim: %v", err)
 	}
-	if err := book.add(route("games", "*.games.example.net")); err != nil {
+	if err := book.Add(route("games", "*.games.example.net")); err != nil {
 		t.Errorf("the API's whole pattern: %v", err)
 	}
-	if err := book.add(route("other", "other.example.net")); err == nil || !strings.Contains(err.Error(), "admin.routes_api.hosts") {
+	if err := book.Add(route("other", "other.example.net")); err == nil || !strings.Contains(err.Error(), "admin.routes_api.hosts") {
 		t.Errorf("a host the API may not claim: %v", err)
 	}
-	book.setDiscovered("kubernetes", []config.Route{route("kube/a/creative", "creative.example.net"),
+	book.SetDiscovered("kubernetes", []config.Route{route("kube/a/creative", "creative.example.net"),
 		route("kube/a/lobby", "play.example.net"), route("kube/a/games", "x.games.example.net")})
 	want := []string{"default", "lobby", "survival", "games", "kube/a/creative", "kube/a/games"}
 	if got := fake.labels(); !slices.Equal(got, want) {
 		t.Errorf("the relay serves %v, want %v", got, want)
 	}
-	if e, _ := book.find("kube/a/lobby"); !strings.Contains(e.leftOut, `host "play.example.net" is routed by "lobby"`) {
-		t.Errorf("a Service naming the file's exact host: left out for %q", e.leftOut)
+	if e, _ := book.Find("kube/a/lobby"); !strings.Contains(e.LeftOut, `host "play.example.net" is routed by "lobby"`) {
+		t.Errorf("a Service naming the file's exact host: left out for %q", e.LeftOut)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"fmt"
@@ -55,20 +55,20 @@ func rank(origin string) int {
 
 // clash is the clash of r, a route from origin, with e's route, or nil. A host of r that the
 // owner lets origin claim (trust.Hosts) clashes only when e names it too.
-func clash(e bookEntry, origin string, r config.Route, file config.Config) error {
-	if e.route.Label() == r.Label() {
-		return &routeClash{origin: e.origin, label: r.Label()}
+func clash(e Entry, origin string, r config.Route, file config.Config) error {
+	if e.Route.Label() == r.Label() {
+		return &routeClash{origin: e.Origin, label: r.Label()}
 	}
-	if !pathsOverlap(e.route.Paths, r.Paths) {
+	if !pathsOverlap(e.Route.Paths, r.Paths) {
 		return nil
 	}
 	trust, section := file.Trust(origin)
 	for _, h := range r.Hosts {
-		if slices.ContainsFunc(e.route.Hosts, func(g string) bool { return sameHost(g, h) }) {
-			return &routeClash{origin: e.origin, label: e.route.Label(), host: h}
+		if slices.ContainsFunc(e.Route.Hosts, func(g string) bool { return sameHost(g, h) }) {
+			return &routeClash{origin: e.Origin, label: e.Route.Label(), host: h}
 		}
-		if rank(e.origin) < rank(origin) && !trust.MayClaim(h) && relay.Takes(h, e.route.Hosts) {
-			return &routeClash{origin: e.origin, label: e.route.Label(), host: h, takes: true, claimKey: section}
+		if rank(e.Origin) < rank(origin) && !trust.MayClaim(h) && relay.Takes(h, e.Route.Hosts) {
+			return &routeClash{origin: e.Origin, label: e.Route.Label(), host: h, takes: true, claimKey: section}
 		}
 	}
 	return nil

@@ -1,15 +1,12 @@
-package main
+package routebook
 
 import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/discover/docker"
 	"github.com/moonbridge/moonbridge/relay"
-	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
@@ -59,26 +56,6 @@ func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
 	got := mustRelayRoutes(t, route)[0]
 	if got.LastKnown == nil || *got.LastKnown != (relay.LastKnown{MOTDPrefix: "p", VersionName: "v"}) {
 		t.Errorf("fallback last_known: relay route's LastKnown %+v, want the configured marks", got.LastKnown)
-	}
-}
-
-func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
-	cfg := config.Default()
-	cfg.ForwardSecret.Value = "s3cret"
-	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
-	cfg.LandingPage = relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
-	got, err := relaySettings(cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := (clientaddr.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
-		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
-	}
-	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
-		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
-	}
-	if want := (relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}); got.LandingPage != want {
-		t.Errorf("relay landing page %+v, want %+v", got.LandingPage, want)
 	}
 }
 

@@ -1,18 +1,18 @@
-package main
+package routebook
 
 import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/discover"
 )
 
-// routeSink serves a discovery source's routes beside the file's, replacing its previous set.
-type routeSink interface {
-	setDiscovered(source string, routes []config.Route)
+// Sink serves a discovery source's routes beside the file's, replacing its previous set.
+type Sink interface {
+	SetDiscovered(source string, routes []config.Route)
 }
 
-// configRoutes writes a source's routes as the file's: their name, hosts, backends and
+// FromDiscovered writes a source's routes as the file's: their name, hosts, backends and
 // balance, a wake through the container's engine, every other key at its default.
-func configRoutes(found []discover.Route) []config.Route {
+func FromDiscovered(found []discover.Route) []config.Route {
 	out := make([]config.Route, len(found))
 	for i, r := range found {
 		route := config.DefaultRoute(r.Backends...)
