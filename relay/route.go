@@ -58,14 +58,21 @@ type Route struct {
 }
 
 // Label is how metrics and logs name the route (see Name).
-func (r *Route) Label() string {
+func (r *Route) Label() string { return Label(r.Name, r.Hosts, r.Paths) }
+
+// Label is how metrics and logs name a route of this name, host patterns and paths: the name,
+// or else its first host pattern followed by its first path, if any; "" for no name and no
+// host.
+func Label(name string, hosts, paths []string) string {
 	switch {
-	case r.Name != "":
-		return r.Name
-	case len(r.Paths) > 0:
-		return r.Hosts[0] + r.Paths[0]
+	case name != "":
+		return name
+	case len(hosts) == 0:
+		return ""
+	case len(paths) > 0:
+		return hosts[0] + paths[0]
 	}
-	return r.Hosts[0]
+	return hosts[0]
 }
 
 // Router picks the route for a connection. Exact hosts win over wildcards, longer wildcards over

@@ -7,8 +7,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
-	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/discover/docker"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // dockerSource names the Docker source's routes to the sink.
@@ -28,7 +28,7 @@ func startDockerDiscovery(d config.DiscoveryDocker, sink routebook.Sink, log zer
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := src.Run(ctx, func(routes []discover.Route) { sink.SetDiscovered(dockerSource, routebook.FromDiscovered(routes)) })
+		err := src.Run(ctx, func(found []routes.Route) { sink.SetDiscovered(dockerSource, found) })
 		if err != nil {
 			log.Error().Err(err).Msg("docker: discovery stopped")
 		}

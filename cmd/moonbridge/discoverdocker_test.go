@@ -12,6 +12,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/discover/docker"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // An enabled source hands the sink the engine's routes until stopped; a disabled one starts
@@ -29,7 +30,7 @@ func TestDockerDiscoveryFeedsTheSink(t *testing.T) {
 	defer stop()
 	select {
 	case got := <-sink.got:
-		want := config.DefaultRoute("192.0.2.6:25570")
+		want := routes.Default("192.0.2.6:25570")
 		want.Name, want.Hosts = "docker/lobby", []string{"lobby.example.net"}
 		if !reflect.DeepEqual(got, []config.Route{want}) {
 			t.Errorf("the sink got %+v, want %+v", got, want)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
-	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/discover/kube"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // kubeSource names the Kubernetes source's routes for the sink.
@@ -36,7 +36,7 @@ func startKubeDiscovery(cfg config.Config, sink routebook.Sink, log zerolog.Logg
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = src.Run(ctx, func(routes []discover.Route) { sink.SetDiscovered(kubeSource, routebook.FromDiscovered(routes)) })
+		_ = src.Run(ctx, func(found []routes.Route) { sink.SetDiscovered(kubeSource, found) })
 	}()
 	return func() { cancel(); <-done }, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // A SIGHUP rereads only the file: the API's routes and the discovered ones stay and are served
@@ -20,12 +21,12 @@ func TestHangupKeepsAPIAndDiscoveredRoutes(t *testing.T) {
 	next := cfg
 	r, _ := startReloader(t, cfg, func() (config.Config, error) { return next, nil })
 	addr := r.srv.Addrs()[0].String()
-	api := config.DefaultRoute(apiBackend)
+	api := routes.Default(apiBackend)
 	api.Name, api.Hosts = "local", []string{"localhost"} // play's handshake host
 	if err := r.book.Add(api); err != nil {
 		t.Fatal(err)
 	}
-	discovered := config.DefaultRoute("127.0.0.1:1")
+	discovered := routes.Default("127.0.0.1:1")
 	discovered.Name, discovered.Hosts = "docker/x", []string{"x.example.net"}
 	r.book.SetDiscovered("docker", []config.Route{discovered})
 	if _, tag := play(t, addr); tag != 'A' {
@@ -47,7 +48,7 @@ func TestHangupKeepsAPIAndDiscoveredRoutes(t *testing.T) {
 		t.Errorf("after a SIGHUP %v API and discovered routes are served, want 2", served)
 	}
 
-	mine := config.DefaultRoute(fileBackend)
+	mine := routes.Default(fileBackend)
 	mine.Name, mine.Hosts = "mine", []string{"localhost"}
 	next.Routes = append(slices.Clone(cfg.Routes), mine)
 	r.reload()

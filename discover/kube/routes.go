@@ -8,19 +8,22 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
-// routes is the whole set the stores make, oldest Service first (then by name), so that of two
-// Services that claim one host the older one is served (discover.Route.Created).
-func routes(svcs *serviceStore, endpoints *sliceStore) []discover.Route {
+// routesOf is the whole set the stores make, each route to the Service's backends with every
+// other key at its default, oldest Service first (creationTimestamp, then by name): of two
+// Services that claim one host, the older one is served.
+func routesOf(svcs *serviceStore, endpoints *sliceStore) []routes.Route {
 	keys := slices.SortedFunc(maps.Keys(svcs.routes), func(a, b string) int {
 		return cmp.Or(svcs.routes[a].created.Compare(svcs.routes[b].created), strings.Compare(a, b))
 	})
-	out := make([]discover.Route, 0, len(keys))
+	out := make([]routes.Route, 0, len(keys))
 	for _, key := range keys {
 		a := svcs.routes[key]
-		out = append(out, discover.Route{Name: "kube/" + key, Hosts: a.hosts, Backends: a.backends(endpoints), Created: a.created})
+		r := routes.Default(a.backends(endpoints)...)
+		r.Name, r.Hosts = "kube/"+key, a.hosts
+		out = append(out, r)
 	}
 	return out
 }

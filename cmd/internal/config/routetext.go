@@ -34,7 +34,7 @@ func ParseRoute(raw []byte) (Route, error) {
 	if err != nil {
 		return Route{}, fmt.Errorf("%w: %w", ErrNotARoute, err)
 	}
-	if err := errors.Join(r.validate(RouteKey)...); err != nil {
+	if err := errors.Join(validateRoute(r, RouteKey)...); err != nil {
 		return Route{}, lines.annotate(err)
 	}
 	return r, nil
@@ -67,7 +67,7 @@ func ParseRoutes(raw []byte) ([]Route, error) {
 	}
 	var errs []error
 	for i, r := range list.Routes {
-		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
+		errs = append(errs, validateRoute(r, fmt.Sprintf("routes[%d]", i))...)
 	}
 	errs = append(errs, validateRouteBackends(list.Routes)...)
 	if err := errors.Join(errs...); err != nil {

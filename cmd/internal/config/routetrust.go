@@ -80,7 +80,7 @@ func (c Config) CheckRouteFrom(origin, key string, r Route) error {
 	if errs := c.untrusted(origin, key, r); len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	errs := append(r.validate(key), r.validateFiles(key)...)
+	errs := append(validateRoute(r, key), validateRouteFiles(r, key)...)
 	return errors.Join(append(errs, c.Access.keysFor(key, r))...)
 }
 

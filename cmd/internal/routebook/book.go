@@ -12,6 +12,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // The origins of routes besides the discovery sources' ("docker", "kubernetes"), in the order the
@@ -20,6 +21,11 @@ const (
 	originFile = config.OriginFile
 	originAPI  = config.OriginAPI
 )
+
+// Sink serves a discovery source's routes beside the file's, replacing its previous set.
+type Sink interface {
+	SetDiscovered(source string, found []config.Route)
+}
 
 // Setter swaps the running relay's routes, nothing else (relay.Server.SetRoutes).
 type Setter interface {
@@ -242,7 +248,7 @@ func checkExtraRoute(file config.Config, origin string, r config.Route) error {
 	if err := file.CheckRouteFrom(origin, routeKey(r), r); err != nil {
 		return err
 	}
-	if r.Auth != config.AuthPassthrough {
+	if r.Auth != routes.AuthPassthrough {
 		if _, err := routeLogin(r, file.Login); err != nil {
 			return fmt.Errorf("%s: %w", routeKey(r), err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	synctest "github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // fakeRelay keeps the routes the book last gave it.
@@ -60,7 +61,7 @@ func testBook(t *testing.T, file config.Config, api []config.Route, persist func
 
 // route is a route named name for hosts, to a backend that need not exist.
 func route(name string, hosts ...string) config.Route {
-	r := config.DefaultRoute("127.0.0.1:1")
+	r := routes.Default("127.0.0.1:1")
 	r.Name, r.Hosts = name, hosts
 	return r
 }
@@ -190,7 +191,7 @@ func TestRoutesFoundBeforeTheRelayRunsAreServedWhenItDoes(t *testing.T) {
 func TestRoutesFromElsewhereShareTheLoadsLoginKey(t *testing.T) {
 	online := func(name, host string) config.Route {
 		r := route(name, host)
-		r.Auth = config.AuthOnline
+		r.Auth = routes.AuthOnline
 		return r
 	}
 	keyOf := func(fake *fakeRelay, name string) any {

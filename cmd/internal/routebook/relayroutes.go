@@ -11,6 +11,7 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // FileRoutes is the config file's routes as the relay takes them; cookies, if any, check the
@@ -20,23 +21,23 @@ func FileRoutes(cfg config.Config, cookies *relay.TransferCookies, log zerolog.L
 	return build(cfg.Routes, cfg, newOnlineKeys(cfg.Login, log), cookies)
 }
 
-// build is routes, the file's or those of elsewhere that the book serves, as the relay takes
+// build is list, the file's routes or those of elsewhere that the book serves, as the relay takes
 // them: the one place a relay.Route is made from a config.Route. Logins share cfg's login
 // section, keys and cookies; a wake.container goes through cfg's Docker engine.
-func build(routes []config.Route, cfg config.Config, keys onlineKeys, cookies *relay.TransferCookies) ([]relay.Route, error) {
-	logins, err := routeLogins(routes, cfg.Login, keys, cookies)
+func build(list []config.Route, cfg config.Config, keys onlineKeys, cookies *relay.TransferCookies) ([]relay.Route, error) {
+	logins, err := routeLogins(list, cfg.Login, keys, cookies)
 	if err != nil {
 		return nil, err
 	}
-	return relayRoutes(routes, logins, cfg.Discovery.Docker.Endpoint)
+	return relayRoutes(list, logins, cfg.Discovery.Docker.Endpoint)
 }
 
-// relayRoutes turns routes into the relay's; logins[i] is route i's login (nil: the
+// relayRoutes turns list into the relay's routes; logins[i] is route i's login (nil: the
 // login passes through), or logins is nil for none. A wake.container is started and stopped
 // through the engine at engine.
-func relayRoutes(routes []config.Route, logins []*auth.Config, engine docker.Endpoint) ([]relay.Route, error) {
-	out := make([]relay.Route, 0, len(routes))
-	for i, r := range routes {
+func relayRoutes(list []config.Route, logins []*auth.Config, engine docker.Endpoint) ([]relay.Route, error) {
+	out := make([]relay.Route, 0, len(list))
+	for i, r := range list {
 		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, MaxPlayers: r.MaxPlayers, HealthCheck: pool.HealthCheck{
 			Mode: pool.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
 			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
@@ -51,7 +52,7 @@ func relayRoutes(routes []config.Route, logins []*auth.Config, engine docker.End
 				rr.Wake.Runtime = docker.Container{Endpoint: engine, ID: w.Container}
 			}
 		}
-		if r.Fallback == config.FallbackLastKnown {
+		if r.Fallback == routes.FallbackLastKnown {
 			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
 		}
 		for _, addr := range r.Backends {
@@ -67,7 +68,7 @@ func relayRoutes(routes []config.Route, logins []*auth.Config, engine docker.End
 }
 
 // relayAccess is a route's access section as the relay takes it.
-func relayAccess(a config.RouteAccess) (relay.Access, error) {
+func relayAccess(a routes.Access) (relay.Access, error) {
 	allow, err := clientaddr.ParseNets("allow entry", a.Allow)
 	if err != nil {
 		return relay.Access{}, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // A route from the routes API cannot run a program, call a URL, start a container or read a
@@ -161,7 +162,7 @@ func TestAllowedValuesAreTaken(t *testing.T) {
 	container := route("container", "c.example.net")
 	container.Wake.Container = "mc-creative"
 	velocity := route("velocity", "d.example.net")
-	velocity.Auth, velocity.Forwarding, velocity.VelocitySecretFile = config.AuthOffline, auth.ForwardVelocity, secret
+	velocity.Auth, velocity.Forwarding, velocity.VelocitySecretFile = routes.AuthOffline, auth.ForwardVelocity, secret
 	for _, r := range []config.Route{command, webhook, container, velocity} {
 		if err := book.Add(r); err != nil {
 			t.Errorf("%s: %v", r.Name, err)
