@@ -62,6 +62,10 @@ func hostError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrHostPattern, fmt.Sprintf(format, args...))
 }
 
+// SameHost says whether two host patterns are one as the Router compares them: case and a
+// trailing dot aside.
+func SameHost(a, b string) bool { return normalHost(a) == normalHost(b) }
+
 // Takes says whether a route with the host pattern claim, listed after a route whose patterns
 // are held (on a path both take), would be sent a host that route matches: some host both
 // match where claim is at least as specific as every pattern of held. Listed after it, a

@@ -110,3 +110,10 @@ func TestCovers(t *testing.T) {
 		}
 	}
 }
+
+// SameHost compares as Match does: case and a trailing dot aside.
+func TestSameHost(t *testing.T) {
+	if !SameHost("Play.Example.NET.", "play.example.net") || !SameHost("*.A.net", "*.a.net.") || SameHost("a.net", "*.a.net") {
+		t.Error("SameHost does not compare as the Router does")
+	}
+}

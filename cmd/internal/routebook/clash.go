@@ -3,7 +3,6 @@ package routebook
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
@@ -64,7 +63,7 @@ func clash(e Entry, origin string, r config.Route, file config.Config) error {
 	}
 	trust, section := file.Trust(origin)
 	for _, h := range r.Hosts {
-		if slices.ContainsFunc(e.Route.Hosts, func(g string) bool { return sameHost(g, h) }) {
+		if slices.ContainsFunc(e.Route.Hosts, func(g string) bool { return relay.SameHost(g, h) }) {
 			return &routeClash{origin: e.Origin, label: e.Route.Label(), host: h}
 		}
 		if rank(e.Origin) < rank(origin) && !trust.MayClaim(h) && relay.Takes(h, e.Route.Hosts) {
@@ -72,10 +71,6 @@ func clash(e Entry, origin string, r config.Route, file config.Config) error {
 		}
 	}
 	return nil
-}
-
-func sameHost(a, b string) bool {
-	return strings.EqualFold(strings.TrimSuffix(a, "."), strings.TrimSuffix(b, "."))
 }
 
 // pathsOverlap says whether two routes' paths have one in common; no paths is every path.
