@@ -64,7 +64,8 @@ func TestRoutesAPIRouteServesAndSurvivesARestart(t *testing.T) {
 	if _, tag := play(t, addr); tag != 'A' {
 		t.Errorf("after a restart the API route's player went to %q", tag)
 	}
-	if code, answer := apiCall(t, admin, "GET", "/routes/local", ""); code != http.StatusOK || decodeView(t, answer).Origin != config.OriginAPI {
+	code, answer := apiCall(t, admin, "GET", "/routes/local", "")
+	if origin, served := servedFrom(t, answer); code != http.StatusOK || origin != config.OriginAPI || !served {
 		t.Errorf("GET /routes/local after a restart: %d %s", code, answer)
 	}
 }

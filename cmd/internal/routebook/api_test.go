@@ -2,7 +2,6 @@ package routebook
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 const testToken = "0123456789abcdef-test-token"
@@ -31,26 +31,11 @@ func apiServer(t *testing.T, book *Book) (*httptest.Server, *API) {
 	return server, api
 }
 
-// apiCall sends one request with token ("" for none) and returns its status and body.
+// apiCall sends one request to the API at base with token ("" for none) and returns its
+// status and body.
 func apiCall(t *testing.T, base, method, path, token, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := (&http.Client{}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(out)
+	return testutil.BearerCall(t, method, base+path, token, body)
 }
 
 // decodeView reads one route as the API shows it.
