@@ -37,14 +37,14 @@ var (
 	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
-// validate checks the section when it is on; the files it names are read at start (the token
-// again for each request).
+// validate checks the hosts and allow lists, and the rest of the section when it is on; the
+// files it names are read at start (the token again for each request).
 func (k KubeDiscovery) validate() []error {
-	if !k.Enabled {
-		return nil
-	}
 	const key = "discovery.kubernetes"
 	errs := k.RouteTrust.validate(key)
+	if !k.Enabled {
+		return errs
+	}
 	if k.Namespace != "" && !dnsLabel.MatchString(k.Namespace) {
 		errs = append(errs, invalid(key+".namespace", "%q is not a namespace name (lowercase letters, digits and -); empty watches every namespace", k.Namespace))
 	}
