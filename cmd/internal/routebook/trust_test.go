@@ -215,3 +215,17 @@ func TestHostsLetASourceClaim(t *testing.T) {
 		t.Errorf("a Service naming the file's exact host: left out for %q", e.LeftOut)
 	}
 }
+
+// An API route kept from before (the state file) that names what the list no longer has is
+// left out at start with the reason, not served.
+func TestStoredAPIRouteNamingWhatIsNotListedIsLeftOut(t *testing.T) {
+	stored := route("survival", "survival.example.net")
+	stored.Wake.Command = []string{"/usr/local/bin/start"}
+	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), []config.Route{stored}, nil)
+	if e, _ := book.Find("survival"); e.Origin != originAPI || !strings.Contains(e.LeftOut, "survival.wake.command") {
+		t.Errorf("the stored route: %+v", e)
+	}
+	if got := fake.labels(); !slices.Equal(got, []string{"lobby"}) {
+		t.Errorf("the relay serves %v", got)
+	}
+}
