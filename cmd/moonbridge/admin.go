@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
 
 // adminSource is what the admin endpoint asks the relay.
@@ -28,16 +29,16 @@ type adminSource interface {
 // block list (blocklist.go), when cfg.Listen is set: the relay's series (sessions, bytes,
 // refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's,
 // from a registry of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and
-// the routes API over book (routesapi.go) when cfg.RoutesAPI is on.
-func startAdmin(cfg config.Admin, src adminSource, book *routeBook, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// the routes API over book (routebook.API) when cfg.RoutesAPI is on.
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
 	reg := prometheus.NewRegistry()
-	var api *routesAPI
+	var api *routebook.API
 	if cfg.RoutesAPI.Enabled {
-		api = &routesAPI{book: book, tokenFile: cfg.RoutesAPI.TokenFile, log: log, requests: newRoutesAPICounter()}
-		metrics = append(metrics, api.requests)
+		api = routebook.NewAPI(book, cfg.RoutesAPI.TokenFile, log)
+		metrics = append(metrics, api.Requests())
 	}
 	for _, m := range metrics {
 		if err := reg.Register(m); err != nil {
@@ -60,7 +61,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routeBook, log zerolog.
 		paths += ", /debug/pprof/"
 	}
 	if api != nil {
-		handleRoutesAPI(mux, api)
+		api.Handle(mux)
 		paths += ", /routes"
 	}
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
