@@ -20,6 +20,9 @@ type KubeDiscovery struct {
 	// CAFile is the PEM authority of the API server's certificate; "": the service account's in
 	// a pod, the system's with api_url.
 	CAFile string `yaml:"ca_file"`
+	// ExternalName lets an annotated ExternalName Service be a route; false (the default) leaves
+	// it out with a log line: its backend is whatever DNS name the Service's author wrote.
+	ExternalName bool `yaml:"external_name"`
 }
 
 func defaultKubeDiscovery() KubeDiscovery { return KubeDiscovery{AnnotationPrefix: "moonbridge.io"} }
