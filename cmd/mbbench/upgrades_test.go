@@ -15,12 +15,12 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/bench/upgrade"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/gossl/tlstest"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
-	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/relay/relaytest"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
