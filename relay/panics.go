@@ -50,8 +50,9 @@ func (s *session) panicked(value any) {
 	s.abort(err)
 }
 
-// recoverConn is deferred on a connection's goroutine: a panic before the connection became a
-// session (the session's own goroutines recover theirs) closes it.
+// recoverConn is deferred on a connection's goroutine, on the raw socket and again on the
+// clientConn once there is one: a panic before the connection became a session (a session's
+// goroutines recover their own) closes it, and the clientConn's Close gives back its slots.
 func (ln *listener) recoverConn(conn net.Conn) {
 	value := recover()
 	if value == nil {
