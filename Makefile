@@ -6,7 +6,8 @@
 #   make test           test-deps, native, both builds, vet, go test -race (cgo), the allocation tests
 #                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
 #                       go test of deploy/ (the image builder, the Kubernetes manifests, the
-#                       package-manager manifests); the parts run at once, TEST_JOBS of them
+#                       package-manager manifests), every fuzz target for FUZZ_TIME (default
+#                       10s) each (scripts/fuzz.sh); the parts run at once, TEST_JOBS of them
 #                       (default 4), each part's output kept together
 #   make test-quick     go test, pure Go, no -race, of the packages a change touches: those with a
 #                       file that differs from BASE (default main) in the work tree, committed or
@@ -50,7 +51,7 @@ CGO_TAGS := boringssl
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
-	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy \
+	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy test-fuzz \
 	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -157,6 +158,14 @@ test-native: native-asan
 test-deploy: purego
 	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
 
+# Every fuzz target (go test -fuzz, one target per run), FUZZ_TIME each, one after another, with
+# one worker: about 21 targets, four to five minutes beside the other parts. The cgo flavour, so
+# that the BoringSSL targets run too. A target that fails leaves its input in its package's
+# testdata/fuzz/TARGET/: fix the code and commit the input, which go test then runs every time.
+FUZZ_TIME ?= 10s
+test-fuzz: native
+	$(CGO_ENV) FUZZTIME=$(FUZZ_TIME) FUZZ_PARALLEL=1 scripts/fuzz.sh -trimpath -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)'
+
 # The parts of `make test` are independent: a recursive make runs them at once, and
 # --output-sync prints each one's output whole when it ends.
 TEST_JOBS ?= 4
@@ -164,7 +173,7 @@ test: test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts
 
 # The longest parts first, so that they start at once.
-test-parts: test-cgo test-purego test-allocs test-deploy test-native build cross vet
+test-parts: test-cgo test-purego test-fuzz test-allocs test-deploy test-native build cross vet
 
 run: build
 	$(BIN)/moonbridge serve

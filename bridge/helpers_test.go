@@ -13,10 +13,10 @@ import (
 	"github.com/moonbridge/moonbridge/bench/login"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/relay/relaytest"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/relay/relaytest"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

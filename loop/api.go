@@ -75,6 +75,8 @@ type Session struct {
 	post     func(*Session, error)         // asks the session's loop to close it
 	send     func(*Session, func() []byte) // asks the session's loop to run a Send
 	closed   bool                          // loop-only
+	released bool                          // loop-only: its sockets are closed (closeSockets)
+	reported bool                          // loop-only: OnClose has run, or is running
 	firstEnd Which                         // loop-only: the side whose stream ended first
 	anyEnd   bool                          // loop-only: one stream has ended
 	sides    sessionSides                  // loop-only
@@ -111,6 +113,7 @@ type Stats struct {
 	Sessions int64  // registered and not yet ended
 	Held     int64  // held buffers (partial writes waiting for a slow reader)
 	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are
+	Panics   uint64 // sessions a panic in their work ended (PanicError), all loops, since New
 	// PerLoop is each loop's sessions (registered and not yet ended), in loop order: how evenly
 	// Register has shared them out.
 	PerLoop []int64

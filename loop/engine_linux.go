@@ -18,6 +18,7 @@ type Engine struct {
 	loops     []*loop
 	sessions  atomic.Int64
 	held      atomic.Int64
+	panics    atomic.Uint64
 	running   sync.WaitGroup
 	closeOnce sync.Once
 }
@@ -129,7 +130,7 @@ func (e *Engine) Close() error {
 
 // Stats reads the engine's gauges.
 func (e *Engine) Stats() Stats {
-	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load()}
+	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load(), Panics: e.panics.Load()}
 	st.PerLoop = make([]int64, len(e.loops))
 	for i, l := range e.loops {
 		st.Wakeups += l.wakeups.Load()

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -18,6 +19,18 @@ var (
 	// were held, until the bound (a peer that sends but does not read).
 	ErrHeldOverflow = errors.New("held bytes over the bound: the peer does not read")
 )
+
+// PanicError is the close reason of a session whose work on its loop panicked: a codec's Open,
+// Seal or Tick, a Send's fill, its OnClose. The loop ends that session (its sockets closed,
+// OnClose run unless OnClose itself panicked) and goes on with the others.
+type PanicError struct {
+	Value any    // what panic was given
+	Stack []byte // the loop goroutine's stack where it panicked
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("loop: a session's work panicked: %v", e.Value)
+}
 
 // Which names a side of a session, as the relay's log line does.
 type Which uint8

@@ -32,6 +32,9 @@ type loop struct {
 	ev        unix.EpollEvent // epoll_ctl's argument, kept here so that it does not escape per call
 	count     atomic.Int64    // sessions, for Engine.pick
 	wakeups   atomic.Uint64
+	// current is the session whose work runs now, for the guard (panic_linux.go); nil while
+	// the loop's own work runs.
+	current *Session
 
 	mu      sync.Mutex
 	queue   []command
@@ -65,7 +68,7 @@ func newLoop(e *Engine) (*loop, error) {
 		wheel:  newWheel[*side](e.cfg.Tick, time.Now()),
 		events: make([]unix.EpollEvent, 256),
 	}
-	l.fire = func(t *timer[*side]) { l.tick(t.owner) }
+	l.fire = l.fireTimer
 	l.ev = unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(efd)}
 	if err := unix.EpollCtl(epfd, unix.EPOLL_CTL_ADD, efd, &l.ev); err != nil {
 		unix.Close(epfd)
@@ -103,14 +106,17 @@ func (l *loop) run() {
 			return
 		}
 		woken := false
-		for i := range l.events[:max(n, 0)] {
-			fd := int(l.events[i].Fd)
+		events := l.events[:max(n, 0)]
+		l.each(len(events), func(i int) {
+			fd := int(events[i].Fd)
+			l.current = nil
 			if fd == l.efd {
 				woken = true // commands after the batch: an adopted socket may reuse a descriptor number the batch still names
 			} else if s := l.sides[fd]; s != nil {
-				l.handle(s, l.events[i].Events)
+				l.current = s.sess
+				l.handle(s, events[i].Events)
 			}
-		}
+		})
 		if l.wheel.count > 0 {
 			l.wheel.advance(time.Now(), l.fire)
 		}
@@ -138,9 +144,10 @@ func (l *loop) commands() (stop bool) {
 	queue := l.queue
 	l.queue = nil
 	l.mu.Unlock()
-	for _, c := range queue {
-		stop = l.command(c) || stop
-	}
+	l.each(len(queue), func(i int) {
+		l.current = queue[i].sess
+		stop = l.command(queue[i]) || stop
+	})
 	if stop {
 		l.stop(ErrShutdown)
 	}
@@ -180,14 +187,16 @@ func (l *loop) stop(reason error) {
 	queue := l.queue
 	l.queue = nil
 	l.mu.Unlock()
-	for _, c := range queue {
-		l.command(c)
-	}
-	for _, s := range l.sides {
-		if s != nil && s.which == Client {
+	l.each(len(queue), func(i int) {
+		l.current = queue[i].sess
+		l.command(queue[i])
+	})
+	l.each(len(l.sides), func(fd int) {
+		if s := l.sides[fd]; s != nil && s.which == Client {
+			l.current = s.sess
 			l.finish(s, reason)
 		}
-	}
+	})
 }
 
 func (l *loop) release() {
@@ -270,8 +279,9 @@ func (l *loop) interest(x *side, events uint32) {
 	}
 }
 
-// finish ends x's session with reason: both sockets are closed, their timers and held
-// buffers released, and OnClose runs. A session that has ended already is left alone.
+// finish ends x's session with reason: its codecs have their last words, both sockets are
+// closed, their timers and held buffers released, and OnClose runs. A session that has ended
+// already is left alone.
 func (l *loop) finish(x *side, reason error) {
 	s := x.sess
 	if s.closed {
@@ -280,6 +290,20 @@ func (l *loop) finish(x *side, reason error) {
 	s.closed = true
 	for _, y := range [2]*side{x, x.peer} {
 		l.lastWords(y, reason)
+	}
+	l.closeSockets(s)
+	l.report(s, reason)
+}
+
+// closeSockets releases what s holds on the loop, once: its timers, held buffers and sockets,
+// and its place in the counts.
+func (l *loop) closeSockets(s *Session) {
+	x := s.sides.client
+	if x == nil || s.released {
+		return
+	}
+	s.released = true
+	for _, y := range [2]*side{x, x.peer} {
 		l.wheel.remove(&y.timer)
 		l.drop(y)
 		if y.fd >= 0 {
@@ -291,10 +315,16 @@ func (l *loop) finish(x *side, reason error) {
 	}
 	l.count.Add(-1)
 	l.e.sessions.Add(-1)
-	if s.spec.OnClose != nil {
-		up, down := s.Bytes()
-		s.spec.OnClose(Result{Err: reason, Up: up, Down: down, FirstEnd: s.firstEnd})
+}
+
+// report runs s's OnClose with reason, once.
+func (l *loop) report(s *Session, reason error) {
+	if s.reported || s.spec.OnClose == nil {
+		return
 	}
+	s.reported = true
+	up, down := s.Bytes()
+	s.spec.OnClose(Result{Err: reason, Up: up, Down: down, FirstEnd: s.firstEnd})
 }
 
 // lastWords gives y's codec its say (Ender) before y is closed for reason: one write that does

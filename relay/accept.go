@@ -21,7 +21,11 @@ const (
 func (ln *listener) acceptLoop() {
 	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
 		ln.srv.wg.Add(1)
-		go func() { defer ln.srv.wg.Done(); ln.handle(conn) }()
+		go func() {
+			defer ln.srv.wg.Done()
+			defer ln.recoverConn(conn)
+			ln.handle(conn)
+		}()
 	})
 	if err != nil {
 		ln.srv.listenerFailed(ln, err)

@@ -83,6 +83,9 @@ func (s *session) loopEnded(sent int64, free func()) func(loop.Result) {
 		if r.Err == nil {
 			s.noteCleanEnd(r.FirstEnd.String())
 		}
+		if pe := (*loop.PanicError)(nil); errors.As(r.Err, &pe) {
+			logPanic(s.log, pe.Value, pe.Stack)
+		}
 		s.abort(endReason(r.Err))
 		s.end.Close()
 		s.logEnd()

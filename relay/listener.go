@@ -107,6 +107,7 @@ func (ln *listener) handle(raw net.Conn) {
 		return
 	}
 	conn := newClientConn(raw, release)
+	defer ln.recoverConn(conn) // a panic closes conn, which gives its limit slots back
 	peer := conn.info.peer.Addr().Unmap()
 	if !ln.srv.settings().TrustedProxies.Contains(peer) {
 		if err := conn.info.claim(ln.srv.counter, peer); err != nil {

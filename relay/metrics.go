@@ -24,7 +24,8 @@ var (
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
 			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
-			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown.",
+			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown, "+
+			"panic (a bug of the proxy's: moonbridge_session_panics_total).",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
 		"Bytes relayed: up (player to backend) and down (backend to player), live sessions included.",
@@ -95,6 +96,8 @@ func outcome(reason error) string {
 	switch {
 	case reason == nil:
 		return "closed"
+	case isPanic(reason):
+		return "panic"
 	case errors.Is(reason, errShutdown):
 		return "shutdown"
 	case errors.As(reason, new(*mc.HelloError)):
@@ -121,7 +124,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -190,6 +193,8 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for i, n := range loops.PerLoop {
 		add(loopSessionsDesc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
 	}
+	add(panicsDesc, prometheus.CounterValue, float64(s.panics.Load()), "goroutine")
+	add(panicsDesc, prometheus.CounterValue, float64(loops.Panics), "loop")
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
 	add(attackModeDesc, prometheus.GaugeValue, s.attack.gauge())
 	add(attackActivationsDesc, prometheus.CounterValue, float64(s.attack.activations.Load()))

@@ -88,6 +88,7 @@ type Server struct {
 	meter     *auth.Meter     // the session server's login meter, shared by the online routes
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
+	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
 
 	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
 

@@ -83,6 +83,9 @@ func (s *Server) runSession(ln *listener, protocol string, down downstream, info
 // (handover.go). A phase that returns false has answered the player or ended the session.
 func (s *session) run() (onLoop bool) {
 	defer func() {
+		if value := recover(); value != nil {
+			s.panicked(value)
+		}
 		if !onLoop {
 			s.closeAndLog()
 		}
@@ -169,6 +172,11 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 	upDone := make(chan struct{})
 	go func() {
 		defer close(upDone)
+		defer func() {
+			if value := recover(); value != nil {
+				s.panicked(value) // ends the down pump too
+			}
+		}()
 		s.finish(up.Run(), direction{source: "client", sink: "backend",
 			halfClose: func() { closeWrite(backend) }, drain: func() { drain(s.down) }})
 	}()

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/modern"
-	"github.com/moonbridge/moonbridge/internal/testutil/playtest"
+	"github.com/moonbridge/moonbridge/bench/modern/playtest"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/ws"

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/internal/testutil/mctest"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/mctest"
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 

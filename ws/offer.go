@@ -105,8 +105,8 @@ func ParseOffer(h http.Header, limit int) (Offer, error) {
 	return o, err
 }
 
-// decodeEarlyData decodes a data value's base64url; its length is checked before anything is
-// decoded.
+// decodeEarlyData decodes a data value's base64url; its length and its alphabet are checked
+// before anything is decoded.
 func decodeEarlyData(encoded string, limit int) ([]byte, error) {
 	switch n := base64.RawURLEncoding.DecodedLen(len(encoded)); {
 	case encoded == "":
@@ -115,11 +115,20 @@ func decodeEarlyData(encoded string, limit int) ([]byte, error) {
 		return nil, &EarlyDataError{Result: EarlyDataTooLarge,
 			Reason: fmt.Sprintf("%d bytes or more, over this endpoint's limit of %d", n, limit)}
 	}
+	if i := strings.IndexFunc(encoded, notBase64URL); i >= 0 {
+		// Checked apart: Go's decoder skips CR and LF, even in strict mode.
+		return nil, malformedEarlyData("not base64url: byte %#x at %d", encoded[i], i)
+	}
 	data, err := base64.RawURLEncoding.Strict().DecodeString(encoded)
 	if err != nil {
 		return nil, malformedEarlyData("not base64url without padding: %v", err)
 	}
 	return data, nil
+}
+
+// notBase64URL says r is not in base64url's alphabet (RFC 4648 section 5).
+func notBase64URL(r rune) bool {
+	return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_')
 }
 
 // choose is the value a server selects: the best mode token offered that it can honour (an

@@ -44,8 +44,8 @@ func TestParseOfferTakesEarlyData(t *testing.T) {
 	}
 }
 
-// Every offer of early data ParseOffer refuses, and how: malformed base64, too large, empty,
-// twice, without the token.
+// Every offer of early data ParseOffer refuses, and how: malformed base64 (a control byte
+// included: Go's decoder skips CR and LF), too large, empty, twice, without the token.
 func TestParseOfferRefuses(t *testing.T) {
 	data := bytes.Repeat([]byte{0xfb}, 100)
 	enc := base64.RawURLEncoding.EncodeToString(data)
@@ -58,6 +58,10 @@ func TestParseOfferRefuses(t *testing.T) {
 		{"standard alphabet", []string{EarlyDataProtocol, EarlyDataPrefix + base64.RawStdEncoding.EncodeToString(data)}, 200, EarlyDataMalformed},
 		{"padding", []string{EarlyDataProtocol, EarlyDataPrefix + base64.URLEncoding.EncodeToString(data[:4])}, 200, EarlyDataMalformed},
 		{"not base64", []string{EarlyDataProtocol, EarlyDataPrefix + "a!b"}, 200, EarlyDataMalformed},
+		{"a CR inside", []string{EarlyDataProtocol, EarlyDataPrefix + "\r000"}, 200, EarlyDataMalformed},
+		{"a LF inside", []string{EarlyDataProtocol, EarlyDataPrefix + enc[:4] + "\n" + enc[4:8]}, 200, EarlyDataMalformed},
+		{"a NUL inside", []string{EarlyDataProtocol, EarlyDataPrefix + enc[:4] + "\x00" + enc[4:8]}, 200, EarlyDataMalformed},
+		{"a tab inside", []string{EarlyDataProtocol, EarlyDataPrefix + enc[:4] + "\t" + enc[4:8]}, 200, EarlyDataMalformed},
 		{"impossible length", []string{EarlyDataProtocol, EarlyDataPrefix + "abcde"}, 200, EarlyDataMalformed},
 		{"trailing bits set", []string{EarlyDataProtocol, EarlyDataPrefix + "AB"}, 200, EarlyDataMalformed},
 		{"empty", []string{EarlyDataProtocol + ", " + EarlyDataPrefix}, 200, EarlyDataMalformed},

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/gossl"
-	"github.com/moonbridge/moonbridge/internal/testutil/tlstest"
+	"github.com/moonbridge/moonbridge/gossl/tlstest"
 )
 
 // tlsLayer is how a test server terminates TLS: with crypto/tls or one of gossl's providers, so

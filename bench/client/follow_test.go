@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/modern"
+	"github.com/moonbridge/moonbridge/bench/modern/playtest"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/internal/testutil/playtest"
 	"github.com/moonbridge/moonbridge/ws"
 )
 

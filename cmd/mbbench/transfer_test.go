@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/client"
+	"github.com/moonbridge/moonbridge/bench/modern/playtest"
 	"github.com/moonbridge/moonbridge/internal/testutil"
-	"github.com/moonbridge/moonbridge/internal/testutil/playtest"
 )
 
 // Two stand-in proxies forward to one fake backend; the first one's drain moves its players to

@@ -58,5 +58,5 @@ func kubeSettings(k config.KubeDiscovery, getenv func(string) string) (kube.Sett
 	if k.CAFile != "" {
 		api.CAFile = k.CAFile
 	}
-	return kube.Settings{API: api, Namespace: k.Namespace, AnnotationPrefix: k.AnnotationPrefix}, nil
+	return kube.Settings{API: api, Namespace: k.Namespace, AnnotationPrefix: k.AnnotationPrefix, ExternalName: k.ExternalName}, nil
 }

@@ -51,6 +51,16 @@ func (e *AnnotationError) Error() string {
 	return fmt.Sprintf("annotation %s=%q: %s", e.Annotation, e.Value, e.Reason)
 }
 
+// ExternalNameError is an annotated ExternalName Service, refused unless the settings allow
+// those: its route's backend would be any DNS name, in the cluster or not.
+type ExternalNameError struct {
+	ExternalName string
+}
+
+func (e *ExternalNameError) Error() string {
+	return fmt.Sprintf("an ExternalName Service (to %q) is not taken unless external names are allowed (discovery.kubernetes.external_name)", e.ExternalName)
+}
+
 // parse reads svc's annotations: errNotAnnotated, an *AnnotationError or its route.
 func (k annotationKeys) parse(svc service) (annotated, error) {
 	a := svc.Metadata.Annotations

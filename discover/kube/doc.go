@@ -15,7 +15,9 @@
 //
 // In endpoints mode a Service with no ready endpoint keeps its route, with the Service's name
 // as the backend, so its players see the route's fallback rather than another route's server.
-// A Service whose annotations do not parse is left out, with a log line.
+// A Service whose annotations do not parse is left out, with a log line; so is an ExternalName
+// Service (a DNS alias for any name, in the cluster or not) unless Settings.ExternalName allows
+// it.
 //
 // Each resource is listed, then watched from the list's resourceVersion (one namespace's
 // paths are /api/v1/namespaces/NS/services and so on):
@@ -24,7 +26,11 @@
 //	  → {"metadata":{"resourceVersion":"RV","continue":"C"},"items":[Service...]}
 //	GET /api/v1/services?watch=1&resourceVersion=RV&allowWatchBookmarks=true&timeoutSeconds=T
 //	  → {"type":"ADDED"|"MODIFIED"|"DELETED"|"BOOKMARK"|"ERROR","object":{...}}  one per line
-//	GET /apis/discovery.k8s.io/v1/endpointslices?labelSelector=kubernetes.io/service-name&...
+//	GET /apis/discovery.k8s.io/v1/endpointslices?labelSelector=kubernetes.io/service-name in (A,B)&...
+//
+// The EndpointSlices asked for are those of the Services in endpoints mode, named in the
+// selector (A, B); a slice of another namespace's Service of the same name is dropped on
+// receipt, and the watch starts again with a list when the set of those Services changes.
 //
 // A BOOKMARK only moves RV on; an ERROR or a response with code 410 (Gone: RV is older than the
 // server keeps) starts again with a list; the end of a stream watches again from RV, after a

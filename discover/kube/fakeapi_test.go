@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -175,7 +176,7 @@ func (f *fakeAPI) serveList(w http.ResponseWriter, r *http.Request, state *resou
 	f.mu.Unlock()
 	from, _ := strconv.Atoi(r.URL.Query().Get("continue"))
 	meta := map[string]any{"resourceVersion": rv}
-	page := items[from:]
+	page := selected(items, r.URL.Query().Get("labelSelector"))[from:]
 	if size > 0 && len(page) > size {
 		page = page[:size]
 		meta["continue"] = strconv.Itoa(from + size)
@@ -217,6 +218,25 @@ func (f *fakeAPI) serveWatch(w http.ResponseWriter, r *http.Request, resource st
 			return
 		}
 	}
+}
+
+// selected are the items a label selector picks, as the API server picks them; the fake knows
+// two forms: "KEY" (the label is set) and "KEY in (V1,V2...)".
+func selected(items []any, selector string) []any {
+	if selector == "" {
+		return items
+	}
+	key, set, isSet := strings.Cut(selector, " in (")
+	values := strings.Split(strings.TrimSuffix(set, ")"), ",")
+	var out []any
+	for _, item := range items {
+		labels, _ := item.(map[string]any)["metadata"].(map[string]any)["labels"].(map[string]any)
+		value, ok := labels[key].(string)
+		if ok && (!isSet || slices.Contains(values, value)) {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 func writeStatus(w http.ResponseWriter, code int, reason, message string) {

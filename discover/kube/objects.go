@@ -26,9 +26,14 @@ type object interface{ meta() objectMeta }
 type service struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
-		Ports []servicePort `json:"ports"`
+		Type         string        `json:"type"`         // ClusterIP, NodePort, LoadBalancer, ExternalName
+		ExternalName string        `json:"externalName"` // the DNS name an ExternalName Service stands for
+		Ports        []servicePort `json:"ports"`
 	} `json:"spec"`
 }
+
+// typeExternalName is a Service that is a DNS alias (a CNAME) for any name, in the cluster or not.
+const typeExternalName = "ExternalName"
 
 type servicePort struct {
 	Name     string `json:"name"`

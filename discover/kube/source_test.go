@@ -256,7 +256,7 @@ func TestEndpointSlicesGiveReadyEndpoints(t *testing.T) {
 	)
 	updates, _ := start(t, api.settings())
 	eventually(t, updates, routeTo("kube/games/survival", []string{"survival.example.net"}, "10.0.0.1:30000", "10.0.0.2:30000", "10.0.0.4:30000"))
-	if q := api.requests("endpointslices")[0]; q.path != "/apis/discovery.k8s.io/v1/endpointslices" || q.query.Get("labelSelector") != serviceNameLabel {
+	if q := api.requests("endpointslices")[0]; q.path != "/apis/discovery.k8s.io/v1/endpointslices" || q.query.Get("labelSelector") != serviceNameLabel+" in (survival)" {
 		t.Errorf("EndpointSlice list %+v", q)
 	}
 

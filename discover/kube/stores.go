@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"net"
+	"slices"
 	"strconv"
 
 	"github.com/rs/zerolog"
@@ -10,8 +11,11 @@ import (
 
 // serviceStore keeps the annotated Services whose annotations parse, by NAMESPACE/NAME.
 type serviceStore struct {
-	keys   annotationKeys
-	routes map[string]annotated
+	keys annotationKeys
+	// externalName lets an ExternalName Service be a route: its backend is whatever DNS name
+	// its owner wrote, in the cluster or not.
+	externalName bool
+	routes       map[string]annotated
 	// refused is the error last logged for a Service left out, so that it is logged once per
 	// change, not at each status update.
 	refused map[string]string
@@ -19,8 +23,9 @@ type serviceStore struct {
 	log     zerolog.Logger
 }
 
-func newServiceStore(prefix string, log zerolog.Logger) *serviceStore {
-	return &serviceStore{keys: newAnnotationKeys(prefix), routes: map[string]annotated{}, refused: map[string]string{}, log: log}
+func newServiceStore(prefix string, externalName bool, log zerolog.Logger) *serviceStore {
+	return &serviceStore{keys: newAnnotationKeys(prefix), externalName: externalName,
+		routes: map[string]annotated{}, refused: map[string]string{}, log: log}
 }
 
 func (s *serviceStore) replace(items []service) {
@@ -35,6 +40,9 @@ func (s *serviceStore) replace(items []service) {
 func (s *serviceStore) put(svc service) {
 	key := svc.Metadata.key()
 	a, err := s.keys.parse(svc)
+	if err == nil && svc.Spec.Type == typeExternalName && !s.externalName {
+		err = &ExternalNameError{ExternalName: svc.Spec.ExternalName}
+	}
 	if err == nil {
 		s.routes[key] = a
 		delete(s.refused, key)
@@ -56,14 +64,17 @@ func (s *serviceStore) remove(svc service) {
 	delete(s.refused, svc.Metadata.key())
 }
 
-// wantEndpoints says whether a route takes its backends from EndpointSlices.
-func (s *serviceStore) wantEndpoints() bool {
-	for _, a := range s.routes {
+// endpointServices are the Services (NAMESPACE/NAME, sorted) whose routes take their backends
+// from EndpointSlices.
+func (s *serviceStore) endpointServices() []string {
+	var keys []string
+	for key, a := range s.routes {
 		if a.endpoints {
-			return true
+			keys = append(keys, key)
 		}
 	}
-	return false
+	slices.Sort(keys)
+	return keys
 }
 
 // slice is what an EndpointSlice gives its Service's route: each port by the Service port's
@@ -102,14 +113,64 @@ func (s slice) backends(port servicePort) []string {
 	return backends
 }
 
-// sliceStore keeps EndpointSlices by their Service, then by their own NAMESPACE/NAME.
+// sliceStore keeps the EndpointSlices of the Services it follows, by their Service, then by
+// their own NAMESPACE/NAME. Its watch names those Services in a label selector, which cannot
+// name a namespace: a slice of another namespace's Service of the same name is dropped here.
 type sliceStore struct {
 	byService map[string]map[string]slice
 	owner     map[string]string // slice key → its Service's key
+	followed  map[string]bool   // the Services' NAMESPACE/NAME
+	// generation counts the calls of follow: a view of an older one (a watch being stopped)
+	// changes nothing.
+	generation int
 }
 
 func newSliceStore() *sliceStore {
-	return &sliceStore{byService: map[string]map[string]slice{}, owner: map[string]string{}}
+	return &sliceStore{byService: map[string]map[string]slice{}, owner: map[string]string{}, followed: map[string]bool{}}
+}
+
+// follow keeps the slices of services (NAMESPACE/NAME) from now on, and drops the others.
+func (s *sliceStore) follow(services []string) {
+	s.generation++
+	clear(s.followed)
+	for _, key := range services {
+		s.followed[key] = true
+	}
+	for key, svc := range s.owner {
+		if !s.followed[svc] {
+			delete(s.byService, svc)
+			delete(s.owner, key)
+		}
+	}
+}
+
+// view is the store as the watch of the current generation changes it.
+func (s *sliceStore) view() store[endpointSlice] { return sliceView{s: s, generation: s.generation} }
+
+// sliceView passes a watch's changes to its store while the watch is the current one.
+type sliceView struct {
+	s          *sliceStore
+	generation int
+}
+
+func (v sliceView) current() bool { return v.generation == v.s.generation }
+
+func (v sliceView) replace(items []endpointSlice) {
+	if v.current() {
+		v.s.replace(items)
+	}
+}
+
+func (v sliceView) put(es endpointSlice) {
+	if v.current() {
+		v.s.put(es)
+	}
+}
+
+func (v sliceView) remove(es endpointSlice) {
+	if v.current() {
+		v.s.remove(es)
+	}
 }
 
 func (s *sliceStore) replace(items []endpointSlice) {
@@ -123,6 +184,9 @@ func (s *sliceStore) replace(items []endpointSlice) {
 func (s *sliceStore) put(es endpointSlice) {
 	s.remove(es)
 	sl, key := readSlice(es), es.Metadata.key()
+	if !s.followed[sl.service] {
+		return
+	}
 	if s.byService[sl.service] == nil {
 		s.byService[sl.service] = map[string]slice{}
 	}

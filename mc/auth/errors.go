@@ -35,7 +35,7 @@ var Outcomes = []string{OutcomeOK, OutcomeBadPacket, OutcomeUnknownVersion, Outc
 // Reasons a LoginError carries.
 var (
 	ErrVerifyToken   = errors.New("the verify token does not match")
-	ErrSecretSize    = errors.New("the shared secret is not 16 bytes")
+	ErrSecretSize    = errors.New("the encrypted shared secret is not the size of the login key")
 	ErrNameMismatch  = errors.New("the session server's name is not the one in Login Start")
 	ErrNoPlayerKey   = errors.New("a signed verify token without a key in Login Start")
 	ErrExpiredKey    = errors.New("the chat key in Login Start has expired")

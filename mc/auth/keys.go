@@ -70,7 +70,13 @@ func keysOf(priv *rsa.PrivateKey) (*Keys, error) {
 // PublicDER is the public key as the Encryption Request carries it.
 func (k *Keys) PublicDER() []byte { return k.der }
 
-// decrypt opens what the client encrypted with the public key (PKCS #1 v1.5).
-func (k *Keys) decrypt(ciphertext []byte) ([]byte, error) {
-	return rsa.DecryptPKCS1v15(nil, k.private, ciphertext)
+// openInto opens what the client encrypted with the public key (PKCS #1 v1.5) into dst, in
+// constant time: when the padding is bad or the plaintext is not len(dst) bytes, dst keeps
+// what it held, and nothing else tells the two apart. Callers fill dst first with a value the
+// login goes on with (a random key, a token that cannot match), so that a ciphertext that
+// does not open takes the same path as one that opens to a wrong value: a client learns
+// nothing about the plaintext (Bleichenbacher's padding oracle). The only error is a
+// ciphertext that is not the key's size, which anyone can check against the public key.
+func (k *Keys) openInto(dst, ciphertext []byte) error {
+	return rsa.DecryptPKCS1v15SessionKey(nil, k.private, ciphertext, dst)
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
+	"crypto/subtle"
 	"crypto/x509"
 	"encoding/binary"
 	"errors"
@@ -156,11 +157,11 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 	if err != nil {
 		return p.readFailed(pc, "Encryption Response", err)
 	}
-	secret, err := c.Keys.decrypt(resp.SharedSecret)
-	if err == nil && len(secret) != 16 {
-		err = fmt.Errorf("%d bytes", len(secret))
-	}
-	if err != nil { // the client may have turned its cipher on, but with what key?
+	// A secret that does not open leaves the random key in place: the login goes on with it
+	// and fails at the verify token, refused under a key the client does not have.
+	secret := make([]byte, 16)
+	rand.Read(secret)
+	if err := c.Keys.openInto(secret, resp.SharedSecret); err != nil {
 		return p.refuse(pc, OutcomeBadSecret, badAnswer, fmt.Errorf("%w: %v", ErrSecretSize, err))
 	}
 	// The client encrypts from its Encryption Response on: so does every answer from here.
@@ -168,7 +169,7 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 	if newCipher == nil {
 		newCipher = cfb8.NewAESPair
 	}
-	if p.Enc, p.Dec, err = newCipher(secret); err != nil { // out of memory: the key was checked
+	if p.Enc, p.Dec, err = newCipher(secret); err != nil { // out of memory: the key is 16 bytes
 		return fmt.Errorf("starting the cipher: %w", err)
 	}
 	if err := c.checkToken(p, resp, token); err != nil {
@@ -186,8 +187,12 @@ func (c *Config) checkToken(p *Player, resp mc.EncryptionResponse, token []byte)
 	if resp.Signed {
 		return verifySalted(p.Start.Key, token, resp.Salt, resp.Signature)
 	}
-	got, err := c.Keys.decrypt(resp.VerifyToken)
-	if err != nil || !bytes.Equal(got, token) {
+	// got starts as token's complement, so a ciphertext that does not open never matches.
+	got := make([]byte, len(token))
+	for i, b := range token {
+		got[i] = ^b
+	}
+	if c.Keys.openInto(got, resp.VerifyToken) != nil || subtle.ConstantTimeCompare(got, token) != 1 {
 		return ErrVerifyToken
 	}
 	return nil

@@ -24,6 +24,7 @@ type loginResult struct {
 	err    error
 	conn   net.Conn // the proxy's end, to read what the player sends after the login
 	r      *bufio.Reader
+	sent   [][]byte // every frame the proxy sent, as it went on the wire
 }
 
 // runLogin runs cfg's Login on the accepting end of a loopback connection and p's login on the
@@ -50,9 +51,14 @@ func tryLogin(t *testing.T, cfg *auth.Config, p authtest.Player) (loginResult, *
 			results <- loginResult{err: err, conn: c}
 			return
 		}
-		send := func(frame []byte) error { _, err := c.Write(frame); return err }
+		var sent [][]byte
+		send := func(frame []byte) error {
+			sent = append(sent, bytes.Clone(frame))
+			_, err := c.Write(frame)
+			return err
+		}
 		player, err := cfg.Login(context.Background(), auth.PlayerConn{R: r, Send: send}, hello.Handshake.Protocol, "127.0.0.1")
-		results <- loginResult{player: player, err: err, conn: c, r: r}
+		results <- loginResult{player: player, err: err, conn: c, r: r, sent: sent}
 	})
 	if err != nil {
 		return loginResult{err: err}, nil, err
@@ -145,8 +151,6 @@ func TestOnlineLoginRefused(t *testing.T) {
 		says    string
 	}{
 		{"wrong verify token", authtest.Player{WrongToken: true}, nil, auth.OutcomeBadVerifyToken, "encryption answer"},
-		{"short secret", authtest.Player{SecretSize: 15}, nil, auth.OutcomeBadSecret, "encryption answer"},
-		{"long secret", authtest.Player{SecretSize: 17}, nil, auth.OutcomeBadSecret, "encryption answer"},
 		{"not joined", authtest.Player{SkipJoin: true}, nil, auth.OutcomeNotAuthed, "Failed to verify username"},
 		{"session server fails", authtest.Player{}, func(s *authtest.SessionServer) { s.SetStatus(http.StatusInternalServerError) },
 			auth.OutcomeSessionServer, "cannot be reached"},
@@ -220,5 +224,49 @@ func TestSendIP(t *testing.T) {
 	}
 	if ips := ss.IPs(); len(ips) != 1 || ips[0] != "127.0.0.1" {
 		t.Fatalf("ip parameters %q", ips)
+	}
+}
+
+// TestBadSecretLooksLikeGoodOne: a shared secret that does not open (bad padding, or a block
+// of the wrong size) gets the answer a secret that opens gets, with the same verify token:
+// with a wrong token, the wrong token's refusal; with the right one, the session server's
+// "not joined" (the client cannot have joined with a key it does not know). Both are sent
+// encrypted, under a key a client with a bad secret cannot know, so that no answer tells a
+// client anything about the RSA key's plaintext: no padding oracle.
+func TestBadSecretLooksLikeGoodOne(t *testing.T) {
+	ss := authtest.NewSessionServer(t)
+	cfg := onlineConfig(t, ss)
+	answer := func(p authtest.Player) (outcome string, sent, clear []byte) {
+		p.Name, p.Sessions, p.Protocol, p.SkipJoin = "Alex", ss, 767, true
+		res, _, err := runLogin(t, cfg, p)
+		if err != nil {
+			t.Fatalf("player %+v: %v", p, err)
+		}
+		var le *auth.LoginError
+		if !errors.As(res.err, &le) || len(res.sent) != 2 {
+			t.Fatalf("proxy: %v after %d frames, want a refusal after the Encryption Request", res.err, len(res.sent))
+		}
+		return le.Outcome, res.sent[1], mc.AppendLoginDisconnect(nil, le.Message)
+	}
+	badSecrets := map[string]authtest.Player{
+		"bad padding":    {BadPadding: true},
+		"15-byte secret": {SecretSize: 15},
+		"17-byte secret": {SecretSize: 17},
+	}
+	for _, wrongToken := range []bool{true, false} {
+		wantOutcome, want, _ := answer(authtest.Player{WrongToken: wrongToken})
+		for name, p := range badSecrets {
+			p.WrongToken = wrongToken
+			outcome, got, clear := answer(p)
+			if outcome != wantOutcome {
+				t.Errorf("%s, wrong token %v: outcome %s, a good secret's is %s", name, wrongToken, outcome, wantOutcome)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s, wrong token %v: %d bytes of answer, a good secret gets %d", name, wrongToken, len(got), len(want))
+			}
+			if bytes.Equal(got, clear) {
+				t.Errorf("%s, wrong token %v: the refusal came in the clear, a good secret's is encrypted", name, wrongToken)
+			}
+		}
 	}
 }

@@ -337,6 +337,13 @@ static int open_record(mb_rec *r, mb_io *io, const uint8_t *h, const uint8_t *bo
     fail(r, io, ERR_R_OVERFLOW, SSL_AD_INTERNAL_ERROR);
     return GOT_FATAL;
   }
+  if (len < r->tag_len) {
+    /* BoringSSL's SSLAEADContext::Open refuses a body shorter than the tag before it opens
+     * anything (BAD_PACKET_LENGTH, the first error queued), then sends bad_record_mac. */
+    fail(r, io, SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC, SSL_AD_BAD_RECORD_MAC);
+    r->fatal = reason_of(SSL_R_BAD_PACKET_LENGTH);
+    return GOT_FATAL;
+  }
   if (!EVP_AEAD_CTX_open(&r->rd.aead, dst, &n, len, nonce, NONCE, body, len, h, HDR)) {
     /* The SSL path reports the first error queued, the AEAD's own (BAD_DECRYPT): so do we. */
     const char *first = ERR_reason_error_string(ERR_peek_error());

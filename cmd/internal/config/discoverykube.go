@@ -23,6 +23,9 @@ type KubeDiscovery struct {
 	// RouteTrust: the hosts the source's routes may take from the file's and the API's, and what
 	// they may name (routetrust.go).
 	RouteTrust `yaml:",inline"`
+	// ExternalName lets an annotated ExternalName Service be a route; false (the default) leaves
+	// it out with a log line: its backend is whatever DNS name the Service's author wrote.
+	ExternalName bool `yaml:"external_name"`
 }
 
 func defaultKubeDiscovery() KubeDiscovery {

@@ -17,10 +17,10 @@ func TestKubeDiscoveryKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := "discovery:\n  kubernetes:\n    enabled: true\n    namespace: games\n    annotation_prefix: mc.example.net\n" +
-		"    api_url: https://127.0.0.1:6443\n    token_file: " + ca + "\n    ca_file: " + ca + "\n"
+		"    api_url: https://127.0.0.1:6443\n    token_file: " + ca + "\n    ca_file: " + ca + "\n    external_name: true\n"
 	cfg, err := Parse([]byte(text), noEnv)
 	want := KubeDiscovery{Enabled: true, Namespace: "games", AnnotationPrefix: "mc.example.net", APIURL: "https://127.0.0.1:6443", TokenFile: ca, CAFile: ca,
-		RouteTrust: defaultRouteTrust()}
+		ExternalName: true, RouteTrust: defaultRouteTrust()}
 	if err != nil || !reflect.DeepEqual(cfg.Discovery.Kubernetes, want) {
 		t.Errorf("got %+v, %v", cfg.Discovery.Kubernetes, err)
 	}

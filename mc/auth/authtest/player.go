@@ -8,7 +8,9 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"fmt"
 	"io"
+	"math/big"
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
@@ -31,8 +33,11 @@ type Player struct {
 	// ExpiredChatKey sends a chat key that expired a minute ago (1.19-1.19.2).
 	ExpiredChatKey bool
 
-	WrongToken       bool // encrypts a verify token that is not the one asked
-	SecretSize       int  // a shared secret of this many bytes instead of 16
+	WrongToken bool // encrypts a verify token that is not the one asked
+	SecretSize int  // a shared secret of this many bytes instead of 16
+	// BadPadding encrypts the shared secret in a block whose padding is not PKCS #1 v1.5
+	// encryption padding (block type 1, not 2): what a padding oracle probes with.
+	BadPadding       bool
 	SkipJoin         bool // does not join (a cracked client)
 	SecondLoginStart bool // answers the Encryption Request with another Login Start
 	// Pipelined is sent, encrypted, in the same write as the Encryption Response, before the
@@ -162,6 +167,9 @@ func (p Player) response(serverKey, secret, token []byte, chatKey *rsa.PrivateKe
 		token = []byte("nope")
 	}
 	resp, err := authfake.EncryptionResponse(serverKey, secret, token)
+	if err == nil && p.BadPadding {
+		resp.SharedSecret, err = badlyPadded(serverKey, secret)
+	}
 	if err != nil || chatKey == nil {
 		return resp, err
 	}
@@ -169,6 +177,26 @@ func (p Player) response(serverKey, secret, token []byte, chatKey *rsa.PrivateKe
 	sum := auth.SaltedDigest(token, salt)
 	sig, err := rsa.SignPKCS1v15(rand.Reader, chatKey, crypto.SHA256, sum[:])
 	return mc.EncryptionResponse{SharedSecret: resp.SharedSecret, Signed: true, Salt: salt, Signature: sig}, err
+}
+
+// badlyPadded encrypts secret with the server's key (raw RSA) in a block that opens to
+// 0x00 0x01 0xff... 0x00 secret: a signature's padding, which decryption must refuse.
+func badlyPadded(serverKey, secret []byte) ([]byte, error) {
+	key, err := x509.ParsePKIXPublicKey(serverKey)
+	if err != nil {
+		return nil, err
+	}
+	pub, ok := key.(*rsa.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("the server's key is a %T, not RSA", key)
+	}
+	block := bytes.Repeat([]byte{0xff}, pub.Size())
+	block[0], block[1] = 0x00, 0x01
+	block[len(block)-len(secret)-1] = 0x00
+	copy(block[len(block)-len(secret):], secret)
+	m := new(big.Int).SetBytes(block)
+	c := m.Exp(m, big.NewInt(int64(pub.E)), pub.N)
+	return c.FillBytes(make([]byte, pub.Size())), nil
 }
 
 // decrypter decrypts what it reads.
