@@ -165,15 +165,6 @@ type Log struct {
 	Format string `yaml:"format"` // auto (console on a terminal, JSON otherwise), console, json
 }
 
-// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
-// profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
-// CPU while it runs). RoutesAPI adds the routes API (routesapi.go), off by default.
-type Admin struct {
-	Listen    string    `yaml:"listen"`
-	Pprof     bool      `yaml:"pprof"`
-	RoutesAPI RoutesAPI `yaml:"routes_api"`
-}
-
 // TLS configures wss listeners.
 type TLS struct {
 	Provider    string        `yaml:"provider"`     // auto, boringssl, go
@@ -330,6 +321,7 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
+		Admin:     defaultAdmin(),
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 	}
