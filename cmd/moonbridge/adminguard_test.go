@@ -248,3 +248,19 @@ func TestAdminProfileOutlastsTheWriteTimeout(t *testing.T) {
 		t.Errorf("a 1 s profile with a 300 ms write timeout: %d, %d bytes %.100q", code, len(body), body)
 	}
 }
+
+// Issue 38: check-config and serve's flags refuse an admin port beyond loopback without a token,
+// naming the key.
+func TestCheckConfigRefusesAnAdminPortWithoutToken(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "open.yml")
+	if err := os.WriteFile(file, []byte("admin:\n  listen: 0.0.0.0:9100\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := run("check-config", file); code == 0 || !strings.Contains(stderr, "admin.token_file") {
+		t.Errorf("check-config of an open admin port: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	_, err := parseCommandLine("serve", &serveFlags{}, "--admin", "[::]:9100")
+	if err == nil || !strings.Contains(err.Error(), "admin.token_file") {
+		t.Errorf("serve --admin [::]:9100: %v, want a refusal naming admin.token_file", err)
+	}
+}
