@@ -5,21 +5,25 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
-
-	"github.com/moonbridge/moonbridge/mc"
 )
 
 // AttackMode is the automatic attack mode (docs/defence.md, "Attack mode"). While new
 // connections, status pings or logins over the whole proxy come faster than their thresholds,
-// what new connections get tightens: a status ping is answered only from the status cache
+// what new connections get tightens: status pings share one live answer per route a second
 // (statusFromCache), new connections per address and per network get a quarter of their rate
 // (counter.setStrict), online logins pass the login meter one at a time (Meter.SetStrict), a
 // wss client over a per-address limit is refused before TLS (answerTLS).
 // Established sessions are never touched. The mode ends once every rate has stayed under its
 // threshold for Cooldown. A zero threshold or cooldown means its default; the zero value is off.
+//
+// Each client network counts for at most its own per-network rates (attackShares): new
+// connections, refused ones included, up to connection_rate_per_network a second, pings up to
+// status_rate_per_network, logins up to login_rate_per_network. One address or one network
+// cannot start the mode or keep it on; it takes a flood from more networks than a threshold
+// over a network's rate (50 /24s for connections at the defaults).
 type AttackMode struct {
 	Enabled              bool          `yaml:"enabled"`
-	ConnectionsPerSecond int           `yaml:"connections_per_second"` // accepted, refused ones included
+	ConnectionsPerSecond int           `yaml:"connections_per_second"` // new connections, each network's capped
 	PingsPerSecond       int           `yaml:"pings_per_second"`       // status pings, legacy ones included
 	LoginsPerSecond      int           `yaml:"logins_per_second"`      // login (and transfer) handshakes
 	Cooldown             time.Duration `yaml:"cooldown"`
@@ -55,26 +59,16 @@ func (a AttackMode) withDefaults() AttackMode {
 	}
 }
 
-// attackWatch counts what arrives over the whole proxy and holds the mode. The counters are
-// added to by every connection and emptied by the one goroutine that measures (watchAttack),
-// which alone changes the mode; others only read on.
+// attackWatch holds the mode. What arrives is counted per network by the counter
+// (attackShares) and measured by the one goroutine that measures (watchAttack), which alone
+// changes the mode; others only read on.
 type attackWatch struct {
-	conns, pings, logins atomic.Int64 // since the last measurement
-	on                   atomic.Bool
-	activations          atomic.Int64
+	on          atomic.Bool
+	activations atomic.Int64
 
 	// the measuring goroutine's own
 	since, lastOver time.Time // when the mode started, when a rate was last over its threshold
 	refusedAtStart  float64
-}
-
-// countHello counts a hello as a ping (a status or legacy ping) or a login (anything else).
-func (w *attackWatch) countHello(hello mc.Hello) {
-	if hello.IsPing() {
-		w.pings.Add(1)
-		return
-	}
-	w.logins.Add(1)
 }
 
 // gauge is the mode as moonbridge_attack_mode says it: 1 on, 0 off.
@@ -106,7 +100,7 @@ func (s *Server) watchAttack() {
 			return
 		case now := <-timer.C:
 			cfg := s.settings().Defence.AttackMode.withDefaults()
-			s.measureAttack(cfg, s.attack.read(cfg, now.Sub(last)), now)
+			s.measureAttack(cfg, readRates(cfg, s.counter.takeShares(now.Sub(last))), now)
 			last = now
 			timer.Reset(cfg.Interval)
 		}
@@ -123,13 +117,12 @@ type rateReading struct {
 
 func (r rateReading) over() bool { return r.perSecond > float64(r.threshold) }
 
-// read empties the counters into rates over elapsed.
-func (w *attackWatch) read(cfg AttackMode, elapsed time.Duration) []rateReading {
-	secs := max(elapsed.Seconds(), 1e-3)
+// readRates sets the measured rates against their thresholds.
+func readRates(cfg AttackMode, perSecond [attackKinds]float64) []rateReading {
 	return []rateReading{
-		{"connections", "new connections", float64(w.conns.Swap(0)) / secs, cfg.ConnectionsPerSecond},
-		{"pings", "status pings", float64(w.pings.Swap(0)) / secs, cfg.PingsPerSecond},
-		{"logins", "logins", float64(w.logins.Swap(0)) / secs, cfg.LoginsPerSecond},
+		{"connections", "new connections", perSecond[kindConnection], cfg.ConnectionsPerSecond},
+		{"pings", "status pings", perSecond[kindPing], cfg.PingsPerSecond},
+		{"logins", "logins", perSecond[kindLogin], cfg.LoginsPerSecond},
 	}
 }
 
@@ -165,8 +158,8 @@ func (s *Server) startAttack(cfg AttackMode, over rateReading, now time.Time) {
 	w.since, w.lastOver, w.refusedAtStart = now, now, s.refusedSoFar()
 	s.tighten(true)
 	s.log.Warn().Str("rate", over.name).Float64("per_second", math.Round(over.perSecond)).Int("threshold", over.threshold).
-		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings come "+
-			"from the status cache, new connections per address and per network are held to a "+
+		Msg(fmt.Sprintf("attack mode on: %.0f %s a second, over the threshold of %d; status pings share "+
+			"one answer per route a second, new connections per address and per network are held to a "+
 			"quarter of their rate, online logins go through the login meter without its burst, "+
 			"and wss clients over a per-address limit are refused before TLS until every rate "+
 			"stays under its threshold for %s", over.perSecond, over.what, over.threshold, cfg.Cooldown))

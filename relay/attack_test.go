@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -31,24 +32,6 @@ func openLimits(c *Config) {
 func quickAttackMode(cooldown time.Duration) AttackMode {
 	return AttackMode{Enabled: true, ConnectionsPerSecond: 100, PingsPerSecond: 100, LoginsPerSecond: 100,
 		Cooldown: cooldown, Interval: 50 * time.Millisecond}
-}
-
-// flood opens connections that each send what hello says (nothing, for a bare connect) and
-// close, until the attack mode is on.
-func flood(t *testing.T, srv *Server, addr string, hello []byte) {
-	t.Helper()
-	on := testutil.Within(testutil.WaitBound, func() bool {
-		for range 20 {
-			if conn, err := net.Dial("tcp", addr); err == nil {
-				conn.Write(hello)
-				conn.Close()
-			}
-		}
-		return srv.underAttack()
-	})
-	if !on {
-		t.Fatal("the attack mode did not start under the flood")
-	}
 }
 
 // Rates over a threshold start the attack mode with one warning line naming the rate and a
@@ -80,7 +63,7 @@ func TestAttackModeStartsAndEnds(t *testing.T) {
 			exchange(t, session, "h", 1000)
 			waitForMetric(t, srv, attackSeries, nil, 0)
 
-			flood(t, srv, addr, tc.hello)
+			spreadFlood(t, srv, addr, tc.hello)
 			waitForMetric(t, srv, attackSeries, nil, 1)
 			if !counterStrict(srv) || !srv.meter.Strict() {
 				t.Errorf("in attack mode: new-connection rates strict %v, login meter strict %v; want both", counterStrict(srv), srv.meter.Strict())
@@ -134,34 +117,36 @@ func TestAttackModeOff(t *testing.T) {
 	waitForMetric(t, srv, "moonbridge_attack_mode_activations_total", nil, 0)
 }
 
-// In attack mode a status ping never dials a backend: a route with a status cache answers
-// from its last live answer however old, a route that keeps none answers with the fallback.
+// In attack mode a route whose backend stopped answering answers pings with its last live
+// answer, however old, and a route that never had one with the fallback.
 func TestAttackModeAnswersPingsFromTheCache(t *testing.T) {
-	backend := startLiveStatusServer(t, paperStatus)
-	srv, addr := startProxy(t, func(c *Config) {
-		openLimits(c)
-		c.Defence.AttackMode = quickAttackMode(time.Hour)
-		c.Routes = []Route{
-			{Hosts: []string{"cached.example"}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: time.Nanosecond},
-			{Hosts: []string{"plain.example"}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}},
-		}
-	}, Minecraft)
+	srv, addr, backend := startAttackStatusProxy(t, "cached.example", time.Nanosecond)
 	pingStatus(t, Minecraft, addr, "cached.example") // a live answer, kept
-	if n := backend.count(); n != 1 {
-		t.Fatalf("the backend answered %d pings, want 1", n)
-	}
-	flood(t, srv, addr, nil)
+	backend.ln.Close()
+	spreadFlood(t, srv, addr, nil)
 	for range 3 {
 		if got := jsonText(t, pingStatus(t, Minecraft, addr, "cached.example")); got != jsonText(t, mustJSON(t, paperStatus)) {
 			t.Errorf("attack mode answer %s, want the cached %s", got, paperStatus)
 		}
 	}
-	if status := pingStatus(t, Minecraft, addr, "plain.example"); !strings.Contains(jsonText(t, status), DefaultFallback().Status.MOTD) {
+	if status := pingStatus(t, Minecraft, addr, "down.example"); !strings.Contains(jsonText(t, status), DefaultFallback().Status.MOTD) {
 		t.Errorf("a route without cached answers got %s, want the fallback", jsonText(t, status))
 	}
-	if n := backend.count(); n != 1 {
-		t.Errorf("the backend answered %d pings, want 1: attack mode must not dial for a ping", n)
-	}
+}
+
+// startAttackStatusProxy starts a proxy with open limits and quickAttackMode, a route for host
+// to a backend that answers status pings (with statusCache), and one for down.example to none.
+func startAttackStatusProxy(t *testing.T, host string, statusCache time.Duration) (*Server, string, *liveStatusServer) {
+	backend := startLiveStatusServer(t, paperStatus)
+	srv, addr := startProxy(t, func(c *Config) {
+		openLimits(c)
+		c.Defence.AttackMode = quickAttackMode(time.Hour)
+		c.Routes = []Route{
+			{Hosts: []string{host}, Backends: []pool.Backend{{Addr: backend.ln.Addr().String()}}, StatusCache: statusCache},
+			{Hosts: []string{"down.example"}, Backends: []pool.Backend{{Addr: testutil.ClosedPort(t)}}},
+		}
+	}, Minecraft)
+	return srv, addr, backend
 }
 
 // A wss client over a per-address limit finishes TLS and gets HTTP 429 with the reason, as a
@@ -188,7 +173,7 @@ func TestWSSOverTheAddressLimitGets429(t *testing.T) {
 			}
 			waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedPerAddr}, 1)
 
-			flood(t, srv, addr, nil)
+			spreadFlood(t, srv, addr, nil)
 			if _, err := dialWSS(addr); err == nil || errors.As(err, &refused) {
 				t.Errorf("wss client over the limit in attack mode: %v, want the connection closed before TLS", err)
 			}
@@ -224,7 +209,8 @@ func refusedWSSCountsWhileAnswered(t *testing.T, provider string) {
 	defer first.Close()
 	exchange(t, first, "h", 100)
 
-	stalled := dialFrom(t, "127.0.0.1", addr) // refused by the address limit, says nothing
+	stalled := dialFrom(t, "127.0.0.1", addr) // refused by the address limit
+	stalled.Write([]byte{0x16, 0x03, 0x01})   // starts a TLS record and stalls
 	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedPerAddr}, 1)
 	if !testutil.Within(testutil.WaitBound, func() bool { return openTotal(srv) == 2 }) {
 		t.Fatalf("%d connections counted, want 2: the refused one is not counted while answered", openTotal(srv))
@@ -261,12 +247,34 @@ func TestAttackModeFollowsReload(t *testing.T) {
 	if _, err := reload(srv, func(c *Config) { c.Defence.AttackMode = quickAttackMode(time.Hour) }); err != nil {
 		t.Fatal(err)
 	}
-	flood(t, srv, addr, nil)
+	spreadFlood(t, srv, addr, nil)
 	if _, err := reload(srv, func(c *Config) { c.Defence.AttackMode.Enabled = false }); err != nil {
 		t.Fatal(err)
 	}
 	waitForMetric(t, srv, attackSeries, nil, 0)
 	if n := lines.count("attack mode off after", `"why":"attack mode turned off"`); n != 1 {
 		t.Errorf("%d lines saying the reload ended the attack mode, want 1:\n%s", n, lines.String())
+	}
+}
+
+// A measurement counts each network for at most its cap, and every event of networks past
+// maxShareNetworks in full.
+func TestAttackSharesAreCappedPerNetwork(t *testing.T) {
+	var shares attackShares
+	flooding, quiet := netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("198.51.100.0/24")
+	for range 1000 {
+		shares.note(flooding, kindConnection)
+	}
+	shares.note(quiet, kindConnection)
+	shares.note(quiet, kindLogin)
+	got := shares.take([attackKinds]float64{kindConnection: 20, kindPing: 10, kindLogin: 5})
+	if want := [attackKinds]float64{kindConnection: 21, kindLogin: 1}; got != want {
+		t.Errorf("measured %v, want %v: the flooding network counts 20, the quiet one its own", got, want)
+	}
+	for i := range maxShareNetworks + 3 {
+		shares.note(netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), 32), kindPing)
+	}
+	if got := shares.take([attackKinds]float64{1, 1, 1}); got[kindPing] != maxShareNetworks+3 {
+		t.Errorf("measured %v pings from %d networks, want every one", got[kindPing], maxShareNetworks+3)
 	}
 }

@@ -15,7 +15,8 @@ import (
 // limits.ipv6_prefix bits) whose connections were refused as garbage or a malformed hello
 // Block.After times within Block.Window is refused for Block.For, before a byte is read:
 //
-//	strike    a cheap refusal of the address (listener.go sniff, phases.go readHello)
+//	strike    a cheap refusal of the address (listener.go sniff, phases.go readHello), or
+//	          rateRefusalsPerStrike refusals by its per-address rate within a window
 //	          -> counted in its window (from its first strike; a strike after the window
 //	             starts a new one)
 //	          -> the After-th in the window: blocked until now + For, one log line
@@ -26,7 +27,8 @@ import (
 //
 // A trusted proxy's own address is never struck, so never blocked; a reload (which is what
 // can make an address trusted) and ClearBlockList empty the list. It remembers at most
-// MaxAddresses addresses, counted and blocked together: when full, what has expired is swept
+// MaxAddresses addresses, struck and blocked together, and as many whose refusals by the rate
+// it counts (remembered): when full, what has expired is swept
 // (at most once a second), and if it is still full a new address is not added. Evicting the
 // oldest instead would let an attacker with more addresses than the cap unblock its first ones
 // by using new ones; not adding only leaves the newest ones to the cheap refusal, which is
@@ -35,9 +37,11 @@ type blockList struct {
 	mu      sync.Mutex
 	cfg     Block
 	strikes map[netip.Addr]strikeCount
-	blocked map[netip.Addr]time.Time // until
-	held    atomic.Int64             // len(blocked), so that accept skips the lock while it is 0
-	swept   time.Time
+	// overRate counts refusals by the per-address rate toward the address's next strike.
+	overRate map[netip.Addr]strikeCount
+	blocked  map[netip.Addr]time.Time // until
+	held     atomic.Int64             // len(blocked), so that accept skips the lock while it is 0
+	swept    time.Time
 }
 
 // strikeCount is an address's strikes in its current window.
@@ -49,9 +53,17 @@ type strikeCount struct {
 // sweepEvery bounds how often a full list is walked for what has expired.
 const sweepEvery = time.Second
 
+// rateRefusalsPerStrike is how many refusals by its per-address rate make one strike of an
+// address: at the defaults (5 strikes in 10 s) an address refused 1,000 times in 10 s, 100 a
+// second over its rate of 5, is blocked. A flood tool from one address does that many times
+// over; no school or carrier-grade NAT of players does (50 players joining at once are 90
+// refusals, once), and blocking them would lock all of them out for the block's length.
+const rateRefusalsPerStrike = 200
+
 var blockedDesc = prometheus.NewDesc("moonbridge_blocked_addresses",
 	"Client addresses (IPv6: networks of limits.ipv6_prefix bits) on the block list now, refused at "+
-		"accept after repeated garbage or malformed handshakes (defence.block).", nil, nil)
+		"accept after repeated garbage or malformed handshakes, or sustained connections far over their "+
+		"rate (defence.block).", nil, nil)
 
 func newBlockList(cfg Block) *blockList {
 	b := &blockList{}
@@ -65,7 +77,7 @@ func (b *blockList) reset(cfg Block) (cleared int) {
 	defer b.mu.Unlock()
 	cleared = b.countBlocked(time.Now())
 	b.cfg = cfg.withDefaults()
-	b.strikes, b.blocked = map[netip.Addr]strikeCount{}, map[netip.Addr]time.Time{}
+	b.strikes, b.overRate, b.blocked = map[netip.Addr]strikeCount{}, map[netip.Addr]strikeCount{}, map[netip.Addr]time.Time{}
 	b.held.Store(0)
 	return cleared
 }
@@ -86,45 +98,97 @@ func (b *blockList) has(key netip.Addr, now time.Time) bool {
 func (b *blockList) strike(key netip.Addr, now time.Time) (blocked bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.cfg.After <= 0 {
+	return b.counts(key, now) && b.strikeLocked(key, now)
+}
+
+// refusedOverRate counts one refusal of key by its per-address rate, every
+// rateRefusalsPerStrike of them a strike, and says whether it blocked key.
+func (b *blockList) refusedOverRate(key netip.Addr, now time.Time) (blocked bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.counts(key, now) && b.count(overRateCounts, key, now) && b.strikeLocked(key, now)
+}
+
+// strikeLocked counts a strike of key and blocks it on the After-th; b.mu is held.
+func (b *blockList) strikeLocked(key netip.Addr, now time.Time) (blocked bool) {
+	if !b.count(strikeCounts, key, now) {
 		return false
 	}
-	if until, ok := b.blocked[key]; ok && now.Before(until) {
-		return false
-	}
-	s, ok := b.strikes[key]
-	if !ok && !b.room(now) {
-		return false
-	}
-	if !ok || now.Sub(s.first) >= b.cfg.Window {
-		s = strikeCount{first: now}
-	}
-	if s.n++; s.n < b.cfg.After {
-		b.strikes[key] = s
-		return false
-	}
-	delete(b.strikes, key)
 	b.blocked[key] = now.Add(b.cfg.For)
 	b.held.Store(int64(len(b.blocked)))
 	return true
 }
 
-// room says whether a new address fits, sweeping a full list when it was not swept lately.
-func (b *blockList) room(now time.Time) bool {
-	if len(b.strikes)+len(b.blocked) < b.cfg.MaxAddresses {
+// counts says whether key's refusals are counted: the list is on and key is not blocked now.
+// b.mu is held.
+func (b *blockList) counts(key netip.Addr, now time.Time) bool {
+	if b.cfg.After <= 0 {
+		return false
+	}
+	until, ok := b.blocked[key]
+	return !ok || !now.Before(until)
+}
+
+// countKind is which of the list's counts count adds to.
+type countKind bool
+
+const (
+	strikeCounts   countKind = false // strikes toward a block, Block.After of them
+	overRateCounts countKind = true  // refusals by the rate toward a strike, rateRefusalsPerStrike
+)
+
+// count adds one to key's count of kind, within its window, and says whether that made a full
+// count, which starts key's count anew. A new key is not counted when there is no room for it.
+// b.mu is held.
+func (b *blockList) count(kind countKind, key netip.Addr, now time.Time) bool {
+	counts, after := b.strikes, b.cfg.After
+	if kind == overRateCounts {
+		counts, after = b.overRate, rateRefusalsPerStrike
+	}
+	s, ok := counts[key]
+	if !ok && !b.room(kind, now) {
+		return false
+	}
+	if !ok || now.Sub(s.first) >= b.cfg.Window {
+		s = strikeCount{first: now}
+	}
+	if s.n++; s.n < after {
+		counts[key] = s
+		return false
+	}
+	delete(counts, key)
+	return true
+}
+
+// room says whether a new address fits in the counts of kind, sweeping a full list when it was
+// not swept lately.
+func (b *blockList) room(kind countKind, now time.Time) bool {
+	if b.remembered(kind) < b.cfg.MaxAddresses {
 		return true
 	}
 	if now.Sub(b.swept) < sweepEvery {
 		return false
 	}
 	b.swept = now
-	for key, s := range b.strikes {
-		if now.Sub(s.first) >= b.cfg.Window {
-			delete(b.strikes, key)
+	for _, counts := range []map[netip.Addr]strikeCount{b.strikes, b.overRate} {
+		for key, s := range counts {
+			if now.Sub(s.first) >= b.cfg.Window {
+				delete(counts, key)
+			}
 		}
 	}
 	b.countBlocked(now)
-	return len(b.strikes)+len(b.blocked) < b.cfg.MaxAddresses
+	return b.remembered(kind) < b.cfg.MaxAddresses
+}
+
+// remembered is how many addresses count against the room for kind: the struck and the blocked
+// together, and the over-rate counts on their own, so that a spread flood's refusals by the
+// rate do not crowd out the strikes of garbage. b.mu is held.
+func (b *blockList) remembered(kind countKind) int {
+	if kind == overRateCounts {
+		return len(b.overRate)
+	}
+	return len(b.strikes) + len(b.blocked)
 }
 
 // countBlocked drops the expired blocks and counts the others; b.mu is held.
@@ -170,16 +234,27 @@ func (s *Server) isBlocked(client netip.Addr) bool {
 	return s.blocks.has(s.counter.addrKey(client), time.Now())
 }
 
-// strike notes a cheap refusal of client for the block list and logs the block it starts (at
+// strike notes a cheap refusal of client for the block list and logs the block it starts.
+func (s *Server) strike(log zerolog.Logger, client netip.Addr) {
+	s.strikeBy(log, client, s.blocks.strike, "address blocked: repeated garbage or malformed handshakes")
+}
+
+// strikeOverRate notes a refusal of client by its per-address rate for the block list and
+// logs the block it starts.
+func (s *Server) strikeOverRate(log zerolog.Logger, client netip.Addr) {
+	s.strikeBy(log, client, s.blocks.refusedOverRate, "address blocked: sustained connections far over its rate")
+}
+
+// strikeBy counts a refusal of client with count and logs the block it starts as msg says (at
 // most refusalLinesPerSecond lines a second, saying how many were left out). A trusted proxy
 // is never struck.
-func (s *Server) strike(log zerolog.Logger, client netip.Addr) {
+func (s *Server) strikeBy(log zerolog.Logger, client netip.Addr, count func(netip.Addr, time.Time) bool, msg string) {
 	client = client.Unmap()
 	if s.settings().TrustedProxies.Contains(client) {
 		return
 	}
 	key := s.counter.addrKey(client)
-	if !s.blocks.strike(key, time.Now()) {
+	if !count(key, time.Now()) {
 		return
 	}
 	suppressed, ok := s.sampler.allow("address_blocked", time.Now())
@@ -191,7 +266,7 @@ func (s *Server) strike(log zerolog.Logger, client netip.Addr) {
 	if suppressed > 0 {
 		ev.Int("suppressed", suppressed)
 	}
-	ev.Msg("address blocked: repeated garbage or malformed handshakes")
+	ev.Msg(msg)
 }
 
 func (b *blockList) blockFor() time.Duration {

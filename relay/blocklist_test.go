@@ -186,25 +186,31 @@ func TestBlockListKeysIPv6ByNetwork(t *testing.T) {
 // The list holds at most MaxAddresses: past it a new address is not added and those blocked
 // stay blocked; once blocks expire, a sweep makes room.
 func TestBlockListCapHolds(t *testing.T) {
-	b := newBlockList(Block{After: 1, Window: time.Second, For: time.Minute, MaxAddresses: 3})
-	now := time.Now()
-	addr := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}) }
+	b, now := smallBlockList(time.Second), time.Now()
 	for i := range 10 {
-		b.strike(addr(i), now)
+		b.strike(listAddr(i), now)
 	}
 	if n := b.size(now); n != 3 {
 		t.Fatalf("%d blocked, want the cap of 3", n)
 	}
 	for i := range 10 {
-		if got, want := b.has(addr(i), now), i < 3; got != want {
+		if got, want := b.has(listAddr(i), now), i < 3; got != want {
 			t.Errorf("address %d blocked: %v, want %v", i, got, want)
 		}
 	}
 	later := now.Add(time.Minute)
-	if !b.strike(addr(9), later) || b.size(later) != 1 {
+	if !b.strike(listAddr(9), later) || b.size(later) != 1 {
 		t.Errorf("after the blocks expired a new address was not blocked (%d on the list)", b.size(later))
 	}
 }
+
+// smallBlockList holds 3 addresses and blocks on the first strike, for a minute.
+func smallBlockList(window time.Duration) *blockList {
+	return newBlockList(Block{After: 1, Window: window, For: time.Minute, MaxAddresses: 3})
+}
+
+// listAddr is the test address 10.0.0.i.
+func listAddr(i int) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}) }
 
 // With nothing blocked, the check at accept costs no allocation.
 func TestBlockCheckAtAcceptZeroAllocs(t *testing.T) {
@@ -219,5 +225,26 @@ func TestBlockCheckAtAcceptZeroAllocs(t *testing.T) {
 	srv.strike(srv.log, netip.MustParseAddr("127.0.0.2"))
 	if n := testing.AllocsPerRun(100, func() { srv.isBlocked(a) }); n != 0 {
 		t.Fatalf("with a strike counted: %v allocations, want 0", n)
+	}
+}
+
+// rateRefusalsPerStrike refusals by the rate are one strike, and the addresses whose refusals
+// are counted have a cap of their own: a flood of them leaves room for garbage strikes.
+func TestRateRefusalsStrikeWithinTheirOwnCap(t *testing.T) {
+	b, now := smallBlockList(time.Minute), time.Now()
+	for i := range 10 {
+		b.refusedOverRate(listAddr(i), now)
+	}
+	if !b.strike(listAddr(100), now) {
+		t.Error("a garbage strike found no room after refusals by the rate from 10 addresses")
+	}
+	blocked := 0
+	for range rateRefusalsPerStrike - 1 {
+		if b.refusedOverRate(listAddr(0), now) {
+			blocked++
+		}
+	}
+	if blocked != 1 || !b.has(listAddr(0), now) {
+		t.Errorf("%d blocks after %d refusals by the rate, want 1 at the last", blocked, rateRefusalsPerStrike)
 	}
 }

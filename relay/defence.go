@@ -14,14 +14,16 @@ type Defence struct {
 func DefaultDefence() Defence { return Defence{Block: DefaultBlock(), AttackMode: DefaultAttackMode()} }
 
 // Block configures the block list (blocklist.go): an address whose connections start with
-// garbage or a malformed Minecraft hello After times within Window is refused at accept for
+// garbage or a malformed Minecraft hello After times within Window, or are refused by its
+// per-address rate rateRefusalsPerStrike x After times within it, is refused at accept for
 // For. After 0 turns the list off (the zero Block); a zero Window, For or MaxAddresses is
 // the default's.
 type Block struct {
 	After  int           `yaml:"after"`
 	Window time.Duration `yaml:"window"`
 	For    time.Duration `yaml:"for"`
-	// MaxAddresses bounds the addresses the list remembers, blocked and counted alike.
+	// MaxAddresses bounds the addresses the list remembers, blocked and struck alike, and
+	// apart from them the addresses whose refusals by the rate it counts.
 	MaxAddresses int `yaml:"max_addresses"`
 }
 

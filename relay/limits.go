@@ -94,8 +94,9 @@ func limitError(reason string, max int, what string) *LimitError {
 
 // counter counts open connections: in total, per client address, per client network and per
 // route, new connections per address and per network, and status pings and logins per network
-// (rateBuckets), and players (players.go). One lock guards all, so a connection moving from one
-// address to another is never counted for neither.
+// (rateBuckets), players (players.go), and each network's share of the attack mode's
+// measurement (attackShares). One lock guards all, so a connection moving from one address to
+// another is never counted for neither.
 type counter struct {
 	mu       sync.Mutex
 	limits   Limits
@@ -109,6 +110,7 @@ type counter struct {
 	pings    rateBuckets[netip.Prefix] // status pings per network
 	logins   rateBuckets[netip.Prefix] // logins per network
 	players  players
+	shares   attackShares
 }
 
 func newCounter(l Limits) *counter {
@@ -137,11 +139,13 @@ func (c *counter) acquireTotal() (release func(), err error) {
 
 // acquireAddr takes a slot for one client address and one in its network, and a token from
 // each one's new-connection bucket (only when the slots are free and both have a token, so a
-// refused connection spends nothing).
+// refused connection spends nothing). Each call is a connection arriving under addr (a trusted
+// proxy's once it names its player), refused or not, for the attack mode's measurement.
 func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key, network := c.limitKey(addr), c.networkKey(addr) // they read limits, which reload changes
+	c.shares.note(network, kindConnection)
 	if c.perAddr[key] >= c.limits.MaxConnectionsPerIP {
 		return nil, limitError(refusedPerAddr, c.limits.MaxConnectionsPerIP, "connections per address")
 	}

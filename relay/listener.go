@@ -99,7 +99,6 @@ func (ln *listener) handle(raw net.Conn) {
 	if ln.refuseBlocked(raw) {
 		return
 	}
-	ln.srv.attack.conns.Add(1)
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()
@@ -383,6 +382,7 @@ func (ln *listener) admit(r *http.Request) (int, string) {
 	client := ln.clientFromHeaders(conn.info, r)
 	if err := conn.info.claim(ln.srv.counter, client.Addr()); err != nil {
 		ln.report(conn.info, client, limitReason(err), err)
+		ln.srv.refused(ln.log, client.Addr(), err)
 		return http.StatusTooManyRequests, err.Error()
 	}
 	conn.info.setClient(client)

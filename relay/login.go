@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
@@ -26,7 +27,9 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	s.down.SetReadDeadline(time.Now().Add(loginTimeout))
 	ctx, cancel := context.WithCancel(s.srv.ctx)
 	defer cancel()
-	p, err := cfg.Login(ctx, auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn}, hs.Protocol, s.info.client.Addr().Unmap().String())
+	addr := s.info.client.Addr().Unmap()
+	pc := auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn, Network: s.srv.counter.network(addr)}
+	p, err := cfg.Login(ctx, pc, hs.Protocol, addr.String())
 	var le *auth.LoginError
 	if err != nil {
 		p.CloseCipher() // a refusal may have been sent through it, never anything more
@@ -47,14 +50,28 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	return nil
 }
 
-// attachMeter gives set's online routes the server's login meter (a config reloaded as it was
-// has it already: no write then, while its sessions may read it).
-func (s *Server) attachMeter(set *settings) {
+// attachLogins gives set's online routes the server's login meter, and the routes' transfer
+// cookie checkers the server's seen-set, both kept across reloads (a config reloaded as it was
+// has them already: no write then, while its sessions may read them).
+func (s *Server) attachLogins(set *settings) {
 	for _, r := range set.Routes {
-		if r.Login != nil && r.Login.Online && r.Login.Meter != s.meter {
+		if r.Login == nil {
+			continue
+		}
+		if r.Login.Online && r.Login.Meter != s.meter {
 			r.Login.Meter = s.meter
 		}
+		if tc, ok := r.Login.TransferCookies.(*TransferCookies); ok && tc.seen.Load() != s.cookiesSeen {
+			tc.seen.Store(s.cookiesSeen)
+		}
 	}
+}
+
+// network is the network the limits count addr in (networkKey), for the login meter's fairness.
+func (c *counter) network(addr netip.Addr) netip.Prefix {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.networkKey(addr)
 }
 
 // loginFirstBytes is what the backend gets first after a login the proxy ran: the handshake

@@ -2,6 +2,8 @@ package relay
 
 import (
 	"bytes"
+	"fmt"
+	"net"
 	"testing"
 	"time"
 
@@ -44,4 +46,55 @@ func TestLoginMeterSurvivesReload(t *testing.T) {
 	backendLogin(t, &backend)
 	readLoginSuccess(t, again, false)
 	waitForMetric(t, setup.srv, "moonbridge_session_server_requests_total", nil, 2)
+}
+
+// TestLoginMeterCountsTheClientsNetwork: the login meter takes the client's network as the
+// limits count it (limits.ipv4_network_prefix): while a login of 127.0.0.1 waits for its turn,
+// one of 127.0.0.2 is refused before its Encryption Request at the default /24 (the same
+// network: one at a time), and waits for a turn of its own at /32.
+func TestLoginMeterCountsTheClientsNetwork(t *testing.T) {
+	for _, c := range []struct {
+		prefix int
+		busy   bool
+	}{{24, true}, {32, false}} {
+		t.Run(fmt.Sprintf("/%d", c.prefix), func(t *testing.T) {
+			backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
+			setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+			if _, err := reload(setup.srv, func(cfg *Config) {
+				cfg.LoginMeter = auth.MeterSettings{Rate: 2, Burst: 1, Queue: 5, MaxWait: 5 * time.Second}
+				cfg.Limits.IPv4NetworkPrefix = c.prefix
+			}); err != nil {
+				t.Fatal(err)
+			}
+			first := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
+			backendLogin(t, &backend)
+			readLoginSuccess(t, first, false) // the burst
+			waiting := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Steve", Protocol: 767, Sessions: setup.sessions})
+			waitForMetric(t, setup.srv, "moonbridge_login_meter_waiting", nil, 1)
+
+			conn, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).Dial("tcp", setup.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Close() })
+			conn.SetDeadline(time.Now().Add(30 * time.Second))
+			neighbour, err := authtest.Player{Name: "Kai", Protocol: 767, Sessions: setup.sessions}.Login(conn, "play.example.net")
+			if err != nil {
+				t.Fatalf("login from 127.0.0.2: %v", err)
+			}
+			if c.busy {
+				body, err := neighbour.ReadFrame()
+				if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte("Too many players are logging in")) {
+					t.Fatalf("login from 127.0.0.2 read %q %v, want the meter's disconnect", body, err)
+				}
+				waitForMetric(t, setup.srv, "moonbridge_login_meter_refused_total", map[string]string{"reason": auth.MeterNetworkBusy}, 1)
+			}
+			backendLogin(t, &backend)
+			readLoginSuccess(t, waiting, false)
+			if !c.busy {
+				backendLogin(t, &backend)
+				readLoginSuccess(t, neighbour, false)
+			}
+		})
+	}
 }

@@ -81,16 +81,25 @@ func (c *counter) networkKey(addr netip.Addr) netip.Prefix {
 	return network
 }
 
+// networkOf is networkKey for a caller that does not hold mu.
+func (c *counter) networkOf(addr netip.Addr) netip.Prefix {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.networkKey(addr)
+}
+
 // meterHello takes a token from the client network's status bucket for a server-list ping
-// (legacy ones too), or from its login bucket for a join.
+// (legacy ones too), or from its login bucket for a join (or a transfer), and counts the hello
+// toward the attack mode's measurement, refused or not.
 func (c *counter) meterHello(addr netip.Addr, hello mc.Hello) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	network := c.networkKey(addr)
-	buckets, reason := &c.logins, refusedLoginRate
+	buckets, reason, kind := &c.logins, refusedLoginRate, kindLogin
 	if hello.IsPing() {
-		buckets, reason = &c.pings, refusedStatusRate
+		buckets, reason, kind = &c.pings, refusedStatusRate, kindPing
 	}
+	c.shares.note(network, kind)
 	if !buckets.take(network, time.Now()) {
 		return &LimitError{Reason: reason, Limit: buckets.String()}
 	}

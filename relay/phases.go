@@ -30,7 +30,6 @@ func (s *session) readHello(o *opening) bool {
 		s.abort(&mc.HelloError{Err: err})
 		return false
 	}
-	s.srv.attack.countHello(o.hello)
 	if err := s.srv.counter.meterHello(s.info.clientAddr().Addr(), o.hello); err != nil {
 		s.refuseOverLimit(o, err)
 		return false

@@ -2,8 +2,11 @@ package relay
 
 import (
 	"errors"
+	"net/netip"
 	"strconv"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/mc"
 )
@@ -12,8 +15,8 @@ import (
 // server-list entry or a login disconnect naming the limit (as a WebSocket client gets HTTP 429
 // with it), a plain HTTP client a 429, and a TLS client too, after its handshake, except in
 // attack mode, where a handshake to say no is not worth its CPU (answerTLS). Answers read with a
-// short deadline (a TLS one with the handshake timeout), and at most maxRefusalAnswers run at
-// once, so refusals cannot pile up: beyond that, a refused client is only closed.
+// short deadline (a TLS one with the handshake timeout), and what waits for them is bounded
+// (refusalSlots), so refusals cannot pile up: beyond that, a refused client is only closed.
 const (
 	refusalAnswerTimeout = 2 * time.Second
 	maxRefusalAnswers    = 64
@@ -24,13 +27,16 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 	ln.report(conn.info, conn.info.client, limitReason(err), err)
 	conn.info.release() // a refused connection holds no slot while it is answered
 	defer conn.Close()
-	select {
-	case ln.srv.answering <- struct{}{}:
-		defer func() { <-ln.srv.answering }()
-	default:
+	ln.srv.refused(ln.log, conn.info.clientAddr().Addr(), err)
+	conn.SetDeadline(earliest(time.Now().Add(refusalAnswerTimeout), time.Now().Add(ln.srv.settings().limits.SniffTimeout)))
+	if !ln.srv.answering.awaitFirstBytes(conn) {
 		return
 	}
-	conn.SetDeadline(earliest(time.Now().Add(refusalAnswerTimeout), time.Now().Add(ln.srv.settings().limits.SniffTimeout)))
+	release, ok := ln.srv.answering.answerSlot(ln.srv.counter.networkOf(conn.info.clientAddr().Addr()))
+	if !ok {
+		return
+	}
+	defer release()
 	switch protocol, _ := ln.sniff(conn); protocol {
 	case Minecraft:
 		ln.answerMinecraft(conn, err)
@@ -38,6 +44,19 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 		conn.Write(http429(err.Error()))
 	case WSS:
 		ln.answerTLS(conn, err)
+	}
+}
+
+// refused does what a limit's refusal of client means beyond its answer: a refusal by the
+// total limit, which comes before the connection is counted under its address, counts toward
+// the attack mode's measurement, and one by the per-address rate toward the block list
+// (strikeOverRate).
+func (s *Server) refused(log zerolog.Logger, client netip.Addr, err error) {
+	switch limitReason(err) {
+	case refusedTotal:
+		s.counter.noteConnection(client)
+	case refusedRate:
+		s.strikeOverRate(log, client)
 	}
 }
 

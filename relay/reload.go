@@ -32,7 +32,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 		return ListenerChanges{}, err
 	}
 	s.attachPools(next.router.pools())
-	s.attachMeter(next)
+	s.attachLogins(next)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.changeable(); err != nil {

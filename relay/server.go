@@ -89,6 +89,8 @@ type Server struct {
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 
+	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // accept loops, connection starts, HTTP servers, health checkers
@@ -103,10 +105,10 @@ type Server struct {
 	sessions  map[*session]struct{}
 	tally     tally // what has ended, for the metrics (metrics.go)
 
-	sampler   sampler       // refusal log lines per reason (refusal.go)
-	cheap     sampler       // cheap refusals' log lines per reason (refusal.go)
-	blocks    *blockList    // addresses refused at accept (blocklist.go)
-	answering chan struct{} // refused clients being answered (refuseanswer.go)
+	sampler   sampler      // refusal log lines per reason (refusal.go)
+	cheap     sampler      // cheap refusals' log lines per reason (refusal.go)
+	blocks    *blockList   // addresses refused at accept (blocklist.go)
+	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
 	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
 }
@@ -122,15 +124,15 @@ func New(cfg Config) (*Server, error) {
 		counter: newCounter(set.limits), log: cfg.Logger, lifecycle: newLifecycle(),
 		mem: newMemoryWatch(cfg.Memory, cfg.Logger),
 		ctx: ctx, cancel: cancel, sessions: make(map[*session]struct{}), tally: newTally(), checks: healthChecks{},
-		answering: make(chan struct{}, maxRefusalAnswers),
-		cheap:     sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
+		cheap: sampler{lines: 1, period: cheapLinePeriod}, blocks: newBlockList(cfg.Defence.Block),
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
 	s.attachPools(set.router.pools())
-	s.attachMeter(set)
+	s.cookiesSeen = newCookieSeen(maxSeenCookies)
+	s.attachLogins(set)
 	s.backends.Follow(nil, set.router.pools())
 	s.events.follow(set.router)
 	s.current.Store(set)

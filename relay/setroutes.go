@@ -32,7 +32,7 @@ func (s *Server) SetRoutes(routes []Route) error {
 	s.attachPools(router.carry(prev.router))
 	next := *prev
 	next.Routes, next.router = routes, router
-	s.attachMeter(&next)
+	s.attachLogins(&next)
 	s.current.Store(&next)
 	s.followRoutes(prev.router, router)
 	return nil

@@ -56,10 +56,8 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		return s.liveStatus(route, hs, capture)
 	})
 	switch {
-	case err == nil && shared:
-		s.line.answered = "status cache"
 	case err == nil:
-		s.line.answered = "live status"
+		s.line.answered = statusSource(shared)
 	default:
 		body = s.lastKnown(route, key)
 		if body == nil {
@@ -70,6 +68,15 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 		s.line.answered = "last known status"
 	}
 	s.serveStatus(r, hello, body, route, err)
+}
+
+// statusSource says, for the session line, where a live answer came from: shared (the cache
+// or another ping's question) or asked for this ping.
+func statusSource(shared bool) string {
+	if shared {
+		return "status cache"
+	}
+	return "live status"
 }
 
 // serveStatus answers hello with body (with route's player line when it has max_players) and

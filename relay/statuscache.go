@@ -3,6 +3,7 @@ package relay
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
@@ -44,6 +45,7 @@ type statusCache struct {
 	mu       sync.Mutex
 	entries  map[statusKey]statusEntry
 	fetching map[statusKey]*statusFetch
+	probed   time.Time // when attack mode last asked the backend (claimProbe)
 }
 
 // statusFetch is one question to a backend that several pings wait for.
@@ -119,18 +121,50 @@ func (c *statusCache) last(key statusKey) ([]byte, bool) {
 	return newest.body, newest.body != nil
 }
 
-// statusFromCache answers a status ping in attack mode without a backend dial: with the
-// route's last live answer for it, however old (a stale answer beats a dial), or the fallback
-// when the route has none (only a route with status_cache or last_known keeps answers).
-func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route, capture string) {
-	body, ok := route.status.last(statusKey{capture: capture, protocol: hello.Handshake.Protocol})
-	if !ok {
-		s.line.answered = "fallback (attack mode)"
-		s.answer(r, hello, s.fallback(), nil)
-		return
+// attackProbeEvery is how often, in attack mode, a route's backend is asked for its status:
+// once per route at most, however many pings come and whatever protocols they say.
+const attackProbeEvery = time.Second
+
+// errProbeSpent is a ping in attack mode that found the route's backend asked within
+// attackProbeEvery, for another protocol or capture, and no answer kept for its own.
+var errProbeSpent = errors.New("attack mode: the backend was asked for its status within " + attackProbeEvery.String())
+
+// claimProbe says whether attack mode may ask the backend now, and if so counts it as asked.
+func (c *statusCache) claimProbe(now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now.Sub(c.probed) < attackProbeEvery {
+		return false
 	}
-	s.line.answered = "status cache (attack mode)"
-	s.serveStatus(r, hello, body, route, nil)
+	c.probed = now
+	return true
+}
+
+// statusFromCache answers a status ping in attack mode with the route's live answer, without
+// a backend dial per ping: an answer at most attackProbeEvery old (or the route's status_cache,
+// when longer) is shared, and a ping that finds none asks the backend, once per route per
+// attackProbeEvery, the other pings meanwhile waiting for that answer. When the backend was
+// asked already, or does not answer, the last live answer, however old, is better than the
+// fixed fallback, which is what a route that never had one gets.
+func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route, capture string) {
+	key := statusKey{capture: capture, protocol: hello.Handshake.Protocol}
+	body, shared, err := route.status.get(key, max(route.StatusCache, attackProbeEvery), func() ([]byte, error) {
+		if !route.status.claimProbe(time.Now()) {
+			return nil, errProbeSpent
+		}
+		return s.liveStatus(route, hello.Handshake, capture)
+	})
+	s.line.answered = statusSource(shared) + " (attack mode)"
+	if err != nil {
+		var ok bool
+		if body, ok = route.status.last(key); !ok {
+			s.line.answered = "fallback (attack mode)"
+			s.answer(r, hello, s.fallback(), err)
+			return
+		}
+		s.line.answered = "last status (attack mode)"
+	}
+	s.serveStatus(r, hello, body, route, err)
 }
 
 // markOffline rewrites a server's status JSON as lk says: the prefix before the description (a

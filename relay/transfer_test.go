@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -355,5 +356,38 @@ func TestDrainWithoutATransferTargetTellsWhy(t *testing.T) {
 	var de *playtest.DisconnectError
 	if !errors.As(err, &de) || de.Reason != "Back in a minute" {
 		t.Errorf("the player saw %v, want a Disconnect with the restarting message", err)
+	}
+}
+
+// TestReplayedTransferCookieLogsInAsAny: the cookie a drain stored is believed once where the
+// player lands; shown again, even after a reload that made the route's cookie checker anew, it
+// is counted as replayed and the player logs in as any other (here offline: let in).
+func TestReplayedTransferCookieLogsInAsAny(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	second, secondAddr, tr, _ := drainOneToSecond(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Routes[0].Login = &auth.Config{TransferCookies: NewTransferCookies([]byte("shared secret"), 0)}
+	})
+	for i := range 2 {
+		again, err := playtest.Join(dialClient(t, Minecraft, secondAddr), tr.Host, tr.Port, "Steve", 3, tr.Cookies)
+		if err != nil {
+			t.Fatalf("transfer login %d: %v", i, err)
+		}
+		if err := again.Echo([]byte("after the transfer")); err != nil {
+			t.Fatal(err)
+		}
+		again.Close()
+		if _, err := reload(second, func(c *Config) {
+			c.Routes = slices.Clone(c.Routes) // the running snapshot must not change
+			c.Routes[0].Login = &auth.Config{TransferCookies: NewTransferCookies([]byte("shared secret"), 0)}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if valid := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "valid"}); valid != 1 {
+		t.Fatalf("transfer cookies valid %v, want 1: a replayed cookie was believed", valid)
+	}
+	if replayed := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "replayed"}); replayed != 1 {
+		t.Errorf("transfer cookies replayed %v, want 1", replayed)
 	}
 }

@@ -2,10 +2,15 @@ package relay
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"time"
+
+	"github.com/moonbridge/moonbridge/mc/auth"
 )
 
 // TransferCookieKey is the cookie a drain stores on a player before its Transfer, and the one
@@ -18,17 +23,22 @@ const DefaultTransferCookieTTL = time.Minute
 
 // A transfer cookie says "this instance moved this player on a drain, until then":
 //
-//	+---------+----------------+----------+------------+-------------------------------+
-//	| version | expiry         | name len | name       | HMAC-SHA256(secret, before)   |
-//	| 1 byte  | 8 bytes, Unix s| 1 byte   | <= 16 bytes| 32 bytes                      |
-//	+---------+----------------+----------+------------+-------------------------------+
+//	+---------+----------------+---------+----------+------------+-----------------------------+
+//	| version | expiry         | nonce   | name len | name       | HMAC-SHA256(secret, before) |
+//	| 1 byte  | 8 bytes, Unix s| 8 bytes | 1 byte   | <= 16 bytes| 32 bytes                    |
+//	+---------+----------------+---------+----------+------------+-----------------------------+
 //
 // The client keeps it and shows it to whoever asks after the transfer; an instance with the same
-// secret believes it. It names the player only: online mode still asks the session server.
+// secret believes it once (cookieSeen). It names the player only: online mode still asks the
+// session server. Version 1, issued by earlier releases, is the same without the nonce; it is
+// still believed (once, as any), so that a rolling upgrade's drains move players onto the new
+// release; an earlier release refuses version 2 as malformed, and that player logs in as any.
 const (
-	cookieVersion = 1
-	cookieMACLen  = sha256.Size
-	maxCookieName = 16
+	cookieVersion   = 2
+	cookieVersionV1 = 1 // no nonce
+	cookieNonceLen  = 8
+	cookieMACLen    = sha256.Size
+	maxCookieName   = 16
 )
 
 // TransferCookies signs and checks transfer cookies with a secret the instances share
@@ -37,6 +47,9 @@ type TransferCookies struct {
 	secret []byte
 	ttl    time.Duration
 	now    func() time.Time
+	// seen remembers the cookies believed here: its own until a Server gives it the one it keeps
+	// across reloads (Server.attachLogins).
+	seen atomic.Pointer[cookieSeen]
 }
 
 // NewTransferCookies signs with secret; ttl 0 is DefaultTransferCookieTTL.
@@ -44,7 +57,9 @@ func NewTransferCookies(secret []byte, ttl time.Duration) *TransferCookies {
 	if ttl <= 0 {
 		ttl = DefaultTransferCookieTTL
 	}
-	return &TransferCookies{secret: secret, ttl: ttl, now: time.Now}
+	c := &TransferCookies{secret: secret, ttl: ttl, now: time.Now}
+	c.seen.Store(newCookieSeen(maxSeenCookies))
+	return c
 }
 
 // issue is the cookie for the player name; nil without cookies or for a name that does not fit.
@@ -54,6 +69,8 @@ func (c *TransferCookies) issue(name string) []byte {
 	}
 	b := []byte{cookieVersion}
 	b = binary.BigEndian.AppendUint64(b, uint64(c.now().Add(c.ttl).Unix()))
+	b = append(b, make([]byte, cookieNonceLen)...)
+	rand.Read(b[len(b)-cookieNonceLen:])
 	b = append(b, byte(len(name)))
 	b = append(b, name...)
 	return append(b, c.mac(b)...)
@@ -63,26 +80,45 @@ func (c *TransferCookies) issue(name string) []byte {
 func (c *TransferCookies) Key() string { return TransferCookieKey }
 
 // Verify checks a cookie a transfer login showed for the player name: nil when this or another
-// instance with the same secret issued it for name and it has not expired.
+// instance with the same secret issued it for name, it has not expired, and this instance has
+// not believed it before.
 func (c *TransferCookies) Verify(name string, cookie []byte) error {
-	const head = 1 + 8 + 1
-	if len(cookie) < head+cookieMACLen || cookie[0] != cookieVersion {
-		return ErrCookieMalformed
+	body, who, mac, err := splitCookie(cookie)
+	if err != nil {
+		return err
 	}
-	n := int(cookie[head-1])
-	if len(cookie) != head+n+cookieMACLen {
-		return ErrCookieMalformed
-	}
-	body, mac := cookie[:head+n], cookie[head+n:]
+	expiry, now := int64(binary.BigEndian.Uint64(body[1:9])), c.now().Unix()
 	switch {
 	case !hmac.Equal(mac, c.mac(body)):
 		return ErrCookieForged
-	case string(body[head:]) != name:
+	case who != name:
 		return ErrCookieOtherPlayer
-	case c.now().Unix() > int64(binary.BigEndian.Uint64(cookie[1:9])):
+	case now > expiry:
 		return ErrCookieExpired
 	}
-	return nil
+	return c.seen.Load().first(mac, expiry, now)
+}
+
+// splitCookie cuts a cookie of either version into what its MAC covers, the player name in it,
+// and the MAC.
+func splitCookie(cookie []byte) (body []byte, name string, mac []byte, err error) {
+	head := 1 + 8 + 1
+	switch {
+	case len(cookie) == 0:
+		return nil, "", nil, ErrCookieMalformed
+	case cookie[0] == cookieVersion:
+		head += cookieNonceLen
+	case cookie[0] != cookieVersionV1:
+		return nil, "", nil, ErrCookieMalformed
+	}
+	if len(cookie) < head+cookieMACLen {
+		return nil, "", nil, ErrCookieMalformed
+	}
+	n := int(cookie[head-1])
+	if len(cookie) != head+n+cookieMACLen {
+		return nil, "", nil, ErrCookieMalformed
+	}
+	return cookie[:head+n], string(cookie[head : head+n]), cookie[head+n:], nil
 }
 
 func (c *TransferCookies) mac(b []byte) []byte {
@@ -97,4 +133,9 @@ var (
 	ErrCookieForged      = errors.New("transfer cookie: not signed with this secret")
 	ErrCookieOtherPlayer = errors.New("transfer cookie: issued for another player")
 	ErrCookieExpired     = errors.New("transfer cookie: expired")
+	// ErrCookieReplayed is a cookie this instance believed before (auth.ErrCookieReplayed).
+	ErrCookieReplayed = fmt.Errorf("transfer cookie: %w", auth.ErrCookieReplayed)
+	// ErrCookieSeenFull is a valid cookie this instance has no room to remember: refused, so
+	// that the player logs in as any other rather than be believed without the replay check.
+	ErrCookieSeenFull = errors.New("transfer cookie: too many cookies to remember")
 )

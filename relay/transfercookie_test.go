@@ -1,6 +1,8 @@
 package relay
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"testing"
 	"time"
@@ -52,5 +54,75 @@ func TestNoTransferCookieWithoutASecret(t *testing.T) {
 	}
 	if c := NewTransferCookies([]byte("s"), 0).issue("NameLongerThan16Chars"); c != nil {
 		t.Errorf("cookie for an over-long name: %x", c)
+	}
+}
+
+// TestTransferCookieIsBelievedOncePerInstance: a cookie is believed the first time an instance
+// sees it and refused as replayed after (until it expires, when it is refused as expired);
+// another instance, with a seen-set of its own, believes it once too. Two cookies for the same
+// player in the same second differ (their nonce), so each is believed once.
+func TestTransferCookieIsBelievedOncePerInstance(t *testing.T) {
+	issuer := NewTransferCookies([]byte("shared secret"), 0)
+	cookie, again := issuer.issue("Steve"), issuer.issue("Steve")
+	if bytes.Equal(cookie, again) {
+		t.Fatalf("two cookies for Steve are the same bytes %x: no nonce", cookie)
+	}
+	here, there := NewTransferCookies([]byte("shared secret"), 0), NewTransferCookies([]byte("shared secret"), 0)
+	if err := here.Verify("Steve", cookie); err != nil {
+		t.Fatalf("first showing: %v", err)
+	}
+	if err := here.Verify("Steve", cookie); !errors.Is(err, ErrCookieReplayed) {
+		t.Errorf("second showing at the same instance: %v, want %v", err, ErrCookieReplayed)
+	}
+	if err := here.Verify("Steve", again); err != nil {
+		t.Errorf("another cookie for the same player: %v", err)
+	}
+	if err := there.Verify("Steve", cookie); err != nil {
+		t.Errorf("first showing at another instance: %v", err)
+	}
+}
+
+// TestTransferCookieOfTheOlderFormatIsBelievedOnce: a cookie of format 1 (no nonce), as an
+// instance of an earlier release issues during a rolling upgrade, is still believed, and
+// replaying it is refused as any other.
+func TestTransferCookieOfTheOlderFormatIsBelievedOnce(t *testing.T) {
+	c := NewTransferCookies([]byte("shared secret"), 0)
+	b := []byte{1}
+	b = binary.BigEndian.AppendUint64(b, uint64(time.Now().Add(time.Minute).Unix()))
+	b = append(append(b, 5), "Steve"...)
+	old := append(b, c.mac(b)...)
+	if err := c.Verify("Steve", old); err != nil {
+		t.Fatalf("a format 1 cookie: %v", err)
+	}
+	if err := c.Verify("Steve", old); !errors.Is(err, ErrCookieReplayed) {
+		t.Errorf("a format 1 cookie again: %v, want %v", err, ErrCookieReplayed)
+	}
+}
+
+// TestTransferCookieSeenSetIsBounded: the seen-set holds at most its bound; a valid cookie that
+// finds it full of cookies that have not expired is refused (the player logs in as any, through
+// the meter), and once they expired, room is made for new ones.
+func TestTransferCookieSeenSetIsBounded(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	c := NewTransferCookies([]byte("shared secret"), 0)
+	c.now = func() time.Time { return now }
+	seen := newCookieSeen(3)
+	c.seen.Store(seen)
+	for i := range 3 {
+		if err := c.Verify("Steve", c.issue("Steve")); err != nil {
+			t.Fatalf("cookie %d: %v", i, err)
+		}
+	}
+	if err := c.Verify("Steve", c.issue("Steve")); !errors.Is(err, ErrCookieSeenFull) {
+		t.Errorf("a fourth cookie with three remembered: %v, want %v", err, ErrCookieSeenFull)
+	}
+	now = now.Add(DefaultTransferCookieTTL + time.Second)
+	if err := c.Verify("Steve", c.issue("Steve")); err != nil {
+		t.Errorf("a cookie after the three expired: %v", err)
+	}
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	if n := len(seen.until); n != 1 {
+		t.Errorf("seen-set holds %d, want 1 (the expired ones dropped)", n)
 	}
 }

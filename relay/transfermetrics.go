@@ -15,7 +15,8 @@ const (
 )
 
 // cookieResults are the labels of moonbridge_transfer_cookies_total.
-var cookieResults = map[auth.Cookie]string{auth.CookieValid: "valid", auth.CookieAbsent: "absent", auth.CookieRejected: "rejected"}
+var cookieResults = map[auth.Cookie]string{auth.CookieValid: "valid", auth.CookieAbsent: "absent", auth.CookieRejected: "rejected",
+	auth.CookieReplayed: "replayed"}
 
 // transferMetrics count what drains did with the players they found and the transfer logins
 // that came in.
@@ -42,7 +43,8 @@ func newTransferMetrics() transferMetrics {
 			Name: "moonbridge_transfer_cookies_total",
 			Help: "Transfer logins on routes whose login the proxy runs, by their transfer cookie: valid (signed " +
 				"with shutdown.transfer_secret_file, for this player, in time: no login meter queue), absent, " +
-				"rejected (forged, expired or another player's: ignored, the login goes on as any other).",
+				"rejected (forged, expired or another player's: ignored, the login goes on as any other), " +
+				"replayed (valid, and believed here before: a cookie skips the meter once; the login goes on as any other).",
 		}, []string{"result"}),
 	}
 	for _, o := range []string{transferSent, transferFailed, transferNotMovable, transferTold} {

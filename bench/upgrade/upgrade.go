@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/client"
@@ -34,13 +35,36 @@ type Result struct {
 	After    procfs.Sample
 }
 
-// ErrNoUpgrade is a window in which no session was established: nothing to divide by.
+// ErrNoUpgrade is a run stopped before any session was established within the window.
 var ErrNoUpgrade = errors.New("upgrade: no session was established within the window")
 
-// window is when the measurement runs: an upgrade counts when it ends within it.
-type window struct{ start, end time.Time }
+// window is when the measurement runs: an upgrade counts when it ends within it. It opens at
+// start and closes at the first moment after its nominal end at which at least one upgrade has
+// ended within it, so that a machine too slow to finish an upgrade in the nominal window (a
+// short window on a loaded machine) measures a longer one instead of nothing; Elapsed is the
+// window's real length.
+type window struct {
+	start, end time.Time     // end: the nominal end
+	counted    chan struct{} // closed when the first upgrade ends within the window
+	once       sync.Once
+	closedAt   atomic.Pointer[time.Time] // set by the sampler when the window closes
+}
 
-func (w window) holds(t time.Time) bool { return !t.Before(w.start) && !t.After(w.end) }
+func newWindow(start time.Time, d time.Duration) *window {
+	return &window{start: start, end: start.Add(d), counted: make(chan struct{})}
+}
+
+// record says whether an upgrade that ended at t counts, and whether its worker should stop.
+func (w *window) record(t time.Time) (counts, stop bool) {
+	if closed := w.closedAt.Load(); closed != nil {
+		return !t.Before(w.start) && !t.After(*closed), t.After(*closed)
+	}
+	if t.Before(w.start) {
+		return false, false
+	}
+	w.once.Do(func() { close(w.counted) })
+	return true, false
+}
 
 // Run loops upgrades through d with cfg.Connections workers for the warmup and the window,
 // sampling pid (0 for none) at the window's edges. The first failed upgrade stops the run and
@@ -49,8 +73,7 @@ func Run(ctx context.Context, d client.Dialer, cfg Config, pid int) (Result, err
 	res := Result{PID: pid}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	start := time.Now().Add(cfg.Warmup)
-	w := window{start: start, end: start.Add(cfg.Duration)}
+	w := newWindow(time.Now().Add(cfg.Warmup), cfg.Duration)
 	setups := make([][]time.Duration, cfg.Connections)
 	var wg sync.WaitGroup
 	for i := range cfg.Connections {
@@ -66,19 +89,24 @@ func Run(ctx context.Context, d client.Dialer, cfg Config, pid int) (Result, err
 	}
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil { // a failed upgrade or sample, or ctx's end
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			select {
+			case <-w.counted:
+			default:
+				return res, fmt.Errorf("%w: %w", ErrNoUpgrade, err)
+			}
+		}
 		return res, err
 	}
 	res.Setup = slices.Sorted(slices.Values(slices.Concat(setups...)))
 	res.Upgrades = int64(len(res.Setup))
-	if res.Upgrades == 0 {
-		return res, ErrNoUpgrade
-	}
 	return res, nil
 }
 
-// sample takes the relay's process at the window's start and end. The workers stop on their
-// own at the end.
-func sample(ctx context.Context, w window, pid int, res *Result) error {
+// sample takes the relay's process at the window's start and when it closes: at its nominal
+// end, or later, once the first upgrade has ended within it. The workers stop on their own
+// after it closes.
+func sample(ctx context.Context, w *window, pid int, res *Result) error {
 	if err := sleepUntil(ctx, w.start); err != nil {
 		return err
 	}
@@ -90,14 +118,21 @@ func sample(ctx context.Context, w window, pid int, res *Result) error {
 	if err := sleepUntil(ctx, w.end); err != nil {
 		return err
 	}
-	res.Elapsed = time.Since(began)
+	select {
+	case <-w.counted:
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+	closed := time.Now()
+	w.closedAt.Store(&closed)
+	res.Elapsed = closed.Sub(began)
 	res.After, err = procfs.Take(pid)
 	return err
 }
 
-// loop is one worker: upgrades until the window ends, keeping the setup times of those that
+// loop is one worker: upgrades until the window closes, keeping the setup times of those that
 // ended within it.
-func loop(ctx context.Context, d client.Dialer, w window, name string) ([]time.Duration, error) {
+func loop(ctx context.Context, d client.Dialer, w *window, name string) ([]time.Duration, error) {
 	var setups []time.Duration
 	for {
 		setup, err := client.Establish(ctx, d, name)
@@ -107,11 +142,11 @@ func loop(ctx context.Context, d client.Dialer, w window, name string) ([]time.D
 			}
 			return setups, fmt.Errorf("upgrade of %s: %w", name, err)
 		}
-		now := time.Now()
-		if w.holds(now) {
+		counts, stop := w.record(time.Now())
+		if counts {
 			setups = append(setups, setup)
 		}
-		if now.After(w.end) {
+		if stop {
 			return setups, nil
 		}
 	}

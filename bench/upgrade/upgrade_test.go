@@ -48,6 +48,53 @@ func TestRunCountsUpgradesInTheWindow(t *testing.T) {
 	}
 }
 
+// slowDialer stands in for a loaded machine: every dial waits before it goes on.
+type slowDialer struct {
+	client.Dialer
+	wait time.Duration
+}
+
+func (d slowDialer) Dial(ctx context.Context) (client.Stream, error) {
+	select {
+	case <-time.After(d.wait):
+		return d.Dialer.Dial(ctx)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// An upgrade slower than the whole window (a short window on a loaded machine) is measured in a
+// window that stays open until it ends, not reported as a run with nothing to divide by.
+func TestRunWaitsForAnUpgradeLongerThanTheWindow(t *testing.T) {
+	echo, _ := traffic.NewEcho(64, 1)
+	be, err := backend.Listen("127.0.0.1:0", echo, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg := Config{Connections: 1, Warmup: 10 * time.Millisecond, Duration: 20 * time.Millisecond}
+	res, err := Run(ctx, slowDialer{client.TCPDialer{Addr: be.Addr()}, 150 * time.Millisecond}, cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Upgrades != 1 || res.Elapsed < 100*time.Millisecond {
+		t.Errorf("%d upgrades in %v, want the one that ended after the nominal 20ms", res.Upgrades, res.Elapsed)
+	}
+}
+
+// A run stopped before any upgrade ended in the window says so.
+func TestRunStoppedBeforeAnyUpgradeIsErrNoUpgrade(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	cfg := Config{Connections: 1, Duration: 10 * time.Millisecond}
+	_, err := Run(ctx, slowDialer{client.TCPDialer{Addr: testutil.ClosedPort(t)}, time.Second}, cfg, 0)
+	if !errors.Is(err, ErrNoUpgrade) {
+		t.Fatalf("err = %v, want ErrNoUpgrade", err)
+	}
+}
+
 // A failed upgrade stops the run and is its error.
 func TestRunFailsOnAFailedUpgrade(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

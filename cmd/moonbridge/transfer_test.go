@@ -57,11 +57,12 @@ func TestAdminTransfersTheRoutesPlayers(t *testing.T) {
 }
 
 // TestRelayTransferReadsTheSecretFile: the shutdown section becomes the relay's Transfer, with
-// cookies signed by the file's secret (its line end trimmed); an empty file is refused.
+// cookies signed by the file's secret (its line end trimmed); an empty file, or one shorter
+// than 16 bytes, is refused.
 func TestRelayTransferReadsTheSecretFile(t *testing.T) {
 	dir := t.TempDir()
 	secret, empty := filepath.Join(dir, "secret"), filepath.Join(dir, "empty")
-	os.WriteFile(secret, []byte("s3cret\n"), 0o600)
+	os.WriteFile(secret, []byte("0123456789abcdef\n"), 0o600)
 	os.WriteFile(empty, []byte("\n"), 0o600)
 	tr, err := relayTransfer(config.Shutdown{TransferTo: "play.example.net:25565", TransferSecretFile: secret})
 	if err != nil || tr.Host != "play.example.net" || tr.Port != 25565 || tr.Cookies == nil {
@@ -70,7 +71,7 @@ func TestRelayTransferReadsTheSecretFile(t *testing.T) {
 	if tr, err := relayTransfer(config.Shutdown{}); err != nil || tr.Enabled() || tr.Cookies != nil {
 		t.Errorf("no transfer keys: %+v, %v; want nobody moved, no cookies", tr, err)
 	}
-	if _, err := relayTransfer(config.Shutdown{TransferTo: "a:1", TransferSecretFile: empty}); err == nil || !strings.Contains(err.Error(), "is empty") {
+	if _, err := relayTransfer(config.Shutdown{TransferTo: "a:1", TransferSecretFile: empty}); err == nil || !strings.Contains(err.Error(), "holds 0 bytes of secret; want at least 16") {
 		t.Errorf("empty secret file: %v", err)
 	}
 }

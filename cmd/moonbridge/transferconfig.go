@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
@@ -23,13 +21,9 @@ func relayTransfer(s config.Shutdown) (relay.Transfer, error) {
 	if s.TransferSecretFile == "" {
 		return t, nil
 	}
-	secret, err := os.ReadFile(s.TransferSecretFile)
+	key, err := config.ReadTransferSecret(s.TransferSecretFile)
 	if err != nil {
 		return t, fmt.Errorf("shutdown.transfer_secret_file: %w", err)
-	}
-	key := []byte(strings.TrimRight(string(secret), "\r\n"))
-	if len(key) == 0 {
-		return t, fmt.Errorf("shutdown.transfer_secret_file %s is empty", s.TransferSecretFile)
 	}
 	t.Cookies = relay.NewTransferCookies(key, s.TransferCookieTTL)
 	return t, nil

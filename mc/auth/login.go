@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -76,6 +77,9 @@ type PlayerConn struct {
 	Send func(frame []byte) error
 	// Transfer: the handshake's next state was transfer (3): another server sent the player.
 	Transfer bool
+	// Network is the client's network as the relay counts it (an IPv4 /24, an IPv6 /64 at the
+	// defaults): the login meter is fair between networks. The zero Prefix is none.
+	Network netip.Prefix
 }
 
 // Login runs the login of a player whose handshake named protocol, from Login Start to a
@@ -134,7 +138,7 @@ func (c *Config) authenticate(ctx context.Context, pc PlayerConn, p *Player) err
 		return p.refuse(pc, OutcomeExpiredKey, "Expired profile public key. Check that your system time is synchronized, and try restarting your game.",
 			fmt.Errorf("%w: at %s", ErrExpiredKey, time.UnixMilli(k.Expiry).UTC().Format(time.RFC3339)))
 	}
-	if err := c.meter(p).Check(); err != nil { // refused now: no Encryption Request, no RSA
+	if err := c.meter(p).Check(pc.Network); err != nil { // refused now: no Encryption Request, no RSA
 		return p.refuseByMeter(pc, err)
 	}
 	token := make([]byte, 4)
@@ -221,7 +225,7 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 		ip = p.Address
 	}
 	meter := c.meter(p)
-	ticket, err := meter.Acquire(ctx)
+	ticket, err := meter.Acquire(ctx, pc.Network)
 	if err != nil {
 		return p.refuseByMeter(pc, err)
 	}

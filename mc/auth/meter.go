@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -39,7 +40,8 @@ const (
 
 // Meter is the login meter in front of the session server, shared by every online route and
 // kept across reloads (Configure). Acquire gives a login its turn; Observe tells the meter how
-// the request went, so that a 429, a 5xx or a timeout pauses it. A nil Meter meters nothing.
+// the request went, so that a 429, a 5xx or a timeout pauses it. It is fair between client
+// networks (meternetwork.go). A nil Meter meters nothing.
 type Meter struct {
 	log zerolog.Logger
 
@@ -53,6 +55,8 @@ type Meter struct {
 	epoch       uint64 // counts backoffs: a request sent before the current one starts none
 	queue       []*meterWaiter
 	timer       *time.Timer // wakes the queue's head
+	networks    map[netip.Prefix]*meterNetwork
+	forgotAt    time.Time // the last forgetNetworks
 	counts      meterCounts
 	closed      chan struct{} // closed by Close: no turn is given from then on
 	closeOnce   sync.Once
@@ -61,14 +65,19 @@ type Meter struct {
 type meterWaiter struct {
 	granted chan struct{}
 	epoch   uint64
+	network netip.Prefix
 }
 
 // Ticket is a turn Acquire gave; Observe takes it back with the request's result.
-type Ticket struct{ epoch uint64 }
+type Ticket struct {
+	epoch   uint64
+	network netip.Prefix
+}
 
 // NewMeter is a meter with set, its bucket full.
 func NewMeter(set MeterSettings, log zerolog.Logger) *Meter {
-	m := &Meter{log: log, set: set, last: time.Now(), counts: newMeterCounts(), closed: make(chan struct{})}
+	m := &Meter{log: log, set: set, last: time.Now(), counts: newMeterCounts(), closed: make(chan struct{}),
+		networks: map[netip.Prefix]*meterNetwork{}}
 	m.tokens = float64(m.burst())
 	return m
 }
@@ -121,13 +130,24 @@ const (
 	MeterQueueFull = "queue_full" // Queue players are waiting already
 	MeterWait      = "wait"       // the turn would come (or did not come) within MaxWait
 	MeterBackoff   = "backoff"    // the session server's pause lasts longer than MaxWait
+	// MeterNetworkBusy: the client's network has a request queued or in flight, and no turn is
+	// free (one at a time per network while anyone waits).
+	MeterNetworkBusy = "network_busy"
+	// MeterNetworkBackoff: the session server refused the network's last request (no account),
+	// and its pause has not ended.
+	MeterNetworkBackoff = "network_backoff"
 )
 
-var meterReasons = []string{MeterQueueFull, MeterWait, MeterBackoff}
+var meterReasons = []string{MeterQueueFull, MeterWait, MeterBackoff, MeterNetworkBusy, MeterNetworkBackoff}
 
 func (e *MeterError) Error() string {
-	if e.Reason == MeterQueueFull {
+	switch e.Reason {
+	case MeterQueueFull:
 		return "login meter: the queue is full"
+	case MeterNetworkBusy:
+		return "login meter: a login of the same network waits or is being checked"
+	case MeterNetworkBackoff:
+		return fmt.Sprintf("login meter: the session server refused this network's last login; its next is %s away", e.Wait.Round(time.Millisecond))
 	}
 	return fmt.Sprintf("login meter: %s: the turn is %s away, past the maximum wait", e.Reason, e.Wait.Round(time.Millisecond))
 }
@@ -144,40 +164,44 @@ func (m *Meter) Close() {
 }
 
 // Check says, before a login's costly part (the Encryption Request and the RSA decryption of
-// its answer), whether Acquire would refuse it now: nil when a turn is free or the queue has a
-// place with a turn within MaxWait, else the refusal, counted as Acquire counts it. It
-// reserves nothing: Acquire decides, once the player has answered.
-func (m *Meter) Check() error {
+// its answer), whether Acquire would refuse a login of network now: nil when a turn is free or
+// the queue has a place with a turn within MaxWait, else the refusal, counted as Acquire counts
+// it. It reserves nothing: Acquire decides, once the player has answered.
+func (m *Meter) Check(network netip.Prefix) error {
 	if m == nil {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	_, err := m.turn(time.Now())
+	_, err := m.turn(network, time.Now())
 	return err
 }
 
-// Acquire waits for the login's turn to ask the session server: at once while the bucket holds
-// a token and nobody waits, else in the queue. A *MeterError when the queue is full or the turn
-// would not come within MaxWait; ErrMeterClosed once closed; ctx's error when ctx ends first.
-func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
+// Acquire waits for the turn of a login of network (the client's network as the relay counts
+// it; the zero Prefix is no network, counted by nobody) to ask the session server: at once while
+// the bucket holds a token and nobody waits, else in the queue. A *MeterError when the queue is
+// full, the network has a request queued or in flight or its pause, or the turn would not come
+// within MaxWait; ErrMeterClosed once closed; ctx's error when ctx ends first.
+func (m *Meter) Acquire(ctx context.Context, network netip.Prefix) (Ticket, error) {
 	if m == nil {
 		return Ticket{}, nil
 	}
 	m.mu.Lock()
 	now := time.Now()
-	free, err := m.turn(now)
+	free, err := m.turn(network, now)
 	switch {
 	case free:
 		m.take()
-		t := Ticket{m.epoch}
+		m.hold(network)
+		t := Ticket{m.epoch, network}
 		m.mu.Unlock()
 		return t, nil
 	case err != nil:
 		m.mu.Unlock()
 		return Ticket{}, err
 	}
-	w := &meterWaiter{granted: make(chan struct{})}
+	w := &meterWaiter{granted: make(chan struct{}), network: network}
+	m.hold(network)
 	m.queue = append(m.queue, w)
 	m.arm(now)
 	maxWait := m.set.MaxWait
@@ -185,24 +209,27 @@ func (m *Meter) Acquire(ctx context.Context) (Ticket, error) {
 	return m.await(ctx, w, maxWait)
 }
 
-// turn is what a login arriving now gets, for Check and Acquire alike (the caller holds mu):
-// free, a turn at once (a token, and nobody waits); else an error (closed, or the refusal,
-// counted); else neither, a place in the queue.
-func (m *Meter) turn(now time.Time) (free bool, err error) {
+// turn is what a login of network arriving now gets, for Check and Acquire alike (the caller
+// holds mu): free, a turn at once (a token, and nobody waits); else an error (closed, or the
+// refusal, counted); else neither, a place in the queue.
+func (m *Meter) turn(network netip.Prefix, now time.Time) (free bool, err error) {
 	select {
 	case <-m.closed:
 		return false, ErrMeterClosed
 	default:
 	}
 	m.refill(now)
-	if len(m.queue) == 0 && m.ready(now) {
-		return true, nil
+	m.forgetNetworks(now)
+	free = len(m.queue) == 0 && m.ready(now)
+	me := m.networkRefusal(network, free, now)
+	if me == nil && !free {
+		me = m.admit(now)
 	}
-	if me := m.admit(now); me != nil {
+	if me != nil {
 		m.counts.refused[me.Reason]++
 		return false, me
 	}
-	return false, nil
+	return free, nil
 }
 
 // await waits for w's turn, at most maxWait.
@@ -212,7 +239,7 @@ func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration
 	var err error
 	select {
 	case <-w.granted:
-		return Ticket{w.epoch}, nil
+		return Ticket{w.epoch, w.network}, nil
 	case <-timeout.C:
 		err = &MeterError{Reason: MeterWait, Wait: maxWait}
 	case <-ctx.Done():
@@ -223,8 +250,9 @@ func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.leave(w) { // granted meanwhile
-		return Ticket{w.epoch}, nil
+		return Ticket{w.epoch, w.network}, nil
 	}
+	m.unhold(w.network)
 	if me, ok := err.(*MeterError); ok {
 		m.counts.refused[me.Reason]++
 	}
@@ -233,8 +261,8 @@ func (m *Meter) await(ctx context.Context, w *meterWaiter, maxWait time.Duration
 
 // Observe takes back t with the result of its hasJoined request: a 429, a 5xx or a timeout
 // pauses the meter (Retry-After, or a doubling pause, at most maxBackoff), unless a pause began
-// after t's request was sent; any other answer ends the doubling. An unmetered meter (rate 0)
-// never pauses.
+// after t's request was sent; any other answer ends the doubling. A refusal (no account)
+// pauses t's network (settle). An unmetered meter (rate 0) never pauses.
 func (m *Meter) Observe(t Ticket, err error) {
 	if m == nil {
 		return
@@ -242,6 +270,8 @@ func (m *Meter) Observe(t Ticket, err error) {
 	cause, retryAfter := backoffCause(err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	now := time.Now()
+	m.settle(t.network, err, now)
 	switch {
 	case m.set.Rate <= 0:
 		return // unmetered: no pauses either
@@ -258,10 +288,9 @@ func (m *Meter) Observe(t Ticket, err error) {
 	m.epoch++
 	pause := retryAfter
 	if pause <= 0 {
-		pause = doubled(backoffBase, m.failures-1)
+		pause = doubled(backoffBase, m.failures-1, maxBackoff)
 	}
 	pause = min(pause, maxBackoff)
-	now := time.Now()
 	m.pausedUntil = now.Add(pause)
 	m.tokens, m.last = 0, m.pausedUntil // after the pause the bucket fills again from empty
 	m.counts.backoffs[cause]++
@@ -270,11 +299,12 @@ func (m *Meter) Observe(t Ticket, err error) {
 	m.arm(now)
 }
 
-func doubled(d time.Duration, times int) time.Duration {
-	for ; times > 0 && d < maxBackoff; times-- {
+// doubled is d doubled times times, at most limit.
+func doubled(d time.Duration, times int, limit time.Duration) time.Duration {
+	for ; times > 0 && d < limit; times-- {
 		d *= 2
 	}
-	return d
+	return min(d, limit)
 }
 
 // backoffCause says whether a hasJoined error pauses the meter, and for how long the session

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -149,17 +150,17 @@ func TestMeterBacksOffOnceOnTimeouts(t *testing.T) {
 func TestMeterConfigureKeepsBucket(t *testing.T) {
 	m := auth.NewMeter(auth.MeterSettings{Rate: 0.01, Burst: 2, Queue: 0, MaxWait: time.Second}, zerolog.Nop())
 	for range 2 {
-		if _, err := m.Acquire(context.Background()); err != nil {
+		if _, err := m.Acquire(context.Background(), netip.Prefix{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	m.Configure(auth.MeterSettings{Rate: 0.02, Burst: 2, Queue: 0, MaxWait: time.Second})
-	if _, err := m.Acquire(context.Background()); err == nil {
+	if _, err := m.Acquire(context.Background(), netip.Prefix{}); err == nil {
 		t.Fatal("the burst was spent, and Configure filled the bucket again")
 	}
 	m.Configure(auth.MeterSettings{Rate: 100, Burst: 2, Queue: 0, MaxWait: time.Second})
 	time.Sleep(30 * time.Millisecond)
-	if _, err := m.Acquire(context.Background()); err != nil {
+	if _, err := m.Acquire(context.Background(), netip.Prefix{}); err != nil {
 		t.Fatalf("the new rate of 100/s did not apply: %v", err)
 	}
 }
@@ -183,7 +184,7 @@ func TestMeterStrict(t *testing.T) {
 func acquireAtOnce(m *auth.Meter, n int) int {
 	granted := 0
 	for range n {
-		if _, err := m.Acquire(context.Background()); err == nil {
+		if _, err := m.Acquire(context.Background(), netip.Prefix{}); err == nil {
 			granted++
 		}
 	}
@@ -194,16 +195,16 @@ func acquireAtOnce(m *auth.Meter, n int) int {
 // one whose turn would pass max_wait is refused at once (reason wait).
 func TestMeterWaitsInQueue(t *testing.T) {
 	m := auth.NewMeter(auth.MeterSettings{Rate: 2, Burst: 1, Queue: 5, MaxWait: 1200 * time.Millisecond}, zerolog.Nop())
-	if _, err := m.Acquire(context.Background()); err != nil { // the burst
+	if _, err := m.Acquire(context.Background(), netip.Prefix{}); err != nil { // the burst
 		t.Fatal(err)
 	}
 	waited := make(chan error, 2)
 	for range 2 { // turns at 500 and 1000 ms
-		go func() { _, err := m.Acquire(context.Background()); waited <- err }()
+		go func() { _, err := m.Acquire(context.Background(), netip.Prefix{}); waited <- err }()
 	}
 	time.Sleep(20 * time.Millisecond)
 	start := time.Now()
-	_, err := m.Acquire(context.Background()) // its turn would be at 1500 ms
+	_, err := m.Acquire(context.Background(), netip.Prefix{}) // its turn would be at 1500 ms
 	var me *auth.MeterError
 	if !errors.As(err, &me) || me.Reason != auth.MeterWait || time.Since(start) > 200*time.Millisecond {
 		t.Fatalf("third waiter: %v after %v, want the wait refusal at once", err, time.Since(start))
@@ -219,18 +220,18 @@ func TestMeterWaitsInQueue(t *testing.T) {
 // ErrMeterClosed, and every later one; the player reads that the server is restarting.
 func TestMeterCloseEndsTheWaits(t *testing.T) {
 	m := auth.NewMeter(auth.MeterSettings{Rate: 0.1, Burst: 1, Queue: 5, MaxWait: 20 * time.Second}, zerolog.Nop())
-	if _, err := m.Acquire(context.Background()); err != nil { // the burst; the next turn is 10 s away
+	if _, err := m.Acquire(context.Background(), netip.Prefix{}); err != nil { // the burst; the next turn is 10 s away
 		t.Fatal(err)
 	}
 	waited := make(chan error, 1)
-	go func() { _, err := m.Acquire(context.Background()); waited <- err }()
+	go func() { _, err := m.Acquire(context.Background(), netip.Prefix{}); waited <- err }()
 	time.Sleep(20 * time.Millisecond)
 	start := time.Now()
 	m.Close()
 	if err := <-waited; !errors.Is(err, auth.ErrMeterClosed) || time.Since(start) > time.Second {
 		t.Fatalf("the waiting login: %v after %v, want ErrMeterClosed at once", err, time.Since(start))
 	}
-	if _, err := m.Acquire(context.Background()); !errors.Is(err, auth.ErrMeterClosed) {
+	if _, err := m.Acquire(context.Background(), netip.Prefix{}); !errors.Is(err, auth.ErrMeterClosed) {
 		t.Fatalf("a login after Close: %v, want ErrMeterClosed", err)
 	}
 	ss := authtest.NewSessionServer(t)

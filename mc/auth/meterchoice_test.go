@@ -11,7 +11,7 @@ import (
 func TestValidTransferCookieSkipsTheMeter(t *testing.T) {
 	m := NewMeter(MeterSettings{}, zerolog.Nop())
 	c := &Config{Meter: m}
-	for cookie, want := range map[Cookie]*Meter{CookieValid: nil, CookieAbsent: m, CookieRejected: m, CookieNotAsked: m} {
+	for cookie, want := range map[Cookie]*Meter{CookieValid: nil, CookieAbsent: m, CookieRejected: m, CookieReplayed: m, CookieNotAsked: m} {
 		if got := c.meter(&Player{Cookie: cookie}); got != want {
 			t.Errorf("cookie %v: meter %p, want %p", cookie, got, want)
 		}

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/play"
@@ -14,6 +15,10 @@ type CookieChecker interface {
 	Verify(name string, cookie []byte) error // nil: believed for the player name
 }
 
+// ErrCookieReplayed is what a CookieChecker's Verify wraps for a cookie it believed before: a
+// cookie is believed once (it skips the meter once).
+var ErrCookieReplayed = errors.New("shown before")
+
 // Cookie is what a login's cookie check found.
 type Cookie uint8
 
@@ -22,6 +27,7 @@ const (
 	CookieValid                  // signed, for this player, not expired
 	CookieAbsent                 // the client had none for the key
 	CookieRejected               // there, and not believed (forged, expired, another player's)
+	CookieReplayed               // there, valid, and believed before (ErrCookieReplayed)
 )
 
 // askCookie asks the player, after Login Start of a transfer login, for the transfer cookie and
@@ -51,12 +57,21 @@ func (c *Config) askCookie(pc PlayerConn, p *Player) error {
 	switch {
 	case !resp.present || resp.key != c.TransferCookies.Key():
 		p.Cookie = CookieAbsent
-	case c.TransferCookies.Verify(p.Start.Name, resp.payload) == nil:
-		p.Cookie = CookieValid
 	default:
-		p.Cookie = CookieRejected
+		p.Cookie = verdict(c.TransferCookies.Verify(p.Start.Name, resp.payload))
 	}
 	return nil
+}
+
+// verdict is the Cookie a checker's Verify error makes.
+func verdict(err error) Cookie {
+	switch {
+	case err == nil:
+		return CookieValid
+	case errors.Is(err, ErrCookieReplayed):
+		return CookieReplayed
+	}
+	return CookieRejected
 }
 
 // maxCookieFrame bounds a Cookie Response frame: a key and a cookie of at most 5 KiB.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/moonbridge/moonbridge/mc"
@@ -18,8 +19,11 @@ type goodCookie struct{}
 func (goodCookie) Key() string { return "moonbridge:transfer" }
 
 func (goodCookie) Verify(name string, cookie []byte) error {
-	if name == "Steve" && string(cookie) == "signed" {
+	switch {
+	case name == "Steve" && string(cookie) == "signed":
 		return nil
+	case string(cookie) == "shown before":
+		return fmt.Errorf("cookie: %w", auth.ErrCookieReplayed)
 	}
 	return errors.New("not believed")
 }
@@ -49,6 +53,7 @@ func TestTransferLoginIsAskedForItsCookie(t *testing.T) {
 	}{
 		{"valid", true, cookieAnswer("moonbridge:transfer", []byte("signed")), auth.CookieValid},
 		{"forged", true, cookieAnswer("moonbridge:transfer", []byte("forged")), auth.CookieRejected},
+		{"replayed", true, cookieAnswer("moonbridge:transfer", []byte("shown before")), auth.CookieReplayed},
 		{"absent", true, cookieAnswer("moonbridge:transfer", nil), auth.CookieAbsent},
 		{"another key", true, cookieAnswer("other:key", []byte("signed")), auth.CookieAbsent},
 		{"no transfer", false, nil, auth.CookieNotAsked},

@@ -32,16 +32,22 @@ const MinAPITokenLength = 16
 // ReadAPIToken reads the routes API's bearer token from path: the file's content without the
 // white space around it, at least MinAPITokenLength bytes.
 func ReadAPIToken(path string) (string, error) {
+	return readSecretFile(path, "token", MinAPITokenLength, strings.TrimSpace)
+}
+
+// readSecretFile reads a secret (what names it in the error) from path, trim applied, and
+// refuses one shorter than minLen bytes.
+func readSecretFile(path, what string, minLen int, trim func(string) string) (string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return "", pathErrorReason(err)
 	}
-	token := strings.TrimSpace(string(raw))
-	if len(token) < MinAPITokenLength {
-		return "", fmt.Errorf("%s holds %d bytes of token; want at least %d, such as the output of: head -c 32 /dev/urandom | base64",
-			path, len(token), MinAPITokenLength)
+	secret := trim(string(raw))
+	if len(secret) < minLen {
+		return "", fmt.Errorf("%s holds %d bytes of %s; want at least %d, such as the output of: head -c 32 /dev/urandom | base64",
+			path, len(secret), what, minLen)
 	}
-	return token, nil
+	return secret, nil
 }
 
 // validateRoutesAPI checks admin.routes_api when it is on: an admin address to serve it on, on

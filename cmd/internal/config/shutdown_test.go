@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,5 +27,25 @@ func TestShutdownKeys(t *testing.T) {
 		if _, err := Parse([]byte(text), noEnv); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want it to contain %q", text, err, want)
 		}
+	}
+}
+
+// TestTransferSecretNeedsSixteenBytes: a transfer secret shorter than the API token's minimum is
+// refused at load (check-config included) with the key named; one of 16 bytes (its line end
+// trimmed) loads, and ReadTransferSecret gives it as the file holds it.
+func TestTransferSecretNeedsSixteenBytes(t *testing.T) {
+	dir := t.TempDir()
+	short, good := filepath.Join(dir, "short"), filepath.Join(dir, "good")
+	writeTestFile(t, short, "x\n")
+	writeTestFile(t, good, "0123456789abcdef\r\n")
+	_, err := Parse([]byte("shutdown:\n  transfer_secret_file: "+short+"\n"), noEnv)
+	if err == nil || !strings.Contains(err.Error(), "shutdown.transfer_secret_file") || !strings.Contains(err.Error(), "at least 16") {
+		t.Errorf("a one-byte secret: %v, want shutdown.transfer_secret_file refused, wanting at least 16 bytes", err)
+	}
+	if _, err := Parse([]byte("shutdown:\n  transfer_secret_file: "+good+"\n"), noEnv); err != nil {
+		t.Errorf("a 16-byte secret: %v", err)
+	}
+	if got, err := ReadTransferSecret(good); err != nil || string(got) != "0123456789abcdef" {
+		t.Errorf("ReadTransferSecret: %q, %v", got, err)
 	}
 }

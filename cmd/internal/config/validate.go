@@ -466,5 +466,22 @@ func (s Shutdown) validate() []error {
 	if s.TransferCookieTTL < 0 {
 		errs = append(errs, invalid("shutdown.transfer_cookie_ttl", "must be 0 (the default, 1m) or a positive duration"))
 	}
-	return append(errs, readableFile("shutdown.transfer_secret_file", s.TransferSecretFile))
+	if err := readableFile("shutdown.transfer_secret_file", s.TransferSecretFile); err != nil {
+		errs = append(errs, err)
+	} else if s.TransferSecretFile != "" {
+		if _, err := ReadTransferSecret(s.TransferSecretFile); err != nil {
+			errs = append(errs, invalid("shutdown.transfer_secret_file", "%v", err))
+		}
+	}
+	return errs
+}
+
+// MinTransferSecretLength is the shortest transfer secret taken, in bytes: as the API token's.
+const MinTransferSecretLength = MinAPITokenLength
+
+// ReadTransferSecret reads the transfer cookies' secret from path: the file's content without
+// its line ends, at least MinTransferSecretLength bytes.
+func ReadTransferSecret(path string) ([]byte, error) {
+	secret, err := readSecretFile(path, "secret", MinTransferSecretLength, func(s string) string { return strings.TrimRight(s, "\r\n") })
+	return []byte(secret), err
 }
