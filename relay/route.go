@@ -58,14 +58,21 @@ type Route struct {
 }
 
 // Label is how metrics and logs name the route (see Name).
-func (r *Route) Label() string {
+func (r *Route) Label() string { return Label(r.Name, r.Hosts, r.Paths) }
+
+// Label is how metrics and logs name a route of this name, host patterns and paths: the name,
+// or else its first host pattern followed by its first path, if any; "" for no name and no
+// host.
+func Label(name string, hosts, paths []string) string {
 	switch {
-	case r.Name != "":
-		return r.Name
-	case len(r.Paths) > 0:
-		return r.Hosts[0] + r.Paths[0]
+	case name != "":
+		return name
+	case len(hosts) == 0:
+		return ""
+	case len(paths) > 0:
+		return hosts[0] + paths[0]
 	}
-	return r.Hosts[0]
+	return hosts[0]
 }
 
 // Router picks the route for a connection. Exact hosts win over wildcards, longer wildcards over
@@ -97,8 +104,8 @@ func (r *Route) prepare() error {
 		return fmt.Errorf("needs at least one host and one backend")
 	}
 	for _, h := range r.Hosts {
-		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
-			return fmt.Errorf("host %q: want a name, *.domain or *", h)
+		if err := CheckHostPattern(h); err != nil {
+			return fmt.Errorf("host %q: %w", h, err)
 		}
 	}
 	var err error
@@ -119,7 +126,7 @@ func (r *Route) poolConfig() pool.Config {
 // Match returns the best route for host and path ("" for raw TCP), or false when none matches.
 // Host comparison ignores case and a trailing dot, as DNS does.
 func (r *Router) Match(host, path string) (*Route, bool) {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	host = normalHost(host)
 	best, bestScore := -1, -1
 	for i := range r.routes {
 		route := &r.routes[i]
@@ -148,15 +155,19 @@ func (r *Route) matchesPath(path string) bool {
 	return false
 }
 
-// hostScore ranks how specifically the route names host: -1 no match, 0 for "*", 1+len for a
-// wildcard (longer suffix, more specific), and above every wildcard for an exact name.
-func (r *Route) hostScore(host string) int {
+// hostScore ranks how specifically the route names host (hostScore of its patterns).
+func (r *Route) hostScore(host string) int { return hostScore(r.Hosts, host) }
+
+// hostScore ranks how specifically patterns name host, a lower-case name without a trailing
+// dot: -1 no match, 0 for "*", 1+len for a wildcard (longer suffix, more specific), and above
+// every wildcard for an exact name.
+func hostScore(patterns []string, host string) int {
 	score := -1
-	for _, pattern := range r.Hosts {
-		pattern = strings.TrimSuffix(strings.ToLower(pattern), ".")
+	for _, pattern := range patterns {
+		pattern = normalHost(pattern)
 		switch {
 		case pattern == host:
-			return 1 << 20
+			return exactScore
 		case pattern == "*":
 			score = max(score, 0)
 		case strings.HasPrefix(pattern, "*.") && strings.HasSuffix(host, pattern[1:]):
@@ -165,6 +176,12 @@ func (r *Route) hostScore(host string) int {
 	}
 	return score
 }
+
+// exactScore is an exact name's score, above every wildcard's.
+const exactScore = 1 << 20
+
+// normalHost is a host or pattern as Match compares it: lower case, no trailing dot.
+func normalHost(h string) string { return strings.TrimSuffix(strings.ToLower(h), ".") }
 
 // forPath is every route a WebSocket request for path may reach, whatever host its hello names.
 func (r *Router) forPath(path string) []*Route {

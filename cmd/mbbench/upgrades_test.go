@@ -21,6 +21,7 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/routes"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -179,12 +180,12 @@ func TestServedConfig(t *testing.T) {
 
 func checkServedConfig(t *testing.T, c servedConfig, cfg config.Config) {
 	t.Helper()
-	tokens, authMode, forwarding, sessions, level := access.TokensOff, config.AuthPassthrough, auth.ForwardNone, "https://sessionserver.mojang.com", "info"
+	tokens, authMode, forwarding, sessions, level := access.TokensOff, routes.AuthPassthrough, auth.ForwardNone, "https://sessionserver.mojang.com", "info"
 	if c.tokenKeys != nil {
 		tokens = access.TokensRequired
 	}
 	if c.online != nil {
-		authMode, forwarding, sessions = config.AuthOnline, auth.Forwarding(c.online.forwarding), c.online.sessionServer
+		authMode, forwarding, sessions = routes.AuthOnline, auth.Forwarding(c.online.forwarding), c.online.sessionServer
 	}
 	if c.quiet {
 		level = "warn"

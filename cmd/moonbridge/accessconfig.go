@@ -5,8 +5,6 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/relay"
-	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // tokenVerifier reads the access section's key files, again at every reload, so that a key
@@ -24,17 +22,4 @@ func tokenVerifier(a config.Access) (*access.Verifier, error) {
 		return nil, fmt.Errorf("access.keys: %w", err)
 	}
 	return v, nil
-}
-
-// relayAccess is a route's access section as the relay takes it.
-func relayAccess(a config.RouteAccess) (relay.Access, error) {
-	allow, err := clientaddr.ParseNets("allow entry", a.Allow)
-	if err != nil {
-		return relay.Access{}, err
-	}
-	deny, err := clientaddr.ParseNets("deny entry", a.Deny)
-	if err != nil {
-		return relay.Access{}, err
-	}
-	return relay.Access{Tokens: a.Tokens, Allow: allow, Deny: deny}, nil
 }

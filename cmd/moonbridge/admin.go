@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
 
 // adminSource is what the admin endpoint asks the relay.
@@ -28,19 +29,19 @@ type adminSource interface {
 // list (blocklist.go) and transfers (transferadmin.go), when cfg.Listen is set: the relay's
 // series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
 // runtime's and the process's, from a registry of this run's own; Go's profiles under
-// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routesapi.go) when
+// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
 // cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
 // token) and the bounds of adminconn.go (connections, timeouts, header size).
-func startAdmin(cfg config.Admin, src adminSource, book *routeBook, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
 	cfg = cfg.WithBounds()
 	reg := prometheus.NewRegistry()
-	var api *routesAPI
+	var api *routebook.API
 	if cfg.RoutesAPI.Enabled {
-		api = &routesAPI{book: book, tokenFile: cfg.TokenPath(), log: log, requests: newRoutesAPICounter()}
-		metrics = append(metrics, api.requests)
+		api = routebook.NewAPI(book, cfg.TokenPath(), log)
+		metrics = append(metrics, api.Requests())
 	}
 	for _, m := range metrics {
 		if err := reg.Register(m); err != nil {
@@ -64,7 +65,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routeBook, log zerolog.
 		paths += ", /debug/pprof/"
 	}
 	if api != nil {
-		handleRoutesAPI(mux, api)
+		api.Handle(mux)
 		paths += ", /routes"
 	}
 	server := newAdminServer(cfg, newAdminGuard(cfg, log).wrap(mux))

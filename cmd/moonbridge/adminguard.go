@@ -18,7 +18,7 @@ import (
 //
 //   - 421, a Host header that names no address of this endpoint: neither a loopback name
 //     (localhost, 127.0.0.0/8, [::1]), nor the IP address the connection arrived on, nor a name
-//     of admin.hosts. A web page whose name was rebound to the admin address (DNS rebinding)
+//     of admin.allowed_hosts. A web page whose name was rebound to the admin address (DNS rebinding)
 //     sends its own name, so its requests go no further. A request without Host (HTTP/1.0)
 //     comes from no browser and passes.
 //   - 403, a state-changing request a browser marks cross-origin (Sec-Fetch-Site, Origin).
@@ -26,13 +26,13 @@ import (
 //     the admin token file, when there is one; 503 while that file cannot be read.
 type adminGuard struct {
 	tokenFile string          // config.Admin.TokenPath(); "" for none
-	hosts     map[string]bool // admin.hosts, lower-case, without a final dot
+	hosts     map[string]bool // admin.allowed_hosts, lower-case, without a final dot
 	log       zerolog.Logger
 }
 
 func newAdminGuard(cfg config.Admin, log zerolog.Logger) adminGuard {
 	hosts := map[string]bool{}
-	for _, h := range cfg.Hosts {
+	for _, h := range cfg.AllowedHosts {
 		hosts[canonicalHost(h)] = true
 	}
 	return adminGuard{tokenFile: cfg.TokenPath(), hosts: hosts, log: log}
@@ -44,7 +44,7 @@ func (g adminGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !g.hostAllowed(r) {
 			g.log.Debug().Str("host", r.Host).Str("from", r.RemoteAddr).Msg("admin endpoint: a request for another host refused")
-			http.Error(w, "this admin endpoint does not serve host "+r.Host+" (admin.hosts lists the names it answers to)", http.StatusMisdirectedRequest)
+			http.Error(w, "this admin endpoint does not serve host "+r.Host+" (admin.allowed_hosts lists the names it answers to)", http.StatusMisdirectedRequest)
 			return
 		}
 		guarded.ServeHTTP(w, r)

@@ -101,10 +101,10 @@ func TestAdminStateChangesNeedTheToken(t *testing.T) {
 
 // Issue 38: DNS rebinding. A page of evil.example that resolved to 127.0.0.1 sends its own name
 // as Host (and Sec-Fetch-Site: same-origin): refused, on every path; loopback names, the address
-// the connection arrived on and admin.hosts are served. A cross-site state change is refused
+// the connection arrived on and admin.allowed_hosts are served. A cross-site state change is refused
 // on every path too.
 func TestAdminRefusesForeignHosts(t *testing.T) {
-	admin := serveAdmin(t, func(a *config.Admin) { a.Hosts = []string{"moonbridge-admin.internal"} })
+	admin := serveAdmin(t, func(a *config.Admin) { a.AllowedHosts = []string{"moonbridge-admin.internal"} })
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(admin, "http://"))
 	sameOrigin := http.Header{"Sec-Fetch-Site": {"same-origin"}}
 	for _, tc := range []struct {

@@ -6,17 +6,18 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/discover/docker"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // dockerSource names the Docker source's routes to the sink.
-const dockerSource = "docker"
+const dockerSource = config.OriginDocker
 
 // startDockerDiscovery follows discovery.docker's engine, when it is enabled, and hands sink
 // its routes until stop, which waits for the source to end. An engine that cannot be reached
 // does not stop the proxy: the source logs it and tries again.
-func startDockerDiscovery(d config.DiscoveryDocker, sink routeSink, log zerolog.Logger) (stop func()) {
+func startDockerDiscovery(d config.DiscoveryDocker, sink routebook.Sink, log zerolog.Logger) (stop func()) {
 	if !d.Enabled {
 		return func() {}
 	}
@@ -27,7 +28,7 @@ func startDockerDiscovery(d config.DiscoveryDocker, sink routeSink, log zerolog.
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := src.Run(ctx, func(routes []discover.Route) { sink.setDiscovered(dockerSource, configRoutes(routes)) })
+		err := src.Run(ctx, func(found []routes.Route) { sink.SetDiscovered(dockerSource, found) })
 		if err != nil {
 			log.Error().Err(err).Msg("docker: discovery stopped")
 		}

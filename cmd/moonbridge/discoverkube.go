@@ -8,17 +8,18 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/discover/kube"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // kubeSource names the Kubernetes source's routes for the sink.
-const kubeSource = "kubernetes"
+const kubeSource = config.OriginKubernetes
 
 // startKubeDiscovery watches the Kubernetes API when discovery.kubernetes is on, handing each
 // set of routes to sink; stop ends the watch and waits for it. Outside a pod without api_url,
 // or with a CA file that holds no certificate, it fails at once.
-func startKubeDiscovery(cfg config.Config, sink routeSink, log zerolog.Logger) (stop func(), err error) {
+func startKubeDiscovery(cfg config.Config, sink routebook.Sink, log zerolog.Logger) (stop func(), err error) {
 	k := cfg.Discovery.Kubernetes
 	if !k.Enabled {
 		return func() {}, nil
@@ -35,7 +36,7 @@ func startKubeDiscovery(cfg config.Config, sink routeSink, log zerolog.Logger) (
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = src.Run(ctx, func(routes []discover.Route) { sink.setDiscovered(kubeSource, configRoutes(routes)) })
+		_ = src.Run(ctx, func(found []routes.Route) { sink.SetDiscovered(kubeSource, found) })
 	}()
 	return func() { cancel(); <-done }, nil
 }

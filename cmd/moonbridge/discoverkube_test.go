@@ -16,6 +16,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/discover/kube"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // oneServiceAPI lists one annotated Service, to requests with the bearer token, and keeps each
@@ -57,7 +58,7 @@ func TestKubeDiscoveryHandsRoutesToTheSink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config.DefaultRoute("survival.games.svc:25565")
+	want := routes.Default("survival.games.svc:25565")
 	want.Name, want.Hosts = "kube/games/survival", []string{"survival.example.net"}
 	select {
 	case got := <-sink.got:

@@ -10,13 +10,11 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/buildinfo"
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
-	"github.com/moonbridge/moonbridge/discover/docker"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/mc"
-	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
-	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
@@ -54,11 +52,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 	if err != nil {
 		return relay.Config{}, err
 	}
-	logins, err := routeLogins(cfg.Routes, cfg.Login, newOnlineKeys(cfg.Login, log), transfer.Cookies)
-	if err != nil {
-		return relay.Config{}, err
-	}
-	routes, err := relayRoutes(cfg.Routes, logins, cfg.Discovery.Docker.Endpoint)
+	routes, err := routebook.FileRoutes(cfg, transfer.Cookies, log)
 	if err != nil {
 		return relay.Config{}, err
 	}
@@ -149,41 +143,6 @@ func certSources(tlsCfg config.TLS, log zerolog.Logger) ([]gossl.CertSource, err
 		sources = append(sources, gossl.CertSource{CertFile: extra.Cert, KeyFile: extra.Key})
 	}
 	return sources, nil
-}
-
-// relayRoutes turns the file's routes into the relay's; logins[i] is route i's login (nil: the
-// login passes through), or logins is nil for none. A wake.container is started and stopped
-// through the engine at engine.
-func relayRoutes(routes []config.Route, logins []*auth.Config, engine docker.Endpoint) ([]relay.Route, error) {
-	out := make([]relay.Route, 0, len(routes))
-	for i, r := range routes {
-		rr := relay.Route{Name: r.Name, Hosts: r.Hosts, Paths: r.Paths, RewriteHost: r.RewriteHost, MaxConnections: r.MaxConnections, MaxPlayers: r.MaxPlayers, HealthCheck: pool.HealthCheck{
-			Mode: pool.HealthMode(r.HealthCheck.Mode), Interval: r.HealthCheck.Interval, Timeout: r.HealthCheck.Timeout,
-			Rise: r.HealthCheck.Rise, Fall: r.HealthCheck.Fall,
-		}, StatusCache: r.StatusCache, Balance: pool.Balance(r.Balance)}
-		if logins != nil {
-			rr.Login = logins[i]
-		}
-		if w := r.Wake; w.On() {
-			rr.Wake = &pool.Wake{Command: w.Command, Webhook: w.Webhook, ReadyTimeout: w.ReadyTimeout, StopAfterIdle: w.StopAfterIdle,
-				StopCommand: w.StopCommand, Hold: w.Hold, StartingMOTD: w.StartingMOTD, StartingMessage: w.StartingMessage}
-			if w.Container != "" {
-				rr.Wake.Runtime = docker.Container{Endpoint: engine, ID: w.Container}
-			}
-		}
-		if r.Fallback == config.FallbackLastKnown {
-			rr.LastKnown = &relay.LastKnown{MOTDPrefix: r.LastKnown.MOTDPrefix, VersionName: r.LastKnown.VersionName}
-		}
-		for _, addr := range r.Backends {
-			rr.Backends = append(rr.Backends, pool.Backend{Addr: addr, ProxyProtocol: int(r.SendProxy)})
-		}
-		var err error
-		if rr.Access, err = relayAccess(r.Access); err != nil {
-			return nil, fmt.Errorf("routes[%d].access: %w", i, err)
-		}
-		out = append(out, rr)
-	}
-	return out, nil
 }
 
 func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {

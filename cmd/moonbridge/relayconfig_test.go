@@ -2,11 +2,13 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/clientaddr"
 )
 
 // The limits, the attack mode and the data path the file sets reach the relay.
@@ -33,5 +35,25 @@ func TestRelayConfigCarriesLimits(t *testing.T) {
 	}
 	if out.DataPath != relay.DataPathGoroutines || out.Loops != 3 {
 		t.Errorf("relay data path %q, %d loops; want goroutines, 3", out.DataPath, out.Loops)
+	}
+}
+
+func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
+	cfg := config.Default()
+	cfg.ForwardSecret.Value = "s3cret"
+	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
+	cfg.LandingPage = relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
+	got, err := relaySettings(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (clientaddr.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
+		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
+	}
+	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
+		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
+	}
+	if want := (relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}); got.LandingPage != want {
+		t.Errorf("relay landing page %+v, want %+v", got.LandingPage, want)
 	}
 }

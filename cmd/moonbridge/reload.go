@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
 )
@@ -20,7 +21,7 @@ import (
 type configReloader struct {
 	reread  func() (config.Config, error)
 	srv     *relay.Server
-	book    *routeBook
+	book    *routebook.Book
 	log     zerolog.Logger
 	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
 
@@ -72,7 +73,7 @@ func (r *configReloader) apply() error {
 		changes, err = r.srv.Reload(merged)
 		return err
 	}
-	if err := r.book.applyFile(next, relayCfg, reload); err != nil {
+	if err := r.book.ApplyFile(next, relayCfg, reload); err != nil {
 		if fresh {
 			tlsServer.server.Close()
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/gossl"
 	synctest "github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
@@ -31,7 +32,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	book := newRouteBook(log, nil, nil)
+	book := routebook.New(log, nil, nil)
 	srv, tlsServer, err := newRelay(cfg, book, log)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	book.attach(srv)
+	book.Attach(srv)
 	r := &configReloader{reread: next, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	t.Cleanup(func() { srv.Close(); r.close() })
 	return r, &logs

@@ -12,14 +12,17 @@ import (
 )
 
 // apiConfig serves Minecraft on 127.0.0.1:0, every host to fileBackend, with the routes API
-// on the admin endpoint, its token testToken and its routes kept in stateFile.
+// on the admin endpoint, its token testToken, its routes kept in stateFile, and localhost (the
+// host play names) the API's to take from the file's "*".
 func apiConfig(t *testing.T, fileBackend, stateFile string) config.Config {
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	writeFile(t, tokenFile, []byte(testToken))
 	cfg := config.Default()
 	cfg.Listeners = []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}}
 	cfg.Routes[0].Backends = []string{fileBackend}
-	cfg.Admin = config.Admin{Listen: "127.0.0.1:0", RoutesAPI: config.RoutesAPI{Enabled: true, TokenFile: tokenFile, StateFile: stateFile}}
+	cfg.Admin.Listen = "127.0.0.1:0"
+	cfg.Admin.RoutesAPI.Enabled, cfg.Admin.RoutesAPI.TokenFile, cfg.Admin.RoutesAPI.StateFile = true, tokenFile, stateFile
+	cfg.Admin.RoutesAPI.Hosts = []string{"localhost"}
 	return cfg
 }
 
@@ -35,7 +38,7 @@ func TestRoutesAPIRouteServesAndSurvivesARestart(t *testing.T) {
 		t.Fatalf("before the API route the player went to %q", tag)
 	}
 	body := `{"name": "local", "hosts": ["localhost"], "backends": ["` + apiBackend + `"]}` // play's host
-	if code, answer := apiCall(t, admin, "POST", "/routes", testToken, body); code != http.StatusCreated {
+	if code, answer := apiCall(t, admin, "POST", "/routes", body); code != http.StatusCreated {
 		t.Fatalf("POST /routes: %d %s", code, answer)
 	}
 	if _, tag := play(t, addr); tag != 'A' {
@@ -61,7 +64,8 @@ func TestRoutesAPIRouteServesAndSurvivesARestart(t *testing.T) {
 	if _, tag := play(t, addr); tag != 'A' {
 		t.Errorf("after a restart the API route's player went to %q", tag)
 	}
-	if code, answer := apiCall(t, admin, "GET", "/routes/local", testToken, ""); code != http.StatusOK || decodeView(t, answer).Origin != originAPI {
+	code, answer := apiCall(t, admin, "GET", "/routes/local", "")
+	if origin, served := servedFrom(t, answer); code != http.StatusOK || origin != config.OriginAPI || !served {
 		t.Errorf("GET /routes/local after a restart: %d %s", code, answer)
 	}
 }
@@ -74,7 +78,7 @@ func TestRoutesAPIOffIsNotServed(t *testing.T) {
 	logs, _ := stoppableServe(t, cfg)
 	admin := "http://" + adminAddr(t, logs)
 	for _, method := range []string{"GET", "POST"} {
-		if code, _ := apiCall(t, admin, method, "/routes", testToken, `{"hosts": ["a"], "backends": ["b:1"]}`); code != http.StatusNotFound {
+		if code, _ := apiCall(t, admin, method, "/routes", `{"hosts": ["a"], "backends": ["b:1"]}`); code != http.StatusNotFound {
 			t.Errorf("%s /routes with the API off: %d, want 404", method, code)
 		}
 	}

@@ -8,7 +8,7 @@ type fakeSink struct {
 	got    chan []config.Route
 }
 
-func (s fakeSink) setDiscovered(source string, routes []config.Route) {
+func (s fakeSink) SetDiscovered(source string, routes []config.Route) {
 	if source == s.source {
 		s.got <- routes
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/relay"
 )
 
@@ -24,10 +25,10 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
 // of the file's routes with its others (nil: the file's alone). The caller closes the TLS
 // server.
-func newRelay(cfg config.Config, book *routeBook, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	if err == nil && book != nil {
-		err = book.begin(cfg, &relayCfg)
+		err = book.Begin(cfg, &relayCfg)
 	}
 	var srv *relay.Server
 	if err == nil {
@@ -53,11 +54,11 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	stored, err := loadAPIRoutes(cfg.Admin.RoutesAPI)
+	stored, err := routebook.LoadAPIRoutes(cfg.Admin.RoutesAPI)
 	if err != nil {
 		return err
 	}
-	book := newRouteBook(log, stored, stateWriter(cfg.Admin.RoutesAPI))
+	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
 	srv, tlsServer, err := newRelay(cfg, book, log)
 	if err != nil {
 		return err
@@ -74,12 +75,12 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if err := srv.Start(); err != nil {
 		return err
 	}
-	book.attach(srv)
+	book.Attach(srv)
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
-	logRoutesAPI(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.gauge)
+	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.Gauge())
 	if err != nil {
 		srv.Close()
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // serveFlags are the quick-start flags; each one that is given overrides the config file.
@@ -47,7 +48,7 @@ func (f *serveFlags) effectiveConfig() (config.Config, error) {
 		keys.set(&cfg.Listeners[0].Addr, f.listen, "listeners[0].listen", "--listen")
 	}
 	if f.backend != "" {
-		cfg.Routes = []config.Route{config.DefaultRoute(f.backend)}
+		cfg.Routes = []config.Route{routes.Default(f.backend)}
 		keys["routes[0].backends[0]"] = "--backend"
 	}
 	keys.set(&cfg.TLS.Cert, f.tlsCert, "tls.cert", "--tls-cert")

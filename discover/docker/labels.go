@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // The labels a container is routed by, each after the prefix and a dot (moonbridge.host).
@@ -62,7 +62,7 @@ func (l labels) fail(name, format string, args ...any) error {
 
 // routeOf is the route container c adds, when it adds one (ok): a running container, or one
 // that wakes. Labels that do not parse are an error whether or not it runs.
-func routeOf(c container, prefix string) (r discover.Route, ok bool, err error) {
+func routeOf(c container, prefix string) (r routes.Route, ok bool, err error) {
 	l := labels{prefix: prefix, c: c}
 	hosts := l.hosts()
 	if len(hosts) == 0 {
@@ -87,8 +87,15 @@ func routeOf(c container, prefix string) (r discover.Route, ok bool, err error) 
 	if name == "" {
 		name = c.name()
 	}
-	balance, _ := l.get(LabelBalance)
-	return discover.Route{Name: RoutePrefix + name, Hosts: hosts, Backends: []string{backend}, Balance: balance, Wake: wake}, true, nil
+	r = routes.Default(backend)
+	r.Name, r.Hosts = RoutePrefix+name, hosts
+	if balance, _ := l.get(LabelBalance); balance != "" {
+		r.Balance = balance
+	}
+	if wake != nil {
+		r.Wake.Container, r.Wake.StopAfterIdle = wake.container, wake.stopAfterIdle
+	}
+	return r, true, nil
 }
 
 func (l labels) hosts() []string {
@@ -114,8 +121,15 @@ func (l labels) port() (int, error) {
 	return port, nil
 }
 
+// wake is how a container wakes: the container itself, stopped after this long without a
+// player (0: never).
+type wake struct {
+	container     string
+	stopAfterIdle time.Duration
+}
+
 // wake is the container's wake, nil unless its wake label is true.
-func (l labels) wake() (*discover.Wake, error) {
+func (l labels) wake() (*wake, error) {
 	v, ok := l.get(LabelWake)
 	on, err := strconv.ParseBool(v)
 	if ok && err != nil {
@@ -128,9 +142,9 @@ func (l labels) wake() (*discover.Wake, error) {
 	case !on:
 		return nil, nil
 	}
-	w := &discover.Wake{Container: l.c.ID}
+	w := &wake{container: l.c.ID}
 	if hasIdle {
-		if w.StopAfterIdle, err = time.ParseDuration(idleText); err != nil || w.StopAfterIdle < 0 {
+		if w.stopAfterIdle, err = time.ParseDuration(idleText); err != nil || w.stopAfterIdle < 0 {
 			return nil, l.fail(LabelStopAfterIdle, "%q is not a duration such as 10m (0: never stop it)", idleText)
 		}
 	}

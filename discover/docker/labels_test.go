@@ -5,8 +5,6 @@ import (
 	"errors"
 	"reflect"
 	"testing"
-
-	"github.com/moonbridge/moonbridge/discover"
 )
 
 func TestRouteOfLabels(t *testing.T) {
@@ -68,7 +66,7 @@ func TestRouteOfHostNetwork(t *testing.T) {
 	}
 	c.Labels["moonbridge.backend"] = "127.0.0.1:25565"
 	r, ok, err := routeOf(c, "moonbridge")
-	if !ok || err != nil || !reflect.DeepEqual(r, discover.Route{Name: "docker/mc", Hosts: []string{"a"}, Backends: []string{"127.0.0.1:25565"}}) {
+	if !ok || err != nil || !reflect.DeepEqual(r, route("mc", "127.0.0.1:25565", "a")) {
 		t.Errorf("with the backend label: got %+v, %v, %v", r, ok, err)
 	}
 }

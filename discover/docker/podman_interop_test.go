@@ -24,7 +24,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/internal/testutil/mctest"
 	"github.com/moonbridge/moonbridge/internal/testutil/relaytest"
@@ -212,7 +211,7 @@ func TestPodmanContainersAreRoutes(t *testing.T) {
 	sleepyID := p.container("create", "mb-sleepy", "127.0.0.1:1", "--network", "mbgames",
 		"--label", "moonbridge.host=sleepy.example.net", "--label", "moonbridge.wake=true", "--label", "moonbridge.stop_after_idle=5m")
 	sleepy := route("mb-sleepy", "mb-sleepy:25565", "sleepy.example.net")
-	sleepy.Wake = &discover.Wake{Container: sleepyID, StopAfterIdle: 5 * time.Minute}
+	sleepy.Wake.Container, sleepy.Wake.StopAfterIdle = sleepyID, 5*time.Minute
 	wantRoutes(t, next(), hub, sleepy)
 
 	p.stopService()

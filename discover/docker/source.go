@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // Source follows one engine's labelled containers and reports their routes.
@@ -64,7 +65,7 @@ func (s Source) Run(ctx context.Context, update discover.Update) error {
 type follower struct {
 	Source
 	update   discover.Update
-	reported []discover.Route // nil until the first report
+	reported []routes.Route // nil until the first report
 	problems map[string]string
 	synced   bool // a listing has succeeded since the last failure
 }
@@ -143,15 +144,15 @@ func (f *follower) sync(ctx context.Context) error {
 // routes are the containers' routes by name; a container whose labels are wrong is logged
 // once for each new reason. Containers sharing a route label make one route, their backends
 // in the order of their names (shared).
-func (f *follower) routes(containers []container) []discover.Route {
+func (f *follower) routes(containers []container) []routes.Route {
 	containers = slices.Clone(containers)
 	slices.SortFunc(containers, func(a, b container) int { return strings.Compare(a.name(), b.name()) })
-	routes := []discover.Route{}
+	found := []routes.Route{}
 	problems := map[string]string{}
 	for _, c := range containers {
 		r, ok, err := routeOf(c, f.Prefix)
 		if err == nil && ok {
-			routes, err = shared(routes, r, labels{prefix: f.Prefix, c: c})
+			found, err = shared(found, r, labels{prefix: f.Prefix, c: c})
 		}
 		if err != nil {
 			problems[c.ID] = err.Error()
@@ -161,26 +162,26 @@ func (f *follower) routes(containers []container) []discover.Route {
 		}
 	}
 	f.problems = problems
-	slices.SortFunc(routes, func(a, b discover.Route) int { return strings.Compare(a.Name, b.Name) })
-	return routes
+	slices.SortFunc(found, func(a, b routes.Route) int { return strings.Compare(a.Name, b.Name) })
+	return found
 }
 
 // shared adds r to routes: as a route of its own, or, when a route of its name is there
 // already (another container with the same route label), as that route's next backend. The
 // containers of a shared route must name the same hosts and balance, and none may wake: a
 // route wakes one container.
-func shared(routes []discover.Route, r discover.Route, l labels) ([]discover.Route, error) {
-	i := slices.IndexFunc(routes, func(have discover.Route) bool { return have.Name == r.Name })
+func shared(found []routes.Route, r routes.Route, l labels) ([]routes.Route, error) {
+	i := slices.IndexFunc(found, func(have routes.Route) bool { return have.Name == r.Name })
 	switch {
 	case i < 0:
-		return append(routes, r), nil
-	case r.Wake != nil || routes[i].Wake != nil:
-		return routes, l.fail(LabelRoute, "%q is another container's route, and a waking container needs a route of its own", r.Name)
-	case !slices.Equal(r.Hosts, routes[i].Hosts):
-		return routes, l.fail(LabelHost, "differs from the hosts of route %q, which it shares", r.Name)
-	case r.Balance != routes[i].Balance:
-		return routes, l.fail(LabelBalance, "differs from the balance of route %q, which it shares", r.Name)
+		return append(found, r), nil
+	case r.Wake.On() || found[i].Wake.On():
+		return found, l.fail(LabelRoute, "%q is another container's route, and a waking container needs a route of its own", r.Name)
+	case !slices.Equal(r.Hosts, found[i].Hosts):
+		return found, l.fail(LabelHost, "differs from the hosts of route %q, which it shares", r.Name)
+	case r.Balance != found[i].Balance:
+		return found, l.fail(LabelBalance, "differs from the balance of route %q, which it shares", r.Name)
 	}
-	routes[i].Backends = append(slices.Clone(routes[i].Backends), r.Backends...)
-	return routes, nil
+	found[i].Backends = append(slices.Clone(found[i].Backends), r.Backends...)
+	return found, nil
 }

@@ -10,22 +10,22 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // watch runs a Source on the engine until the test ends; next is the next set it reports, and log is
 // what it logged.
-func watch(t *testing.T, engine Endpoint, resync time.Duration) (next func() []discover.Route, log *testutil.SyncBuffer) {
+func watch(t *testing.T, engine Endpoint, resync time.Duration) (next func() []routes.Route, log *testutil.SyncBuffer) {
 	t.Helper()
 	testutil.CheckGoroutines(t)
 	log = &testutil.SyncBuffer{}
-	updates := make(chan []discover.Route, 16)
+	updates := make(chan []routes.Route, 16)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	client := NewClient(engine)
 	src := Source{Client: client, Prefix: "moonbridge", Resync: resync, Log: zerolog.New(log)}
-	go func() { done <- src.Run(ctx, func(r []discover.Route) { updates <- r }) }()
+	go func() { done <- src.Run(ctx, func(r []routes.Route) { updates <- r }) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -33,7 +33,7 @@ func watch(t *testing.T, engine Endpoint, resync time.Duration) (next func() []d
 		}
 		client.Close()
 	})
-	return func() []discover.Route {
+	return func() []routes.Route {
 		t.Helper()
 		select {
 		case r := <-updates:
@@ -45,14 +45,18 @@ func watch(t *testing.T, engine Endpoint, resync time.Duration) (next func() []d
 	}, log
 }
 
-func route(name, backend string, hosts ...string) discover.Route {
-	return discover.Route{Name: "docker/" + name, Hosts: hosts, Backends: []string{backend}}
+// route is the route a container named name finds: to backend for hosts, every other key at
+// its default.
+func route(name, backend string, hosts ...string) routes.Route {
+	r := routes.Default(backend)
+	r.Name, r.Hosts = "docker/"+name, hosts
+	return r
 }
 
-func wantRoutes(t *testing.T, got []discover.Route, want ...discover.Route) {
+func wantRoutes(t *testing.T, got []routes.Route, want ...routes.Route) {
 	t.Helper()
 	if want == nil {
-		want = []discover.Route{}
+		want = []routes.Route{}
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("routes:\n got %+v\nwant %+v", got, want)
@@ -166,9 +170,9 @@ func TestWakingContainersStayRoutes(t *testing.T) {
 	e.put(stopped(running("id-d", "default", "bridge", "192.0.2.52", map[string]string{"moonbridge.host": "d.example.net", "moonbridge.wake": "true"})))
 	next, log := watch(t, e.endpoint, time.Hour)
 	published := route("published", "127.0.0.1:25566", "p.example.net")
-	published.Wake = &discover.Wake{Container: "id-p"}
+	published.Wake.Container = "id-p"
 	sleepy := route("sleepy", "sleepy:25565", "s.example.net")
-	sleepy.Wake = &discover.Wake{Container: "id-s", StopAfterIdle: 10 * time.Minute}
+	sleepy.Wake.Container, sleepy.Wake.StopAfterIdle = "id-s", 10*time.Minute
 	wantRoutes(t, next(), published, sleepy)
 	if !strings.Contains(log.String(), "container default: label moonbridge.backend: is needed") {
 		t.Errorf("the waking container on the default network was not logged:\n%s", log)
@@ -183,7 +187,7 @@ func TestWakingContainersStayRoutes(t *testing.T) {
 
 func TestRunRefusesIncompleteSettings(t *testing.T) {
 	for _, s := range []Source{{Prefix: "moonbridge", Resync: time.Minute}, {Client: &Client{}, Resync: time.Minute}, {Client: &Client{}, Prefix: "moonbridge"}} {
-		if err := s.Run(context.Background(), func([]discover.Route) {}); err != ErrSettings {
+		if err := s.Run(context.Background(), func([]routes.Route) {}); err != ErrSettings {
 			t.Errorf("%+v: got %v, want ErrSettings", s, err)
 		}
 	}
@@ -209,8 +213,8 @@ func TestReplicasShareARoute(t *testing.T) {
 	e.put(lobby("id-2", "lobby-2", "192.0.2.22"))
 	e.put(lobby("id-1", "lobby-1", "192.0.2.21"))
 	next, log := watch(t, e.endpoint, time.Hour)
-	want := discover.Route{Name: "docker/lobby", Hosts: []string{"lobby.example.net"},
-		Backends: []string{"192.0.2.21:25565", "192.0.2.22:25565"}, Balance: "round-robin"}
+	want := route("lobby", "192.0.2.21:25565", "lobby.example.net")
+	want.Backends, want.Balance = append(want.Backends, "192.0.2.22:25565"), routes.BalanceRoundRobin
 	wantRoutes(t, next(), want)
 
 	e.put(lobby("id-3", "lobby-3", "192.0.2.23", "moonbridge.host", "other.example.net"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // annotationKeys are the annotations a Service is read by, under one prefix.
@@ -31,7 +32,8 @@ type annotated struct {
 	name      string
 	hosts     []string
 	port      servicePort
-	endpoints bool // per-pod backends from the EndpointSlices
+	endpoints bool      // per-pod backends from the EndpointSlices
+	created   time.Time // the Service's creationTimestamp
 }
 
 // key is the Service's NAMESPACE/NAME.
@@ -68,7 +70,8 @@ func (k annotationKeys) parse(svc service) (annotated, error) {
 	if mode != "" && mode != backendsService && mode != backendsEndpoints {
 		return annotated{}, &AnnotationError{Annotation: k.backends, Value: mode, Reason: "want service or endpoints"}
 	}
-	return annotated{namespace: svc.Metadata.Namespace, name: svc.Metadata.Name, hosts: hosts, port: port, endpoints: mode == backendsEndpoints}, nil
+	return annotated{namespace: svc.Metadata.Namespace, name: svc.Metadata.Name, hosts: hosts, port: port, endpoints: mode == backendsEndpoints,
+		created: svc.Metadata.CreationTimestamp}, nil
 }
 
 // parseHosts splits a comma-separated list of handshake hosts: names, *.domain or *.

@@ -1,6 +1,9 @@
 package kube
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // The parts of the API's objects this package reads; encoding/json skips the rest.
 
@@ -10,6 +13,8 @@ type objectMeta struct {
 	ResourceVersion string            `json:"resourceVersion"`
 	Labels          map[string]string `json:"labels"`
 	Annotations     map[string]string `json:"annotations"`
+	// CreationTimestamp orders Services that claim one host: the older is served.
+	CreationTimestamp time.Time `json:"creationTimestamp"`
 }
 
 // key is how a store knows an object: NAMESPACE/NAME.

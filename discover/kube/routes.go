@@ -1,20 +1,29 @@
 package kube
 
 import (
+	"cmp"
 	"maps"
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 
-	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
-// routes is the whole set the stores make, ordered by route name.
-func routes(svcs *serviceStore, endpoints *sliceStore) []discover.Route {
-	out := make([]discover.Route, 0, len(svcs.routes))
-	for _, key := range slices.Sorted(maps.Keys(svcs.routes)) {
+// routesOf is the whole set the stores make, each route to the Service's backends with every
+// other key at its default, oldest Service first (creationTimestamp, then by name): of two
+// Services that claim one host, the older one is served.
+func routesOf(svcs *serviceStore, endpoints *sliceStore) []routes.Route {
+	keys := slices.SortedFunc(maps.Keys(svcs.routes), func(a, b string) int {
+		return cmp.Or(svcs.routes[a].created.Compare(svcs.routes[b].created), strings.Compare(a, b))
+	})
+	out := make([]routes.Route, 0, len(keys))
+	for _, key := range keys {
 		a := svcs.routes[key]
-		out = append(out, discover.Route{Name: "kube/" + key, Hosts: a.hosts, Backends: a.backends(endpoints)})
+		r := routes.Default(a.backends(endpoints)...)
+		r.Name, r.Hosts = "kube/"+key, a.hosts
+		out = append(out, r)
 	}
 	return out
 }

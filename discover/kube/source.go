@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // Settings say which API server to watch, where, and by which annotations.
@@ -75,7 +76,7 @@ func (s *Source) Run(ctx context.Context, update discover.Update) error {
 	svcs, endpoints := newServiceStore(s.settings.AnnotationPrefix, s.log), newSliceStore()
 	running.Go(func() { s.servicesWatcher(svcs, changes).run(ctx) })
 	watchingSlices := false
-	var last []discover.Route
+	var last []routes.Route
 	for {
 		select {
 		case <-ctx.Done():
@@ -90,7 +91,7 @@ func (s *Source) Run(ctx context.Context, update discover.Update) error {
 		if !svcs.synced {
 			continue
 		}
-		if now := routes(svcs, endpoints); last == nil || !discover.Same(now, last) {
+		if now := routesOf(svcs, endpoints); last == nil || !discover.Same(now, last) {
 			s.log.Info().Int("routes", len(now)).Msg("kubernetes routes changed")
 			update(now)
 			last = now

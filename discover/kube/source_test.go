@@ -11,12 +11,12 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // start runs a source with s until the test ends; its updates arrive on the channel.
-func start(t *testing.T, s Settings) (<-chan []discover.Route, *testutil.SyncBuffer) {
+func start(t *testing.T, s Settings) (<-chan []routes.Route, *testutil.SyncBuffer) {
 	t.Helper()
 	logs := &testutil.SyncBuffer{}
 	src, err := New(s, zerolog.New(logs))
@@ -24,9 +24,9 @@ func start(t *testing.T, s Settings) (<-chan []discover.Route, *testutil.SyncBuf
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	updates := make(chan []discover.Route, 64)
+	updates := make(chan []routes.Route, 64)
 	done := make(chan error, 1)
-	go func() { done <- src.Run(ctx, func(r []discover.Route) { updates <- r }) }()
+	go func() { done <- src.Run(ctx, func(r []routes.Route) { updates <- r }) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -42,7 +42,7 @@ func start(t *testing.T, s Settings) (<-chan []discover.Route, *testutil.SyncBuf
 }
 
 // next is the source's next update.
-func next(t *testing.T, updates <-chan []discover.Route) []discover.Route {
+func next(t *testing.T, updates <-chan []routes.Route) []routes.Route {
 	t.Helper()
 	select {
 	case r := <-updates:
@@ -53,7 +53,7 @@ func next(t *testing.T, updates <-chan []discover.Route) []discover.Route {
 	}
 }
 
-func expect(t *testing.T, updates <-chan []discover.Route, want ...discover.Route) {
+func expect(t *testing.T, updates <-chan []routes.Route, want ...routes.Route) {
 	t.Helper()
 	if got := next(t, updates); !(len(got) == 0 && len(want) == 0 || reflect.DeepEqual(got, want)) {
 		t.Fatalf("routes\n got %+v\nwant %+v", got, want)
@@ -61,10 +61,10 @@ func expect(t *testing.T, updates <-chan []discover.Route, want ...discover.Rout
 }
 
 // eventually reads updates until one is want.
-func eventually(t *testing.T, updates <-chan []discover.Route, want ...discover.Route) {
+func eventually(t *testing.T, updates <-chan []routes.Route, want ...routes.Route) {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
-	var last []discover.Route
+	var last []routes.Route
 	for {
 		select {
 		case last = <-updates:
@@ -77,8 +77,16 @@ func eventually(t *testing.T, updates <-chan []discover.Route, want ...discover.
 	}
 }
 
-func route(name, backend string, hosts ...string) discover.Route {
-	return discover.Route{Name: name, Hosts: hosts, Backends: []string{backend}}
+// route is a Service's route to backend for hosts, every other key at its default.
+func route(name, backend string, hosts ...string) routes.Route {
+	return routeTo(name, hosts, backend)
+}
+
+// routeTo is a Service's route for hosts to backends, every other key at its default.
+func routeTo(name string, hosts []string, backends ...string) routes.Route {
+	r := routes.Default(backends...)
+	r.Name, r.Hosts = name, hosts
+	return r
 }
 
 func hostAnnotation(hosts string) map[string]string {
@@ -118,7 +126,7 @@ func TestServicesBecomeRoutes(t *testing.T) {
 
 // startWithSurvival runs a source on a list of one annotated Service, games/survival at
 // resourceVersion 10, and returns once its route arrived.
-func startWithSurvival(t *testing.T) (*fakeAPI, <-chan []discover.Route, *testutil.SyncBuffer) {
+func startWithSurvival(t *testing.T) (*fakeAPI, <-chan []routes.Route, *testutil.SyncBuffer) {
 	t.Helper()
 	api := newFakeAPI(t)
 	api.setList("services", "10", serviceObject("games", "survival", "9", hostAnnotation("survival.example.net"), "minecraft:25565"))
@@ -247,16 +255,14 @@ func TestEndpointSlicesGiveReadyEndpoints(t *testing.T) {
 		sliceObject("games", "creative-abc", "creative", "14", "minecraft", 30000, sliceEndpoint{"10.0.0.8", ready(true)}),
 	)
 	updates, _ := start(t, api.settings())
-	eventually(t, updates, discover.Route{Name: "kube/games/survival", Hosts: []string{"survival.example.net"},
-		Backends: []string{"10.0.0.1:30000", "10.0.0.2:30000", "10.0.0.4:30000"}})
+	eventually(t, updates, routeTo("kube/games/survival", []string{"survival.example.net"}, "10.0.0.1:30000", "10.0.0.2:30000", "10.0.0.4:30000"))
 	if q := api.requests("endpointslices")[0]; q.path != "/apis/discovery.k8s.io/v1/endpointslices" || q.query.Get("labelSelector") != serviceNameLabel {
 		t.Errorf("EndpointSlice list %+v", q)
 	}
 
 	w := api.nextWatch("endpointslices")
 	w.send("DELETED", sliceObject("games", "survival-def", "survival", "21", "minecraft", 30000, sliceEndpoint{"10.0.0.1", ready(true)}))
-	expect(t, updates, discover.Route{Name: "kube/games/survival", Hosts: []string{"survival.example.net"},
-		Backends: []string{"10.0.0.2:30000", "10.0.0.4:30000"}})
+	expect(t, updates, routeTo("kube/games/survival", []string{"survival.example.net"}, "10.0.0.2:30000", "10.0.0.4:30000"))
 	w.send("MODIFIED", sliceObject("games", "survival-abc", "survival", "22", "minecraft", 30000,
 		sliceEndpoint{"10.0.0.2", ready(false)}, sliceEndpoint{"10.0.0.4", ready(false)}))
 	expect(t, updates, route("kube/games/survival", "survival.games.svc:25565", "survival.example.net"))
@@ -308,5 +314,24 @@ func TestNewRefusesBadAPI(t *testing.T) {
 		if _, err := New(Settings{API: a}, zerolog.Nop()); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// Two Services that claim one host: the older one (creationTimestamp) comes first, so it is
+// the one served, whatever the names' order.
+func TestOlderServiceComesFirst(t *testing.T) {
+	api := newFakeAPI(t)
+	created := func(obj map[string]any, at string) map[string]any {
+		obj["metadata"].(map[string]any)["creationTimestamp"] = at
+		return obj
+	}
+	api.setList("services", "100",
+		created(serviceObject("a", "newer", "90", hostAnnotation("play.example.net"), "minecraft:25565"), "2026-12-01T10:00:00Z"),
+		created(serviceObject("z", "older", "91", hostAnnotation("play.example.net"), "minecraft:25565"), "2026-01-01T10:00:00Z"),
+	)
+	updates, _ := start(t, api.settings())
+	got := next(t, updates)
+	if len(got) != 2 || got[0].Name != "kube/z/older" || got[1].Name != "kube/a/newer" {
+		t.Fatalf("routes %+v, want kube/z/older first", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/moonbridge/moonbridge/access"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // maxTokenCache bounds access.token_cache: an entry is about 200 bytes.
@@ -36,7 +38,7 @@ func (a Access) keysFor(key string, r Route) error {
 	return nil
 }
 
-func (a RouteAccess) validate(key string) []error {
+func validateRouteAccess(a routes.Access, key string) []error {
 	errs := validateCIDRs(key+".allow", a.Allow)
 	return append(errs, validateCIDRs(key+".deny", a.Deny)...)
 }

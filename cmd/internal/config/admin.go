@@ -12,7 +12,8 @@ import (
 // Admin is the HTTP endpoint for metrics, health, the block list, transfers and the routes API
 // (cmd/moonbridge/admin.go); empty Listen turns it off. Pprof adds Go's profiles under
 // /debug/pprof/ (off by default: a profile can be asked for at any time and costs CPU while it
-// runs). RoutesAPI adds the routes API (routesapi.go), off by default.
+// runs). RoutesAPI adds the routes API (routesapi.go, served by cmd/internal/routebook), off by
+// default.
 type Admin struct {
 	Listen string `yaml:"listen"`
 	Pprof  bool   `yaml:"pprof"`
@@ -20,9 +21,9 @@ type Admin struct {
 	// HEAD, on any path) must carry, read again at each request; also the routes API's token.
 	// Needed when Listen is not loopback (TokenPath).
 	TokenFile string `yaml:"token_file"`
-	// Hosts are the names a request's Host header may give beside loopback's and the address
-	// the connection arrived on; any other Host is refused, against DNS rebinding.
-	Hosts []string `yaml:"hosts"`
+	// AllowedHosts are the names a request's Host header may give beside loopback's and the
+	// address the connection arrived on; any other Host is refused, against DNS rebinding.
+	AllowedHosts []string `yaml:"allowed_hosts"`
 	// ReadTimeout bounds the reading of a request, its headers included; WriteTimeout the
 	// writing of its answer (a CPU profile or trace gets its seconds on top); IdleTimeout a
 	// kept-alive connection between requests.
@@ -37,11 +38,12 @@ type Admin struct {
 
 func defaultAdmin() Admin {
 	return Admin{
-		Hosts:          []string{},
+		AllowedHosts:   []string{},
 		ReadTimeout:    10 * time.Second,
 		WriteTimeout:   30 * time.Second,
 		IdleTimeout:    60 * time.Second,
 		MaxConnections: 64,
+		RoutesAPI:      RoutesAPI{RouteTrust: defaultRouteTrust()},
 	}
 }
 
@@ -83,9 +85,9 @@ func (a Admin) validate() []error {
 		errs = append(errs, listenAddr("admin.listen", a.Listen))
 	}
 	errs = append(errs, a.validateToken()...)
-	for i, host := range a.Hosts {
+	for i, host := range a.AllowedHosts {
 		if !isHostName(host) {
-			errs = append(errs, invalid(fmt.Sprintf("admin.hosts[%d]", i), "%q is no host name or IP address (no port, no wildcard)", host))
+			errs = append(errs, invalid(fmt.Sprintf("admin.allowed_hosts[%d]", i), "%q is no host name or IP address (no port, no wildcard)", host))
 		}
 	}
 	errs = append(errs, mustBePositive(map[string]int64{

@@ -33,8 +33,8 @@ func TestAdminConfigRefusesAnOpenPortBeyondLoopback(t *testing.T) {
 		"two tokens": {admin(func(a *Admin) {
 			a.Listen, a.TokenFile, a.RoutesAPI = "127.0.0.1:9100", token, RoutesAPI{Enabled: true, TokenFile: other}
 		}), "admin.routes_api.token_file: names " + other + ", but admin.token_file names " + token},
-		"bad host":      {admin(func(a *Admin) { a.Hosts = []string{"admin.example.net", "evil.example:80"} }), `admin.hosts[1]: "evil.example:80" is no host name`},
-		"wildcard host": {admin(func(a *Admin) { a.Hosts = []string{"*.example.net"} }), "admin.hosts[0]"},
+		"bad host":      {admin(func(a *Admin) { a.AllowedHosts = []string{"admin.example.net", "evil.example:80"} }), `admin.allowed_hosts[1]: "evil.example:80" is no host name`},
+		"wildcard host": {admin(func(a *Admin) { a.AllowedHosts = []string{"*.example.net"} }), "admin.allowed_hosts[0]"},
 		"no idle bound": {admin(func(a *Admin) { a.IdleTimeout = 0 }), "admin.idle_timeout: must be positive"},
 		"no read bound": {admin(func(a *Admin) { a.ReadTimeout = -1 }), "admin.read_timeout: must be positive"},
 		"no cap":        {admin(func(a *Admin) { a.MaxConnections = 0 }), "admin.max_connections: must be positive"},
@@ -57,7 +57,7 @@ func TestAdminConfigRefusesAnOpenPortBeyondLoopback(t *testing.T) {
 			a.Listen, a.TokenFile, a.RoutesAPI = "127.0.0.1:9100", token, RoutesAPI{Enabled: true}
 		}),
 		"listed hosts": admin(func(a *Admin) {
-			a.Hosts = []string{"moonbridge-admin.internal", "10.0.0.7", "[2001:db8::1]", "Admin.Example.NET."}
+			a.AllowedHosts = []string{"moonbridge-admin.internal", "10.0.0.7", "[2001:db8::1]", "Admin.Example.NET."}
 		}),
 	}
 	for name, cfg := range accepted {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/moonbridge/moonbridge/mc/auth"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 func TestRouteAuthDefaults(t *testing.T) {
@@ -14,7 +16,7 @@ func TestRouteAuthDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := cfg.Routes[0]; r.Auth != AuthPassthrough || r.Forwarding != auth.ForwardNone {
+	if r := cfg.Routes[0]; r.Auth != routes.AuthPassthrough || r.Forwarding != auth.ForwardNone {
 		t.Errorf("a route without auth keys: auth %q forwarding %q, want passthrough and none", r.Auth, r.Forwarding)
 	}
 }

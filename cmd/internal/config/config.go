@@ -11,10 +11,11 @@ package config
 import (
 	"time"
 
-	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // Config is the whole file. Every key has a default (see Default and moonbridge.example.yml).
@@ -73,13 +74,6 @@ type Access struct {
 	TokenCache int `yaml:"token_cache"`
 }
 
-// RouteAccess says who may use a route.
-type RouteAccess struct {
-	Tokens access.Mode `yaml:"tokens"` // off, optional, required
-	Allow  []string    `yaml:"allow"`  // CIDRs; empty: every address
-	Deny   []string    `yaml:"deny"`   // CIDRs; win over allow
-}
-
 // Login is what routes with auth online share: the key of the Encryption Requests and the
 // session server that vouches for players.
 type Login struct {
@@ -109,13 +103,6 @@ const (
 	CipherAuto      = "auto"
 	CipherBoringSSL = "boringssl"
 	CipherGo        = "go"
-)
-
-// Route auth modes.
-const (
-	AuthPassthrough = "passthrough"
-	AuthOnline      = "online"
-	AuthOffline     = "offline"
 )
 
 // Shutdown is what SIGTERM does: stop accepting, move the players that can be moved to
@@ -191,106 +178,17 @@ type WebSocket struct {
 	MaxHeaderSize ByteSize      `yaml:"max_header_size"` // of the HTTP upgrade request
 }
 
-// Route sends clients whose handshake host matches Hosts to the first reachable backend.
-type Route struct {
-	// Name labels the route in metrics and logs; empty: its first host, followed by its first
-	// path if it has paths ("*", "play.example.net", "*/creative"). Labels must differ.
-	Name     string   `yaml:"name"`
-	Hosts    []string `yaml:"hosts"` // exact names or *.example.net; "*" is the default route
-	Paths    []string `yaml:"paths"` // WebSocket paths this route is limited to; empty: any
-	Backends []string `yaml:"backends"`
-	// SendProxy sends the backends a PROXY header (v1 or v2) with the real client address.
-	SendProxy   relay.SendProxy `yaml:"send_proxy" was:"proxy_protocol"`
-	RewriteHost string          `yaml:"rewrite_host"` // replaces the handshake host sent to the backend
-	// MaxConnections bounds this route's sessions; 0: only the global limits.
-	MaxConnections int `yaml:"max_connections"`
-	// MaxPlayers bounds this route's players; a login past it is told memory.full_message, and
-	// the server list shows it with the proxy's count of players on the route. 0: none.
-	MaxPlayers int `yaml:"max_players"`
-	// HealthCheck checks the backends; one that fails is skipped while another one is up.
-	HealthCheck HealthCheck `yaml:"health_check"`
-	// Access: a token (WebSocket clients only) and address lists (every client).
-	Access RouteAccess `yaml:"access"`
-	// StatusCache answers server-list pings from a live answer at most this old; 0: each ping
-	// goes to a backend.
-	StatusCache time.Duration `yaml:"status_cache"`
-	// Fallback is what pings get while no backend answers: fixed (the fallback section) or
-	// last_known (the last live answer, marked as LastKnown says; then fixed).
-	Fallback  string    `yaml:"fallback"`
-	LastKnown LastKnown `yaml:"last_known"`
-	// Balance orders the backends for each session: failover, round-robin, random or
-	// least-connections.
-	Balance string `yaml:"balance"`
-	// Wake starts the route's sleeping server for a login and stops it when idle (routeextras.go).
-	Wake Wake `yaml:"wake"`
-	// Auth: passthrough (the backend runs the login), online (the proxy does, with the session
-	// server) or offline (the proxy takes the name as it is, for forwarding).
-	Auth string `yaml:"auth"`
-	// Forwarding tells the backend who the player is: none, bungeecord or velocity.
-	Forwarding auth.Forwarding `yaml:"forwarding"`
-	// VelocitySecretFile holds the secret velocity forwarding signs with (Paper's
-	// velocity.secret); a trailing newline is not part of it.
-	VelocitySecretFile string `yaml:"velocity_secret_file"`
-}
-
-// UnmarshalYAML starts a route from its defaults, so that keys a route leaves out (a whole
-// health_check, or some of its keys) keep them.
-func (r *Route) UnmarshalYAML(unmarshal func(any) error) error {
-	*r = routeDefaults()
-	type plain Route // without this method, or decoding would recurse
-	return unmarshal((*plain)(r))
-}
-
-// DefaultRoute sends every host to backends, every other key at its default.
-func DefaultRoute(backends ...string) Route {
-	r := routeDefaults()
-	r.Hosts, r.Backends = []string{"*"}, backends
-	return r
-}
-
-// routeDefaults are the keys a route may leave out, for DefaultRoute and for every route the
-// config file has: the health check, the fixed ping fallback, failover, no wake, everyone let
-// in, auth passthrough and no forwarding.
-func routeDefaults() Route {
-	return Route{HealthCheck: defaultHealthCheck(), Fallback: FallbackFixed, LastKnown: defaultLastKnown(),
-		Balance: BalanceFailover, Wake: defaultWake(), Access: defaultRouteAccess(),
-		Auth: AuthPassthrough, Forwarding: auth.ForwardNone}
-}
-
-// defaultRouteAccess lets everyone in: no token, no address list.
-func defaultRouteAccess() RouteAccess {
-	return RouteAccess{Tokens: access.TokensOff, Allow: []string{}, Deny: []string{}}
-}
-
-// HealthCheck says how a route checks its backends.
-type HealthCheck struct {
-	Mode     string        `yaml:"mode"`     // tcp (a connect), status (a server-list ping), off
-	Interval time.Duration `yaml:"interval"` // from one check to the next
-	Timeout  time.Duration `yaml:"timeout"`  // for one check
-	Rise     int           `yaml:"rise"`     // passed checks in a row that bring a backend back
-	Fall     int           `yaml:"fall"`     // failed checks in a row that take it out
-}
-
-// Health check modes.
-const (
-	HealthTCP    = "tcp"
-	HealthStatus = "status"
-	HealthOff    = "off"
-)
-
-// defaultHealthCheck is a TCP connect every 10 s: it costs a backend one accepted and closed
-// connection, sends no byte (so no PROXY header is needed and servers log nothing), and takes a
-// dead or hung backend out within 30 s.
-func defaultHealthCheck() HealthCheck {
-	return HealthCheck{Mode: HealthTCP, Interval: 10 * time.Second, Timeout: 2 * time.Second, Rise: 2, Fall: 3}
-}
+// Route is a route of the file: the routes package's, the one type the routes API and the
+// discovery sources write too; validate.go checks it with the file's key names.
+type Route = routes.Route
 
 // Default is the embedded configuration `moonbridge serve` runs with when given no file: one
 // listener for Minecraft, ws and wss on 127.0.0.1:25577 in front of a server on 127.0.0.1:25565.
 func Default() Config {
 	return Config{
-		Log: Log{Level: "info", Format: "auto"},
-		TLS: TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
+		Log:   Log{Level: "info", Format: "auto"},
+		Admin: defaultAdmin(),
+		TLS:   TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
 		WebSocket: WebSocket{
 			Path:          "/mc",
 			Keepalive:     30 * time.Second,
@@ -303,7 +201,7 @@ func Default() Config {
 			Addr:      "127.0.0.1:25577",
 			Protocols: []relay.Protocol{relay.Minecraft, relay.WS, relay.WSS},
 		}},
-		Routes:          []Route{DefaultRoute("127.0.0.1:25565")},
+		Routes:          []Route{routes.Default("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
 		Access:          Access{Keys: []string{}, Leeway: time.Minute},
@@ -321,7 +219,6 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Admin:     defaultAdmin(),
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 	}

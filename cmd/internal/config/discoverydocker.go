@@ -19,16 +19,23 @@ type DiscoveryDocker struct {
 	LabelPrefix string `yaml:"label_prefix"`
 	// Resync lists the containers again this often, besides after each event.
 	Resync time.Duration `yaml:"resync"`
+	// Wake lets a container labelled wake=true be started for a login and stopped after idle,
+	// that container only; off, such a container's route is left out (a label can come from any
+	// image). A route's wake.container names any other container only as allow.containers lists.
+	Wake bool `yaml:"wake"`
+	// RouteTrust: the hosts the source's routes may take from the file's and the API's, and what
+	// they may name (routetrust.go).
+	RouteTrust `yaml:",inline"`
 }
 
 func defaultDiscoveryDocker() DiscoveryDocker {
 	endpoint, _ := docker.ParseEndpoint(docker.DefaultEndpoint)
-	return DiscoveryDocker{Endpoint: endpoint, LabelPrefix: "moonbridge", Resync: time.Minute}
+	return DiscoveryDocker{Endpoint: endpoint, LabelPrefix: "moonbridge", Resync: time.Minute, RouteTrust: defaultRouteTrust()}
 }
 
 func (d DiscoveryDocker) validate() []error {
 	const key = "discovery.docker"
-	var errs []error
+	errs := d.RouteTrust.validate(key)
 	if !dnsSubdomain.MatchString(d.LabelPrefix) {
 		errs = append(errs, invalid(key+".label_prefix", "%q is not a label prefix such as moonbridge or com.example.mc", d.LabelPrefix))
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +14,9 @@ func TestDiscoveryDockerKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := DiscoveryDocker{Enabled: true, Endpoint: docker.Endpoint{Network: "unix", Address: "/run/podman/podman.sock"}, LabelPrefix: "com.example.mc", Resync: 30 * time.Second}
-	if cfg.Discovery.Docker != want {
+	want := DiscoveryDocker{Enabled: true, Endpoint: docker.Endpoint{Network: "unix", Address: "/run/podman/podman.sock"}, LabelPrefix: "com.example.mc", Resync: 30 * time.Second,
+		RouteTrust: defaultRouteTrust()}
+	if !reflect.DeepEqual(cfg.Discovery.Docker, want) {
 		t.Errorf("got %+v, want %+v", cfg.Discovery.Docker, want)
 	}
 	if d := Default().Discovery.Docker; d.Enabled || d.Endpoint.String() != docker.DefaultEndpoint || d.LabelPrefix != "moonbridge" || d.Resync != time.Minute {

@@ -20,9 +20,14 @@ type KubeDiscovery struct {
 	// CAFile is the PEM authority of the API server's certificate; "": the service account's in
 	// a pod, the system's with api_url.
 	CAFile string `yaml:"ca_file"`
+	// RouteTrust: the hosts the source's routes may take from the file's and the API's, and what
+	// they may name (routetrust.go).
+	RouteTrust `yaml:",inline"`
 }
 
-func defaultKubeDiscovery() KubeDiscovery { return KubeDiscovery{AnnotationPrefix: "moonbridge.io"} }
+func defaultKubeDiscovery() KubeDiscovery {
+	return KubeDiscovery{AnnotationPrefix: "moonbridge.io", RouteTrust: defaultRouteTrust()}
+}
 
 var (
 	// dnsLabel is a namespace's name (RFC 1123 label, as Kubernetes takes it).
@@ -32,14 +37,14 @@ var (
 	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
-// validate checks the section when it is on; the files it names are read at start (the token
-// again for each request).
+// validate checks the hosts and allow lists, and the rest of the section when it is on; the
+// files it names are read at start (the token again for each request).
 func (k KubeDiscovery) validate() []error {
-	if !k.Enabled {
-		return nil
-	}
 	const key = "discovery.kubernetes"
-	var errs []error
+	errs := k.RouteTrust.validate(key)
+	if !k.Enabled {
+		return errs
+	}
 	if k.Namespace != "" && !dnsLabel.MatchString(k.Namespace) {
 		errs = append(errs, invalid(key+".namespace", "%q is not a namespace name (lowercase letters, digits and -); empty watches every namespace", k.Namespace))
 	}

@@ -3,12 +3,13 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 func TestKubeDiscoveryKeys(t *testing.T) {
-	if d := Default().Discovery.Kubernetes; d != (KubeDiscovery{AnnotationPrefix: "moonbridge.io"}) {
+	if d := Default().Discovery.Kubernetes; !reflect.DeepEqual(d, KubeDiscovery{AnnotationPrefix: "moonbridge.io", RouteTrust: defaultRouteTrust()}) {
 		t.Errorf("defaults %+v: want off, prefix moonbridge.io, in-cluster", d)
 	}
 	ca := filepath.Join(t.TempDir(), "ca.crt")
@@ -18,8 +19,9 @@ func TestKubeDiscoveryKeys(t *testing.T) {
 	text := "discovery:\n  kubernetes:\n    enabled: true\n    namespace: games\n    annotation_prefix: mc.example.net\n" +
 		"    api_url: https://127.0.0.1:6443\n    token_file: " + ca + "\n    ca_file: " + ca + "\n"
 	cfg, err := Parse([]byte(text), noEnv)
-	want := KubeDiscovery{Enabled: true, Namespace: "games", AnnotationPrefix: "mc.example.net", APIURL: "https://127.0.0.1:6443", TokenFile: ca, CAFile: ca}
-	if err != nil || cfg.Discovery.Kubernetes != want {
+	want := KubeDiscovery{Enabled: true, Namespace: "games", AnnotationPrefix: "mc.example.net", APIURL: "https://127.0.0.1:6443", TokenFile: ca, CAFile: ca,
+		RouteTrust: defaultRouteTrust()}
+	if err != nil || !reflect.DeepEqual(cfg.Discovery.Kubernetes, want) {
 		t.Errorf("got %+v, %v", cfg.Discovery.Kubernetes, err)
 	}
 	on := "discovery:\n  kubernetes:\n    enabled: true\n"

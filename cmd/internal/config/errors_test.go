@@ -110,3 +110,15 @@ func TestSyntaxErrorsNameTheLineOfTheMistake(t *testing.T) {
 		}
 	}
 }
+
+// A host that is no name, wildcard or "*" is refused at load with its line (issue 38: check-config
+// passed "bad host!", "a..b" and "play.test:25565").
+func TestHostsThatAreNoNamesNameTheirLine(t *testing.T) {
+	for _, host := range []string{"bad host!", "a..b", "play.test:25565", "*.", "-a.example.net", strings.Repeat("a", 64) + ".net"} {
+		text := "routes:\n  - hosts: ['*']\n    backends: ['b:1']\n  - hosts:\n      - play.example.net\n      - '" + host + "'\n    backends: ['b:2']\n"
+		_, err := Parse([]byte(text), noEnv)
+		if want := `line 6: routes[1].hosts[1]: "` + host + `": want a name`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("host %q: %v, want %q", host, err, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 func TestRouteHealthCheckDefaults(t *testing.T) {
@@ -20,11 +22,11 @@ func TestRouteHealthCheckDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cfg.Routes[0].HealthCheck; got != defaultHealthCheck() {
-		t.Errorf("a route without health_check got %+v, want the defaults %+v", got, defaultHealthCheck())
+	if got := cfg.Routes[0].HealthCheck; got != routes.Default().HealthCheck {
+		t.Errorf("a route without health_check got %+v, want the defaults %+v", got, routes.Default().HealthCheck)
 	}
-	want := defaultHealthCheck()
-	want.Mode, want.Interval = HealthStatus, 3*time.Second
+	want := routes.Default().HealthCheck
+	want.Mode, want.Interval = routes.HealthStatus, 3*time.Second
 	if got := cfg.Routes[1].HealthCheck; got != want {
 		t.Errorf("a partial health_check gave %+v, want %+v (unset keys keep their defaults)", got, want)
 	}

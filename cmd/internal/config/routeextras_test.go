@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/relay"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 func TestRouteExtraKeys(t *testing.T) {
@@ -22,14 +24,14 @@ func TestRouteExtraKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := cfg.Routes[0]; r.StatusCache != 0 || r.Fallback != FallbackFixed || r.LastKnown != defaultLastKnown() || r.Balance != BalanceFailover {
+	if r := cfg.Routes[0]; r.StatusCache != 0 || r.Fallback != routes.FallbackFixed || r.LastKnown != routes.Default().LastKnown || r.Balance != routes.BalanceFailover {
 		t.Errorf("a route without the keys got cache %v, fallback %q, last_known %+v; want the defaults", r.StatusCache, r.Fallback, r.LastKnown)
 	}
-	want := LastKnown{MOTDPrefix: defaultLastKnown().MOTDPrefix, VersionName: "down"}
-	if r := cfg.Routes[1]; r.StatusCache != 5*time.Second || r.Fallback != FallbackLastKnown || r.LastKnown != want {
+	want := routes.LastKnown{MOTDPrefix: routes.Default().LastKnown.MOTDPrefix, VersionName: "down"}
+	if r := cfg.Routes[1]; r.StatusCache != 5*time.Second || r.Fallback != routes.FallbackLastKnown || r.LastKnown != want {
 		t.Errorf("got cache %v, fallback %q, last_known %+v; want 5s, last_known, %+v", r.StatusCache, r.Fallback, r.LastKnown, want)
 	}
-	if b := cfg.Routes[1].Balance; b != BalanceLeastConnections {
+	if b := cfg.Routes[1].Balance; b != routes.BalanceLeastConnections {
 		t.Errorf("balance %q", b)
 	}
 	for text, wantKey := range map[string]string{
@@ -117,7 +119,7 @@ func TestRouteWakeKeys(t *testing.T) {
 		t.Errorf("a route without wake wakes: %+v", cfg.Routes[0].Wake)
 	}
 	w := cfg.Routes[1].Wake
-	if !w.On() || w.Hold || w.StopAfterIdle != 10*time.Minute || w.ReadyTimeout != defaultWake().ReadyTimeout || len(w.StopCommand) != 3 {
+	if !w.On() || w.Hold || w.StopAfterIdle != 10*time.Minute || w.ReadyTimeout != routes.Default().Wake.ReadyTimeout || len(w.StopCommand) != 3 {
 		t.Errorf("wake %+v", w)
 	}
 	route := "routes:\n  - hosts: [\"*.example.net\"]\n    backends: [\"a:1\"]\n    wake:\n      "

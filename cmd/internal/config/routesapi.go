@@ -11,7 +11,7 @@ import (
 )
 
 // RoutesAPI is admin.routes_api: routes added, changed and removed over HTTP on the admin
-// endpoint, beside the file's (cmd/moonbridge/routesapi.go). Off by default; on, it needs a
+// endpoint, beside the file's (cmd/internal/routebook). Off by default; on, it needs a
 // bearer token and, unless AllowRemote, an admin.listen on loopback.
 type RoutesAPI struct {
 	Enabled bool `yaml:"enabled"`
@@ -24,6 +24,9 @@ type RoutesAPI struct {
 	// AllowRemote serves the API on an admin.listen that is not loopback, where the token
 	// and the changes cross the network in plain HTTP.
 	AllowRemote bool `yaml:"allow_remote"`
+	// RouteTrust: the hosts the API's routes may take from the file's, and the commands,
+	// webhooks, containers and files they may name (routetrust.go).
+	RouteTrust `yaml:",inline"`
 }
 
 // MinAPITokenLength is the shortest token the routes API takes, in bytes.
@@ -58,7 +61,7 @@ func (a Admin) validateRoutesAPI() []error {
 	if !api.Enabled {
 		return nil
 	}
-	var errs []error
+	errs := api.RouteTrust.validate("admin.routes_api")
 	switch {
 	case a.Listen == "":
 		errs = append(errs, invalid("admin.routes_api.enabled", "the API is served on the admin endpoint: set admin.listen, such as 127.0.0.1:9100"))

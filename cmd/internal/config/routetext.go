@@ -9,7 +9,7 @@ import (
 )
 
 // Routes outside the config file: one route as the routes API takes it (ParseRoute) and shows
-// it (RouteJSON), the checks the file's routes get (CheckRoute), and a file of routes alone, as
+// it (RouteJSON), the checks a route from elsewhere gets (CheckRouteFrom, routetrust.go), and a file of routes alone, as
 // the API keeps its own (ParseRoutes, MarshalRoutes).
 
 // ErrNotARoute wraps what makes a text no route at all: not YAML or JSON, an unknown key, a
@@ -21,7 +21,8 @@ const RouteKey = "route"
 
 // ParseRoute decodes one route written as an item of the file's routes (YAML, or JSON, which
 // YAML reads too) over the same defaults, and checks its own keys as Validate checks the
-// file's, errors naming keys under RouteKey with their lines. ${NAME} placeholders are left as
+// file's but for the files it names (CheckRouteFrom checks those once its source may read them),
+// errors naming keys under RouteKey with their lines. ${NAME} placeholders are left as
 // they are: the text is not the owner's file, and the process's environment is not its to
 // read.
 func ParseRoute(raw []byte) (Route, error) {
@@ -33,17 +34,10 @@ func ParseRoute(raw []byte) (Route, error) {
 	if err != nil {
 		return Route{}, fmt.Errorf("%w: %w", ErrNotARoute, err)
 	}
-	if err := errors.Join(r.validate(RouteKey)...); err != nil {
+	if err := errors.Join(validateRoute(r, RouteKey)...); err != nil {
 		return Route{}, lines.annotate(err)
 	}
 	return r, nil
-}
-
-// CheckRoute checks a route that is not in the file (the routes API's, a discovery source's)
-// as Validate checks the file's: its own keys, and the access.keys its tokens need. key names
-// it in the errors.
-func (c Config) CheckRoute(key string, r Route) error {
-	return errors.Join(append(r.validate(key), c.Access.keysFor(key, r))...)
 }
 
 // RouteJSON is r as a JSON object with the file's keys, as ParseRoute reads it back.
@@ -60,8 +54,8 @@ type routeList struct {
 	Routes []Route `yaml:"routes"`
 }
 
-// ParseRoutes reads a file of routes (MarshalRoutes), each route checked as the file's are and
-// their labels different.
+// ParseRoutes reads a file of routes (MarshalRoutes), each route's own keys checked as
+// ParseRoute does and their labels different.
 func ParseRoutes(raw []byte) ([]Route, error) {
 	var list routeList
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -73,7 +67,7 @@ func ParseRoutes(raw []byte) ([]Route, error) {
 	}
 	var errs []error
 	for i, r := range list.Routes {
-		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
+		errs = append(errs, validateRoute(r, fmt.Sprintf("routes[%d]", i))...)
 	}
 	errs = append(errs, validateRouteBackends(list.Routes)...)
 	if err := errors.Join(errs...); err != nil {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/access"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // A route in JSON or YAML takes the file's keys and, for what it leaves out, the file's
@@ -19,7 +21,7 @@ func TestParseRouteTakesJSONAndYAMLWithDefaults(t *testing.T) {
 		"json": `{"name": "survival", "hosts": ["play.example.net"], "backends": ["10.0.0.5:25565"], "health_check": {"interval": "5s"}}`,
 		"yaml": "name: survival\nhosts: [play.example.net]\nbackends: [10.0.0.5:25565]\nhealth_check:\n  interval: 5s\n",
 	}
-	want := DefaultRoute("10.0.0.5:25565")
+	want := routes.Default("10.0.0.5:25565")
 	want.Name, want.Hosts = "survival", []string{"play.example.net"}
 	want.HealthCheck.Interval = 5 * time.Second
 	for name, text := range texts {
@@ -64,30 +66,30 @@ func TestParseRouteErrors(t *testing.T) {
 	}
 }
 
-// CheckRoute gives a route from elsewhere the file's checks, those that need the rest of the
+// CheckRouteFrom gives a route from elsewhere the file's checks, those that need the rest of the
 // file among them.
 func TestCheckRouteNeedsTheFilesKeys(t *testing.T) {
-	r := DefaultRoute("10.0.0.5:25565")
+	r := routes.Default("10.0.0.5:25565")
 	r.Access.Tokens = access.TokensRequired
 	cfg := Default()
-	if err := cfg.CheckRoute("route", r); err == nil || !strings.Contains(err.Error(), "route.access.tokens: required needs access.keys") {
+	if err := cfg.CheckRouteFrom(OriginAPI, "route", r); err == nil || !strings.Contains(err.Error(), "route.access.tokens: required needs access.keys") {
 		t.Errorf("tokens without keys: %v", err)
 	}
 	r.Access.Tokens = access.TokensOff
 	r.Backends = []string{"10.0.0.5"}
-	if err := cfg.CheckRoute("docker/mc", r); err == nil || !strings.Contains(err.Error(), `docker/mc.backends[0]: "10.0.0.5" is not HOST:PORT`) {
+	if err := cfg.CheckRouteFrom(OriginDocker, "docker/mc", r); err == nil || !strings.Contains(err.Error(), `docker/mc.backends[0]: "10.0.0.5" is not HOST:PORT`) {
 		t.Errorf("a backend without a port: %v", err)
 	}
-	if err := cfg.CheckRoute("route", DefaultRoute("10.0.0.5:25565")); err != nil {
+	if err := cfg.CheckRouteFrom(OriginAPI, "route", routes.Default("10.0.0.5:25565")); err != nil {
 		t.Errorf("a good route: %v", err)
 	}
 }
 
 // What RouteJSON and MarshalRoutes write, ParseRoute and ParseRoutes read back unchanged.
 func TestRouteTextsRoundTrip(t *testing.T) {
-	r := DefaultRoute("10.0.0.5:25565", "10.0.0.6:25565")
+	r := routes.Default("10.0.0.5:25565", "10.0.0.6:25565")
 	r.Name, r.Hosts, r.Paths = "survival", []string{"play.example.net", "*.play.example.net"}, []string{"/mc"}
-	r.StatusCache, r.Balance, r.Fallback = 5*time.Second, BalanceRoundRobin, FallbackLastKnown
+	r.StatusCache, r.Balance, r.Fallback = 5*time.Second, routes.BalanceRoundRobin, routes.FallbackLastKnown
 	r.Access.Allow = []string{"10.0.0.0/8"}
 	text, err := RouteJSON(r)
 	if err != nil {
@@ -96,7 +98,7 @@ func TestRouteTextsRoundTrip(t *testing.T) {
 	if back, err := ParseRoute(text); err != nil || !reflect.DeepEqual(back, r) {
 		t.Errorf("RouteJSON %s read back as %+v, %v", text, back, err)
 	}
-	other := DefaultRoute("10.0.0.7:25565")
+	other := routes.Default("10.0.0.7:25565")
 	other.Name, other.Paths = "creative", []string{} // as the file reads paths: []
 	file, err := MarshalRoutes([]Route{r, other})
 	if err != nil {

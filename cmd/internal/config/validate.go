@@ -16,6 +16,8 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/ws"
+
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // InvalidError names the key whose value is wrong, its line and why.
@@ -232,20 +234,22 @@ func validateRoutes(routes []Route) []error {
 		errs = append(errs, invalid("routes", "at least one route is needed"))
 	}
 	for i, r := range routes {
-		errs = append(errs, r.validate(fmt.Sprintf("routes[%d]", i))...)
+		key := fmt.Sprintf("routes[%d]", i)
+		errs = append(append(errs, validateRoute(r, key)...), validateRouteFiles(r, key)...)
 	}
 	return append(errs, validateRouteBackends(routes)...)
 }
 
-// validate checks one route's own keys; key names it ("routes[0]").
-func (r Route) validate(key string) []error {
+// validate checks one route's own keys, without reading a file (validateFiles does); key names
+// it ("routes[0]").
+func validateRoute(r Route, key string) []error {
 	var errs []error
 	if len(r.Hosts) == 0 {
 		errs = append(errs, invalid(key+".hosts", "name at least one host, or \"*\" for the default route"))
 	}
 	for j, h := range r.Hosts {
-		if h != "*" && (h == "" || strings.Contains(strings.TrimPrefix(h, "*."), "*")) {
-			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: want a name, *.domain or \"*\"", h))
+		if err := relay.CheckHostPattern(h); err != nil {
+			errs = append(errs, invalid(fmt.Sprintf("%s.hosts[%d]", key, j), "%q: %v", h, err))
 		}
 	}
 	if len(r.Backends) == 0 {
@@ -260,10 +264,10 @@ func (r Route) validate(key string) []error {
 	if r.MaxPlayers < 0 {
 		errs = append(errs, invalid(key+".max_players", "must be 0 (none) or positive"))
 	}
-	errs = append(errs, r.HealthCheck.validate(key+".health_check")...)
-	errs = append(errs, r.Access.validate(key+".access")...)
-	errs = append(errs, r.validateExtras(key)...)
-	return append(errs, r.validateAuth(key)...)
+	errs = append(errs, validateHealthCheck(r.HealthCheck, key+".health_check")...)
+	errs = append(errs, validateRouteAccess(r.Access, key+".access")...)
+	errs = append(errs, validateRouteExtras(r, key)...)
+	return append(errs, validateAuth(r, key)...)
 }
 
 // validateRouteBackends checks what metrics need: labels that differ between routes and no
@@ -288,33 +292,27 @@ func validateRouteBackends(routes []Route) []error {
 	return errs
 }
 
-// Label is the route's name in metrics: its name, or its first host and first path.
-func (r Route) Label() string {
-	switch {
-	case r.Name != "":
-		return r.Name
-	case len(r.Hosts) == 0:
-		return ""
-	case len(r.Paths) > 0:
-		return r.Hosts[0] + r.Paths[0]
-	}
-	return r.Hosts[0]
-}
-
 // validateAuth checks a route's login settings: forwarding needs the proxy to run the login, and
 // velocity its secret.
-func (r Route) validateAuth(key string) []error {
-	errs := []error{oneOf(key+".auth", r.Auth, AuthPassthrough, AuthOnline, AuthOffline)}
-	if r.Forwarding != auth.ForwardNone && r.Auth == AuthPassthrough {
+func validateAuth(r Route, key string) []error {
+	errs := []error{oneOf(key+".auth", r.Auth, routes.AuthPassthrough, routes.AuthOnline, routes.AuthOffline)}
+	if r.Forwarding != auth.ForwardNone && r.Auth == routes.AuthPassthrough {
 		errs = append(errs, invalid(key+".forwarding", "needs auth online or offline: a passed-through login has nobody to forward"))
 	}
-	switch {
-	case r.Forwarding == auth.ForwardVelocity && r.VelocitySecretFile == "":
+	if r.Forwarding == auth.ForwardVelocity && r.VelocitySecretFile == "" {
 		errs = append(errs, invalid(key+".velocity_secret_file", "velocity forwarding needs the secret the backend checks"))
-	case r.Forwarding == auth.ForwardVelocity:
-		errs = append(errs, readableFile(key+".velocity_secret_file", r.VelocitySecretFile))
 	}
 	return errs
+}
+
+// validateFiles checks that the files the route reads can be read. A route from elsewhere than
+// the file gets this check only for files its source is allowed (CheckRouteFrom), so that its
+// answer never tells whether some other path exists.
+func validateRouteFiles(r Route, key string) []error {
+	if r.Forwarding != auth.ForwardVelocity {
+		return nil
+	}
+	return []error{readableFile(key+".velocity_secret_file", r.VelocitySecretFile)}
 }
 
 // validate checks the login settings online routes share.
@@ -354,9 +352,9 @@ func (l Login) validateMeter() []error {
 	return errs
 }
 
-func (h HealthCheck) validate(key string) []error {
-	errs := []error{oneOf(key+".mode", h.Mode, HealthTCP, HealthStatus, HealthOff)}
-	if h.Mode == HealthOff {
+func validateHealthCheck(h routes.HealthCheck, key string) []error {
+	errs := []error{oneOf(key+".mode", h.Mode, routes.HealthTCP, routes.HealthStatus, routes.HealthOff)}
+	if h.Mode == routes.HealthOff {
 		return errs
 	}
 	if h.Interval <= 0 {

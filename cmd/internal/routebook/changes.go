@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"fmt"
@@ -29,30 +29,30 @@ type refusedChange struct {
 func (e *refusedChange) Error() string { return e.err.Error() }
 func (e *refusedChange) Unwrap() error { return e.err }
 
-// list is every route of the book, in merge order.
-func (b *routeBook) list() []bookEntry {
+// List is every route of the book, in merge order.
+func (b *Book) List() []Entry {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return slices.Clone(b.current.entries)
 }
 
-// find is the route labelled name; the first in merge order when several are.
-func (b *routeBook) find(name string) (bookEntry, bool) {
+// Find is the route labelled name; the first in merge order when several are.
+func (b *Book) Find(name string) (Entry, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.current.find(name)
+	return b.current.Find(name)
 }
 
-func (m bookMerge) find(name string) (bookEntry, bool) {
-	i := slices.IndexFunc(m.entries, func(e bookEntry) bool { return e.route.Label() == name })
+func (m bookMerge) Find(name string) (Entry, bool) {
+	i := slices.IndexFunc(m.entries, func(e Entry) bool { return e.Route.Label() == name })
 	if i < 0 {
-		return bookEntry{}, false
+		return Entry{}, false
 	}
 	return m.entries[i], true
 }
 
-// add serves r as the API's newest route.
-func (b *routeBook) add(r config.Route) error {
+// Add serves r as the API's newest route.
+func (b *Book) Add(r config.Route) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.checkAPI(r, -1); err != nil {
@@ -61,9 +61,9 @@ func (b *routeBook) add(r config.Route) error {
 	return b.setAPI(append(slices.Clone(b.api), r))
 }
 
-// change replaces the API's route labelled name with r, which must be labelled name too; it
+// Change replaces the API's route labelled name with r, which must be labelled name too; it
 // keeps its place among the API's routes.
-func (b *routeBook) change(name string, r config.Route) error {
+func (b *Book) Change(name string, r config.Route) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	i, err := b.apiIndex(name)
@@ -81,8 +81,8 @@ func (b *routeBook) change(name string, r config.Route) error {
 	return b.setAPI(next)
 }
 
-// remove takes the API's route labelled name away.
-func (b *routeBook) remove(name string) error {
+// Remove takes the API's route labelled name away.
+func (b *Book) Remove(name string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	i, err := b.apiIndex(name)
@@ -93,30 +93,31 @@ func (b *routeBook) remove(name string) error {
 }
 
 // apiIndex is the place of the API's route labelled name.
-func (b *routeBook) apiIndex(name string) (int, error) {
+func (b *Book) apiIndex(name string) (int, error) {
 	if i := slices.IndexFunc(b.api, func(r config.Route) bool { return r.Label() == name }); i >= 0 {
 		return i, nil
 	}
-	e, ok := b.current.find(name)
+	e, ok := b.current.Find(name)
 	switch {
 	case !ok:
 		return -1, &refusedChange{refusedNotFound, fmt.Errorf("no route is named %q", name)}
-	case e.origin == originFile:
+	case e.Origin == originFile:
 		return -1, &refusedChange{refusedConflict, fmt.Errorf("%q is a route of the config file: edit the config file and reload it (SIGHUP)", name)}
 	}
-	return -1, &refusedChange{refusedConflict, fmt.Errorf("%q is a route %s found: change it where %s finds it", name, e.origin, e.origin)}
+	return -1, &refusedChange{refusedConflict, fmt.Errorf("%q is a route %s found: change it where %s finds it", name, e.Origin, e.Origin)}
 }
 
-// checkAPI refuses r as an API route (replacing the API's i-th, or none for -1) when it fails a
-// file route's checks, or would not be served: its label is another route's, or a host it
-// names on a path it takes is a file route's or another API route's (served or left out). A
-// discovered route with one of its hosts is left out for it instead.
-func (b *routeBook) checkAPI(r config.Route, replacing int) error {
-	if err := checkExtraRoute(b.file.cfg, r); err != nil {
+// checkAPI refuses r as an API route (replacing the API's i-th, or none for -1) when it names
+// what admin.routes_api.allow does not list or fails a file route's checks, or would not be
+// served: its label is another route's, a host it names on a path it takes is a file route's
+// or another API route's (served or left out), or it would take players of a file route
+// (clash). A discovered route with one of its hosts is left out for it instead.
+func (b *Book) checkAPI(r config.Route, replacing int) error {
+	if err := checkExtraRoute(b.file.cfg, originAPI, r); err != nil {
 		return &refusedChange{refusedInvalid, err}
 	}
 	for _, f := range b.file.cfg.Routes {
-		if err := clash(bookEntry{origin: originFile, route: f}, r); err != nil {
+		if err := clash(Entry{Origin: originFile, Route: f}, originAPI, r, b.file.cfg); err != nil {
 			return &refusedChange{refusedConflict, err}
 		}
 	}
@@ -124,7 +125,7 @@ func (b *routeBook) checkAPI(r config.Route, replacing int) error {
 		if i == replacing {
 			continue
 		}
-		if err := clash(bookEntry{origin: originAPI, route: a}, r); err != nil {
+		if err := clash(Entry{Origin: originAPI, Route: a}, originAPI, r, b.file.cfg); err != nil {
 			return &refusedChange{refusedConflict, err}
 		}
 	}
@@ -138,7 +139,7 @@ func (b *routeBook) checkAPI(r config.Route, replacing int) error {
 
 // setAPI serves next as the API's routes and writes them to the state file; when the write
 // fails, the relay goes back to the routes it served and the error says so.
-func (b *routeBook) setAPI(next []config.Route) error {
+func (b *Book) setAPI(next []config.Route) error {
 	m, err := b.merge(b.file, next, b.discovered)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"crypto/sha256"
@@ -36,9 +36,9 @@ import (
 // maxRouteBody bounds a request's body: a route with every key is about 1 KiB.
 const maxRouteBody = 64 << 10
 
-// routesAPI serves the routes API: the book, the token file, and its log and counter.
-type routesAPI struct {
-	book      *routeBook
+// API serves the routes API: the book, the token file, and its log and counter.
+type API struct {
+	book      *Book
 	tokenFile string
 	log       zerolog.Logger
 	requests  *prometheus.CounterVec // moonbridge_routes_api_requests_total{verb,result}
@@ -64,18 +64,26 @@ func newRoutesAPICounter() *prometheus.CounterVec {
 	return c
 }
 
-// handleRoutesAPI serves the API on mux.
-func handleRoutesAPI(mux *http.ServeMux, api *routesAPI) {
-	api.handle(mux, "GET /routes", "list", api.listRoutes)
-	api.handle(mux, "GET /routes/{name...}", "get", api.getRoute)
-	api.handle(mux, "POST /routes", "add", api.addRoute)
-	api.handle(mux, "PUT /routes/{name...}", "change", api.changeRoute)
-	api.handle(mux, "DELETE /routes/{name...}", "remove", api.removeRoute)
+// NewAPI is the routes API over book, its bearer token read from tokenFile at each request.
+func NewAPI(book *Book, tokenFile string, log zerolog.Logger) *API {
+	return &API{book: book, tokenFile: tokenFile, log: log, requests: newRoutesAPICounter()}
 }
 
-// logRoutesAPI says at start where the API's routes are kept, and so whether a restart keeps
+// Requests is moonbridge_routes_api_requests_total, for the admin endpoint's registry.
+func (a *API) Requests() prometheus.Collector { return a.requests }
+
+// Handle serves the API on mux.
+func (a *API) Handle(mux *http.ServeMux) {
+	a.handle(mux, "GET /routes", "list", a.listRoutes)
+	a.handle(mux, "GET /routes/{name...}", "get", a.getRoute)
+	a.handle(mux, "POST /routes", "add", a.addRoute)
+	a.handle(mux, "PUT /routes/{name...}", "change", a.changeRoute)
+	a.handle(mux, "DELETE /routes/{name...}", "remove", a.removeRoute)
+}
+
+// LogAPIStart says at start where the API's routes are kept, and so whether a restart keeps
 // them; stored is how many the state file gave.
-func logRoutesAPI(log zerolog.Logger, cfg config.RoutesAPI, stored int) {
+func LogAPIStart(log zerolog.Logger, cfg config.RoutesAPI, stored int) {
 	switch {
 	case !cfg.Enabled:
 	case cfg.StateFile == "":
@@ -104,7 +112,7 @@ func (e *apiError) Error() string { return e.err.Error() }
 
 // handle serves one verb: the token checked and the body bounded first, the answer or error
 // written as JSON, counted, and logged for a change or a refusal.
-func (a *routesAPI) handle(mux *http.ServeMux, pattern, verb string, do func(*http.Request) (apiAnswer, error)) {
+func (a *API) handle(mux *http.ServeMux, pattern, verb string, do func(*http.Request) (apiAnswer, error)) {
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxRouteBody)
 		err := a.authorize(r)
@@ -129,7 +137,7 @@ func (a *routesAPI) handle(mux *http.ServeMux, pattern, verb string, do func(*ht
 
 // authorize checks the request's bearer token against the token file's, read now so that a
 // replaced file takes effect at once; the comparison takes as long whatever the tokens.
-func (a *routesAPI) authorize(r *http.Request) error {
+func (a *API) authorize(r *http.Request) error {
 	want, err := config.ReadAPIToken(a.tokenFile)
 	if err != nil {
 		a.log.Error().Err(err).Msg("routes API: the token file cannot be read; every request is refused")
@@ -181,7 +189,7 @@ func resultOf(status int) string {
 
 // logRequest writes a line for each change made and each request refused: the verb, the route
 // named, the status, and who asked (the client's address).
-func (a *routesAPI) logRequest(verb string, r *http.Request, answer apiAnswer, err error) {
+func (a *API) logRequest(verb string, r *http.Request, answer apiAnswer, err error) {
 	if err == nil && (verb == "list" || verb == "get") {
 		return
 	}
@@ -201,17 +209,17 @@ type routeView struct {
 	Route  json.RawMessage `json:"route"`
 }
 
-func viewOf(e bookEntry) (routeView, error) {
-	text, err := config.RouteJSON(e.route)
+func viewOf(e Entry) (routeView, error) {
+	text, err := config.RouteJSON(e.Route)
 	if err != nil {
 		return routeView{}, err
 	}
-	return routeView{Name: e.route.Label(), Origin: e.origin, Served: e.leftOut == "", Reason: e.leftOut, Route: text}, nil
+	return routeView{Name: e.Route.Label(), Origin: e.Origin, Served: e.LeftOut == "", Reason: e.LeftOut, Route: text}, nil
 }
 
-func (a *routesAPI) listRoutes(*http.Request) (apiAnswer, error) {
+func (a *API) listRoutes(*http.Request) (apiAnswer, error) {
 	views := []routeView{}
-	for _, e := range a.book.list() {
+	for _, e := range a.book.List() {
 		v, err := viewOf(e)
 		if err != nil {
 			return apiAnswer{}, err
@@ -221,16 +229,16 @@ func (a *routesAPI) listRoutes(*http.Request) (apiAnswer, error) {
 	return apiAnswer{status: http.StatusOK, body: map[string][]routeView{"routes": views}}, nil
 }
 
-func (a *routesAPI) getRoute(r *http.Request) (apiAnswer, error) {
+func (a *API) getRoute(r *http.Request) (apiAnswer, error) {
 	return a.view(http.StatusOK, r.PathValue("name"))
 }
 
-func (a *routesAPI) addRoute(r *http.Request) (apiAnswer, error) {
+func (a *API) addRoute(r *http.Request) (apiAnswer, error) {
 	route, err := readRoute(r)
 	if err != nil {
 		return apiAnswer{}, err
 	}
-	if err := a.book.add(route); err != nil {
+	if err := a.book.Add(route); err != nil {
 		return apiAnswer{route: route.Label()}, err
 	}
 	answer, err := a.view(http.StatusCreated, route.Label())
@@ -238,7 +246,7 @@ func (a *routesAPI) addRoute(r *http.Request) (apiAnswer, error) {
 	return answer, err
 }
 
-func (a *routesAPI) changeRoute(r *http.Request) (apiAnswer, error) {
+func (a *API) changeRoute(r *http.Request) (apiAnswer, error) {
 	name := r.PathValue("name")
 	route, err := readRoute(r)
 	if err != nil {
@@ -247,22 +255,22 @@ func (a *routesAPI) changeRoute(r *http.Request) (apiAnswer, error) {
 	if route.Name == "" && route.Label() != name {
 		route.Name = name
 	}
-	if err := a.book.change(name, route); err != nil {
+	if err := a.book.Change(name, route); err != nil {
 		return apiAnswer{}, err
 	}
 	return a.view(http.StatusOK, name)
 }
 
-func (a *routesAPI) removeRoute(r *http.Request) (apiAnswer, error) {
-	if err := a.book.remove(r.PathValue("name")); err != nil {
+func (a *API) removeRoute(r *http.Request) (apiAnswer, error) {
+	if err := a.book.Remove(r.PathValue("name")); err != nil {
 		return apiAnswer{}, err
 	}
 	return apiAnswer{status: http.StatusNoContent}, nil
 }
 
 // view answers with the book's route named name.
-func (a *routesAPI) view(status int, name string) (apiAnswer, error) {
-	e, ok := a.book.find(name)
+func (a *API) view(status int, name string) (apiAnswer, error) {
+	e, ok := a.book.Find(name)
 	if !ok {
 		return apiAnswer{}, &apiError{http.StatusNotFound, fmt.Errorf("no route is named %q", name)}
 	}

@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"fmt"
@@ -12,23 +12,29 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // The origins of routes besides the discovery sources' ("docker", "kubernetes"), in the order the
 // book merges them.
 const (
-	originFile = "file"
-	originAPI  = "api"
+	originFile = config.OriginFile
+	originAPI  = config.OriginAPI
 )
 
-// routeSetter swaps the running relay's routes, nothing else (relay.Server.SetRoutes).
-type routeSetter interface {
+// Sink serves a discovery source's routes beside the file's, replacing its previous set.
+type Sink interface {
+	SetDiscovered(source string, found []config.Route)
+}
+
+// Setter swaps the running relay's routes, nothing else (relay.Server.SetRoutes).
+type Setter interface {
 	SetRoutes(routes []relay.Route) error
 }
 
-// routeBook holds the routes by origin: the config file's (replaced at each SIGHUP, applyFile),
-// the routes API's (add, change, remove; routesapi.go) and each discovery source's
-// (setDiscovered), and serves their merge on the running relay. Every change, a SIGHUP's too,
+// Book holds the routes by origin: the config file's (replaced at each SIGHUP, ApplyFile),
+// the routes API's (Add, Change, Remove; api.go) and each discovery source's
+// (SetDiscovered), and serves their merge on the running relay. Every change, a SIGHUP's too,
 // goes through mu, one at a time.
 //
 // The merge lists the file's routes, all of them; then the API's, in the order they were
@@ -40,16 +46,16 @@ type routeSetter interface {
 // reason. It stays in the book and is served once the clash is gone. So for a host, the file
 // wins over the API and the API over discovery; the API refuses a route that would be left out
 // beside the file's and its own (checkAPI) rather than keep it unserved.
-type routeBook struct {
+type Book struct {
 	log   zerolog.Logger
 	gauge *prometheus.GaugeVec // moonbridge_routes{origin,state}
-	// persist writes the API's routes after each change (routestate.go); nil keeps them in
+	// persist writes the API's routes after each change (state.go); nil keeps them in
 	// memory only.
 	persist func([]config.Route) error
 
 	mu         sync.Mutex
-	srv        routeSetter // nil until the relay runs (attach)
-	stale      bool        // a merge was made before attach: the relay does not serve it yet
+	srv        Setter // nil until the relay runs (attach)
+	stale      bool   // a merge was made before attach: the relay does not serve it yet
 	file       fileRoutes
 	api        []config.Route
 	discovered map[string][]config.Route
@@ -80,23 +86,23 @@ func fileRoutesOf(cfg config.Config, relayCfg relay.Config, log zerolog.Logger) 
 	return fileRoutes{cfg: cfg, routes: relayCfg.Routes, cookies: relayCfg.Transfer.Cookies, keys: keys}
 }
 
-// bookEntry is one route of the book: its origin, and why the merge leaves it out ("" when it
+// Entry is one route of the book: its origin, and why the merge leaves it out ("" when it
 // is served).
-type bookEntry struct {
-	origin  string
-	route   config.Route
-	leftOut string
+type Entry struct {
+	Origin  string
+	Route   config.Route
+	LeftOut string
 }
 
 // bookMerge is one merge of the book: every route in merge order, and the relay's routes of
 // those served.
 type bookMerge struct {
-	entries []bookEntry
+	entries []Entry
 	routes  []relay.Route
 }
 
-func newRouteBook(log zerolog.Logger, api []config.Route, persist func([]config.Route) error) *routeBook {
-	return &routeBook{log: log, api: api, persist: persist, discovered: map[string][]config.Route{},
+func New(log zerolog.Logger, api []config.Route, persist func([]config.Route) error) *Book {
+	return &Book{log: log, api: api, persist: persist, discovered: map[string][]config.Route{},
 		gauge: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "moonbridge_routes",
 			Help: "Routes by origin (file, api, or a discovery source such as docker or kubernetes) and state: served, or left_out " +
@@ -104,9 +110,12 @@ func newRouteBook(log zerolog.Logger, api []config.Route, persist func([]config.
 		}, []string{"origin", "state"})}
 }
 
-// begin merges the file's routes (relayCfg's, from cfg) with the API's stored ones, before the
+// Gauge is moonbridge_routes{origin,state}, for the admin endpoint's registry.
+func (b *Book) Gauge() prometheus.Collector { return b.gauge }
+
+// Begin merges the file's routes (relayCfg's, from cfg) with the API's stored ones, before the
 // relay is made: relayCfg's routes become the merge's.
-func (b *routeBook) begin(cfg config.Config, relayCfg *relay.Config) error {
+func (b *Book) Begin(cfg config.Config, relayCfg *relay.Config) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	file := fileRoutesOf(cfg, *relayCfg, b.log)
@@ -120,8 +129,8 @@ func (b *routeBook) begin(cfg config.Config, relayCfg *relay.Config) error {
 	return nil
 }
 
-// attach hands the book the running relay, and the routes found since begin.
-func (b *routeBook) attach(srv routeSetter) {
+// Attach hands the book the running relay, and the routes found since Begin.
+func (b *Book) Attach(srv Setter) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.srv = srv
@@ -133,10 +142,10 @@ func (b *routeBook) attach(srv routeSetter) {
 	}
 }
 
-// applyFile is a SIGHUP's part: relayCfg (from cfg, the file read again) gets the merge of the
+// ApplyFile is a SIGHUP's part: relayCfg (from cfg, the file read again) gets the merge of the
 // file's new routes with those of the API and the sources, and reload applies it; the book
 // takes the new file once reload has.
-func (b *routeBook) applyFile(cfg config.Config, relayCfg relay.Config, reload func(relay.Config) error) error {
+func (b *Book) ApplyFile(cfg config.Config, relayCfg relay.Config, reload func(relay.Config) error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	file := fileRoutesOf(cfg, relayCfg, b.log)
@@ -153,10 +162,10 @@ func (b *routeBook) applyFile(cfg config.Config, relayCfg relay.Config, reload f
 	return nil
 }
 
-// setDiscovered replaces the routes source ("docker", "kubernetes") found; each is validated as a
+// SetDiscovered replaces the routes source ("docker", "kubernetes") found; each is validated as a
 // file route is, and one that fails (bad host, a name or host clash with another route) is
 // left out with a log line and a count, the others are served.
-func (b *routeBook) setDiscovered(source string, routes []config.Route) {
+func (b *Book) SetDiscovered(source string, routes []config.Route) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	next := maps.Clone(b.discovered)
@@ -176,7 +185,7 @@ func (b *routeBook) setDiscovered(source string, routes []config.Route) {
 }
 
 // serve hands m's routes to the relay, or keeps them for attach.
-func (b *routeBook) serve(m bookMerge) error {
+func (b *Book) serve(m bookMerge) error {
 	if b.srv == nil {
 		b.stale = true
 		return nil
@@ -184,17 +193,17 @@ func (b *routeBook) serve(m bookMerge) error {
 	return b.srv.SetRoutes(m.routes)
 }
 
-// merge is the book's merge (see routeBook) with these routes of each origin.
-func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[string][]config.Route) (bookMerge, error) {
+// merge is the book's merge (see Book) with these routes of each origin.
+func (b *Book) merge(file fileRoutes, api []config.Route, discovered map[string][]config.Route) (bookMerge, error) {
 	m := bookMerge{routes: slices.Clone(file.routes)}
 	for _, r := range file.cfg.Routes {
-		m.entries = append(m.entries, bookEntry{origin: originFile, route: r})
+		m.entries = append(m.entries, Entry{Origin: originFile, Route: r})
 	}
 	var extras []config.Route
 	add := func(origin string, r config.Route) {
-		e := bookEntry{origin: origin, route: r}
-		if err := m.problem(file.cfg, r); err != nil {
-			e.leftOut = err.Error()
+		e := Entry{Origin: origin, Route: r}
+		if err := m.problem(file.cfg, origin, r); err != nil {
+			e.LeftOut = err.Error()
 		} else {
 			extras = append(extras, r)
 		}
@@ -208,11 +217,7 @@ func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[st
 			add(source, r)
 		}
 	}
-	logins, err := routeLogins(extras, file.cfg.Login, file.keys, file.cookies)
-	if err != nil {
-		return bookMerge{}, err
-	}
-	routes, err := relayRoutes(extras, logins, file.cfg.Discovery.Docker.Endpoint)
+	routes, err := build(extras, file.cfg, file.keys, file.cookies)
 	if err != nil {
 		return bookMerge{}, err
 	}
@@ -220,14 +225,15 @@ func (b *routeBook) merge(file fileRoutes, api []config.Route, discovered map[st
 	return m, nil
 }
 
-// problem is why r cannot be served after the routes m serves so far, or nil.
-func (m *bookMerge) problem(file config.Config, r config.Route) error {
-	if err := checkExtraRoute(file, r); err != nil {
+// problem is why r, a route of origin, cannot be served after the routes m serves so far, or
+// nil.
+func (m *bookMerge) problem(file config.Config, origin string, r config.Route) error {
+	if err := checkExtraRoute(file, origin, r); err != nil {
 		return err
 	}
 	for _, e := range m.entries {
-		if e.leftOut == "" {
-			if err := clash(e, r); err != nil {
+		if e.LeftOut == "" {
+			if err := clash(e, origin, r, file); err != nil {
 				return err
 			}
 		}
@@ -235,13 +241,14 @@ func (m *bookMerge) problem(file config.Config, r config.Route) error {
 	return nil
 }
 
-// checkExtraRoute checks a route from elsewhere than the file as the file's are checked: its
-// keys, and the secret its login reads.
-func checkExtraRoute(file config.Config, r config.Route) error {
-	if err := file.CheckRoute(routeKey(r), r); err != nil {
+// checkExtraRoute checks a route from origin, elsewhere than the file, as the file's are
+// checked once what its source may not name is refused (config.CheckRouteFrom): its keys, and
+// the secret its login reads.
+func checkExtraRoute(file config.Config, origin string, r config.Route) error {
+	if err := file.CheckRouteFrom(origin, routeKey(r), r); err != nil {
 		return err
 	}
-	if r.Auth != config.AuthPassthrough {
+	if r.Auth != routes.AuthPassthrough {
 		if _, err := routeLogin(r, file.Login); err != nil {
 			return fmt.Errorf("%s: %w", routeKey(r), err)
 		}
@@ -261,8 +268,8 @@ func routeKey(r config.Route) string {
 func (m bookMerge) count(origin string) (served, leftOut int) {
 	for _, e := range m.entries {
 		switch {
-		case e.origin != origin:
-		case e.leftOut == "":
+		case e.Origin != origin:
+		case e.LeftOut == "":
 			served++
 		default:
 			leftOut++
@@ -273,15 +280,15 @@ func (m bookMerge) count(origin string) (served, leftOut int) {
 
 // commit makes m the book's merge: the gauge counts it, and each route newly left out, or left
 // out for a new reason, is logged.
-func (b *routeBook) commit(m bookMerge) {
+func (b *Book) commit(m bookMerge) {
 	type leftOut struct{ origin, label, reason string }
 	was := map[leftOut]bool{}
 	for _, e := range b.current.entries {
-		was[leftOut{e.origin, e.route.Label(), e.leftOut}] = true
+		was[leftOut{e.Origin, e.Route.Label(), e.LeftOut}] = true
 	}
 	for _, e := range m.entries {
-		if e.leftOut != "" && !was[leftOut{e.origin, e.route.Label(), e.leftOut}] {
-			b.log.Warn().Str("origin", e.origin).Str("route", e.route.Label()).Str("reason", e.leftOut).Msg("route left out")
+		if e.LeftOut != "" && !was[leftOut{e.Origin, e.Route.Label(), e.LeftOut}] {
+			b.log.Warn().Str("origin", e.Origin).Str("route", e.Route.Label()).Str("reason", e.LeftOut).Msg("route left out")
 		}
 	}
 	b.current = m

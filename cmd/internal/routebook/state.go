@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"errors"
@@ -14,9 +14,9 @@ import (
 // list, the config file's keys, written whole after each change and read at start, so that a
 // restart keeps them.
 
-// loadAPIRoutes reads the API's routes from the state file: none when the API is off, has no
+// LoadAPIRoutes reads the API's routes from the state file: none when the API is off, has no
 // state file, or its file does not exist yet.
-func loadAPIRoutes(api config.RoutesAPI) ([]config.Route, error) {
+func LoadAPIRoutes(api config.RoutesAPI) ([]config.Route, error) {
 	if !api.Enabled || api.StateFile == "" {
 		return nil, nil
 	}
@@ -34,9 +34,9 @@ func loadAPIRoutes(api config.RoutesAPI) ([]config.Route, error) {
 	return routes, nil
 }
 
-// stateWriter is what writes the API's routes after a change: to the state file, or nothing
+// StateWriter is what writes the API's routes after a change: to the state file, or nothing
 // (nil) without one.
-func stateWriter(api config.RoutesAPI) func([]config.Route) error {
+func StateWriter(api config.RoutesAPI) func([]config.Route) error {
 	if !api.Enabled || api.StateFile == "" {
 		return nil
 	}

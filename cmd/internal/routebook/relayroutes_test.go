@@ -1,89 +1,67 @@
-package main
+package routebook
 
 import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/discover/docker"
 	"github.com/moonbridge/moonbridge/relay"
-	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 func TestRelayRoutesCarryNameAndHealthCheck(t *testing.T) {
-	route := config.DefaultRoute("127.0.0.1:25565")
+	route := routes.Default("127.0.0.1:25565")
 	route.Name = "lobby"
-	route.HealthCheck = config.HealthCheck{Mode: config.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
-	routes, err := relayRoutes([]config.Route{route}, nil, docker.Endpoint{})
+	route.HealthCheck = routes.HealthCheck{Mode: routes.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
+	built, err := relayRoutes([]config.Route{route}, nil, docker.Endpoint{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := routes[0]
+	got := built[0]
 	want := pool.HealthCheck{Mode: pool.HealthStatus, Interval: 3 * time.Second, Timeout: time.Second, Rise: 4, Fall: 5}
 	if got.Name != "lobby" || got.HealthCheck != want {
 		t.Errorf("relay route %+v, want name lobby and check %+v", got, want)
 	}
 	// The config's balance names are the relay's.
-	for _, balance := range []string{config.BalanceFailover, config.BalanceRoundRobin, config.BalanceRandom, config.BalanceLeastConnections} {
-		r := config.DefaultRoute("127.0.0.1:25565")
+	for _, balance := range []string{routes.BalanceFailover, routes.BalanceRoundRobin, routes.BalanceRandom, routes.BalanceLeastConnections} {
+		r := routes.Default("127.0.0.1:25565")
 		r.Balance = balance
 		if _, err := relay.NewRouter(mustRelayRoutes(t, r)); err != nil {
 			t.Errorf("balance %s: %v", balance, err)
 		}
 	}
 	// The config's mode names are the relay's.
-	for _, mode := range []string{config.HealthTCP, config.HealthStatus, config.HealthOff} {
-		r := config.DefaultRoute("127.0.0.1:25565")
+	for _, mode := range []string{routes.HealthTCP, routes.HealthStatus, routes.HealthOff} {
+		r := routes.Default("127.0.0.1:25565")
 		r.HealthCheck.Mode = mode
-		routes, err := relayRoutes([]config.Route{r}, nil, docker.Endpoint{})
+		built, err := relayRoutes([]config.Route{r}, nil, docker.Endpoint{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := relay.NewRouter(routes); err != nil {
+		if _, err := relay.NewRouter(built); err != nil {
 			t.Errorf("mode %s: %v", mode, err)
 		}
 	}
 }
 
 func TestRelayRoutesCarryStatusCacheAndLastKnown(t *testing.T) {
-	route := config.DefaultRoute("127.0.0.1:25565")
+	route := routes.Default("127.0.0.1:25565")
 	route.StatusCache = 5 * time.Second
 	if got := mustRelayRoutes(t, route)[0]; got.StatusCache != 5*time.Second || got.LastKnown != nil {
 		t.Errorf("fallback fixed: relay route has cache %v, last known %+v; want 5s and none", got.StatusCache, got.LastKnown)
 	}
-	route.Fallback = config.FallbackLastKnown
-	route.LastKnown = config.LastKnown{MOTDPrefix: "p", VersionName: "v"}
+	route.Fallback = routes.FallbackLastKnown
+	route.LastKnown = routes.LastKnown{MOTDPrefix: "p", VersionName: "v"}
 	got := mustRelayRoutes(t, route)[0]
 	if got.LastKnown == nil || *got.LastKnown != (relay.LastKnown{MOTDPrefix: "p", VersionName: "v"}) {
 		t.Errorf("fallback last_known: relay route's LastKnown %+v, want the configured marks", got.LastKnown)
 	}
 }
 
-func TestRelaySettingsCarryTopLevelExtras(t *testing.T) {
-	cfg := config.Default()
-	cfg.ForwardSecret.Value = "s3cret"
-	cfg.LoginWebhook.URL = "http://127.0.0.1:8080/hook"
-	cfg.LandingPage = relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}
-	got, err := relaySettings(cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := (clientaddr.ForwardSecret{Header: "X-Moonbridge-Secret", Value: "s3cret"}); got.ForwardSecret != want {
-		t.Errorf("relay forward secret %+v, want %+v", got.ForwardSecret, want)
-	}
-	if want := (relay.LoginWebhook{URL: "http://127.0.0.1:8080/hook", Timeout: 5 * time.Second}); got.LoginWebhook != want {
-		t.Errorf("relay login webhook %+v, want %+v", got.LoginWebhook, want)
-	}
-	if want := (relay.LandingPage{Mode: relay.LandingRedirect, Redirect: "https://example.net/", Name: "n", Address: "a"}); got.LandingPage != want {
-		t.Errorf("relay landing page %+v, want %+v", got.LandingPage, want)
-	}
-}
-
 func TestRelayRoutesCarryWake(t *testing.T) {
-	route := config.DefaultRoute("127.0.0.1:25565")
+	route := routes.Default("127.0.0.1:25565")
 	if got := mustRelayRoutes(t, route)[0]; got.Wake != nil {
 		t.Errorf("a route without wake got %+v", got.Wake)
 	}
@@ -99,6 +77,29 @@ func TestRelayRoutesCarryWake(t *testing.T) {
 func mustRelayRoutes(t *testing.T, routes ...config.Route) []relay.Route {
 	t.Helper()
 	got, err := relayRoutes(routes, nil, docker.Endpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A wake.container, a discovered route's or a file route's, is started and stopped through the
+// engine discovery.docker names.
+func TestWakeContainerGoesThroughTheEngine(t *testing.T) {
+	r := routes.Default("survival:25565")
+	r.Wake.Container, r.Wake.StopAfterIdle = "c0ffee", 10*time.Minute
+	cfg := config.Default()
+	engine := cfg.Discovery.Docker.Endpoint
+	w := mustBuild(t, cfg, r)[0].Wake
+	if w == nil || w.Runtime != (docker.Container{Endpoint: engine, ID: "c0ffee"}) || w.StopAfterIdle != 10*time.Minute || !w.Hold || len(w.Command) != 0 {
+		t.Errorf("the waking route's wake is %+v, want container c0ffee through %s", w, engine)
+	}
+}
+
+// mustBuild is build of list with cfg's settings, failing the test on an error.
+func mustBuild(t *testing.T, cfg config.Config, list ...config.Route) []relay.Route {
+	t.Helper()
+	got, err := build(list, cfg, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

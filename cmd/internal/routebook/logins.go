@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"fmt"
@@ -12,19 +12,20 @@ import (
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/mc/cfb8"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // routeLogins makes each route's login settings (nil for auth passthrough). Online logins take
 // their Encryption Requests' RSA key from keys. cookies, if any, check the cookies of transfer
 // logins (shutdown.transfer_secret_file).
-func routeLogins(routes []config.Route, login config.Login, keys onlineKeys, cookies *relay.TransferCookies) ([]*auth.Config, error) {
+func routeLogins(list []config.Route, login config.Login, keys onlineKeys, cookies *relay.TransferCookies) ([]*auth.Config, error) {
 	choice, err := cfb8.Choose(cfb8.Impl(login.Cipher))
 	if err != nil {
 		return nil, fmt.Errorf("login.cipher: %w", err)
 	}
-	out := make([]*auth.Config, len(routes))
-	for i, r := range routes {
-		if r.Auth == config.AuthPassthrough || r.Auth == "" {
+	out := make([]*auth.Config, len(list))
+	for i, r := range list {
+		if r.Auth == routes.AuthPassthrough || r.Auth == "" {
 			continue
 		}
 		c, err := routeLogin(r, login)
@@ -47,7 +48,7 @@ func routeLogins(routes []config.Route, login config.Login, keys onlineKeys, coo
 
 // onlineKeys is one load's RSA key for the Encryption Requests of online logins: read from
 // login.key_file or made at its first use, only when a route runs online logins, then the
-// same for every route of the load (the routes API's and the sources' too, routebook.go).
+// same for every route of the load (the routes API's and the sources' too, book.go).
 // Its first use logs the cipher login.cipher chose (mc/cfb8's Choose).
 type onlineKeys func() (*auth.Keys, error)
 
@@ -67,7 +68,7 @@ func newOnlineKeys(login config.Login, log zerolog.Logger) onlineKeys {
 
 func routeLogin(r config.Route, login config.Login) (*auth.Config, error) {
 	c := &auth.Config{
-		Online:     r.Auth == config.AuthOnline,
+		Online:     r.Auth == routes.AuthOnline,
 		Forwarding: r.Forwarding,
 		Sessions:   auth.SessionServer{BaseURL: strings.TrimRight(login.SessionServer, "/"), Timeout: login.SessionTimeout},
 		SendIP:     login.PreventProxyConnections,

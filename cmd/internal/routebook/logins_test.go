@@ -1,4 +1,4 @@
-package main
+package routebook
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/mc/cfb8"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 func TestRouteLogins(t *testing.T) {
@@ -21,17 +22,17 @@ func TestRouteLogins(t *testing.T) {
 	empty := filepath.Join(dir, "empty")
 	os.WriteFile(empty, []byte("\n"), 0o600)
 	route := func(authMode string, fwd auth.Forwarding, file string) config.Route {
-		r := config.DefaultRoute("127.0.0.1:25565")
+		r := routes.Default("127.0.0.1:25565")
 		r.Auth, r.Forwarding, r.VelocitySecretFile = authMode, fwd, file
 		return r
 	}
 	login := config.Default().Login
 	var log bytes.Buffer
 	logins, err := routeLogins([]config.Route{
-		route(config.AuthPassthrough, auth.ForwardNone, ""),
-		route(config.AuthOnline, auth.ForwardVelocity, secret),
-		route(config.AuthOnline, auth.ForwardBungeeCord, ""),
-		route(config.AuthOffline, auth.ForwardBungeeCord, ""),
+		route(routes.AuthPassthrough, auth.ForwardNone, ""),
+		route(routes.AuthOnline, auth.ForwardVelocity, secret),
+		route(routes.AuthOnline, auth.ForwardBungeeCord, ""),
+		route(routes.AuthOffline, auth.ForwardBungeeCord, ""),
 	}, login, newOnlineKeys(login, zerolog.New(&log)), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestRouteLogins(t *testing.T) {
 	if o := logins[1]; o.Sessions.BaseURL != "https://sessionserver.mojang.com" || o.Sessions.Timeout != login.SessionTimeout {
 		t.Errorf("session server %+v", o.Sessions)
 	}
-	if _, err := routeLogins([]config.Route{route(config.AuthOnline, auth.ForwardVelocity, empty)}, login, newOnlineKeys(login, zerolog.Nop()), nil); err == nil {
+	if _, err := routeLogins([]config.Route{route(routes.AuthOnline, auth.ForwardVelocity, empty)}, login, newOnlineKeys(login, zerolog.Nop()), nil); err == nil {
 		t.Error("an empty velocity secret was taken")
 	}
 	if want := map[bool]string{true: "boringssl", false: "go"}[cfb8.BoringAccelerated()]; !strings.Contains(log.String(), `"login_cipher":"`+want+`"`) {

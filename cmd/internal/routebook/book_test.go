@@ -1,6 +1,7 @@
-package main
+package routebook
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/logging"
 	synctest "github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // fakeRelay keeps the routes the book last gave it.
@@ -36,29 +38,30 @@ func (f *fakeRelay) labels() []string {
 
 // testBook is a book of file's routes and the API's api, attached to a fake relay; it returns
 // the book, the relay and the book's JSON log.
-func testBook(t *testing.T, file config.Config, api []config.Route, persist func([]config.Route) error) (*routeBook, *fakeRelay, *synctest.SyncBuffer) {
+func testBook(t *testing.T, file config.Config, api []config.Route, persist func([]config.Route) error) (*Book, *fakeRelay, *synctest.SyncBuffer) {
 	t.Helper()
 	var logs synctest.SyncBuffer
 	log, err := logging.New(&logs, "info", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	book := newRouteBook(log, api, persist)
-	relayCfg, err := relaySettings(file, log)
+	book := New(log, api, persist)
+	routes, err := FileRoutes(file, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := book.begin(file, &relayCfg); err != nil {
+	relayCfg := relay.Config{Routes: routes}
+	if err := book.Begin(file, &relayCfg); err != nil {
 		t.Fatal(err)
 	}
 	fake := &fakeRelay{routes: relayCfg.Routes}
-	book.attach(fake)
+	book.Attach(fake)
 	return book, fake, &logs
 }
 
 // route is a route named name for hosts, to a backend that need not exist.
 func route(name string, hosts ...string) config.Route {
-	r := config.DefaultRoute("127.0.0.1:1")
+	r := routes.Default("127.0.0.1:1")
 	r.Name, r.Hosts = name, hosts
 	return r
 }
@@ -71,8 +74,16 @@ func fileWith(routes ...config.Route) config.Config {
 }
 
 // routeCount reads moonbridge_routes{origin,state}.
-func routeCount(book *routeBook, origin, state string) float64 {
+func routeCount(book *Book, origin, state string) float64 {
 	return valueOf(book.gauge.WithLabelValues(origin, state))
+}
+
+// writeFile writes data to path, failing the test if it cannot.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // valueOf reads a gauge's or a counter's value.
@@ -97,7 +108,7 @@ func TestDiscoveredRoutesAreLeftOutOneByOne(t *testing.T) {
 	otherPath := route("docker/creative", "web.example.net") // beside the file's on another path
 	otherPath.Paths = []string{"/creative"}
 	update := []config.Route{route("docker/survival", "survival.example.net"), badHost, noPort, sameHost, sameName, otherPath}
-	book.setDiscovered("docker", update)
+	book.SetDiscovered("docker", update)
 	if got, want := fake.labels(), []string{"lobby", "web", "docker/survival", "docker/creative"}; !slices.Equal(got, want) {
 		t.Errorf("the relay serves %v, want %v", got, want)
 	}
@@ -105,8 +116,8 @@ func TestDiscoveredRoutesAreLeftOutOneByOne(t *testing.T) {
 		t.Errorf("moonbridge_routes for docker: served %v, left_out %v; want 2 and 4", served, left)
 	}
 	reasons := map[string]string{}
-	for _, e := range book.list() {
-		reasons[e.route.Label()+"@"+e.origin] = e.leftOut
+	for _, e := range book.List() {
+		reasons[e.Route.Label()+"@"+e.Origin] = e.LeftOut
 	}
 	for key, want := range map[string]string{
 		"docker/bad@docker":       `want a name, *.domain or "*"`,
@@ -120,11 +131,11 @@ func TestDiscoveredRoutesAreLeftOutOneByOne(t *testing.T) {
 			t.Errorf("%s: left out for %q, want %q", key, got, want)
 		}
 	}
-	book.setDiscovered("docker", update)
+	book.SetDiscovered("docker", update)
 	if n := strings.Count(logs.String(), "route left out"); n != 4 {
 		t.Errorf("%d lines say a route is left out after the same update twice, want 4:\n%s", n, logs.String())
 	}
-	book.setDiscovered("docker", nil)
+	book.SetDiscovered("docker", nil)
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby", "web"}) {
 		t.Errorf("after the source found nothing the relay serves %v", got)
 	}
@@ -136,87 +147,40 @@ func TestDiscoveredRoutesAreLeftOutOneByOne(t *testing.T) {
 // For a host, the API wins over discovery, whichever came first; a name is the first one's.
 func TestAPIRoutesWinOverDiscoveredOnes(t *testing.T) {
 	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
-	book.setDiscovered("kube", []config.Route{route("kube/games/survival", "survival.example.net")})
-	if err := book.add(route("survival", "survival.example.net")); err != nil {
+	book.SetDiscovered("kube", []config.Route{route("kube/games/survival", "survival.example.net")})
+	if err := book.Add(route("survival", "survival.example.net")); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := fake.labels(), []string{"lobby", "survival"}; !slices.Equal(got, want) {
 		t.Errorf("the relay serves %v, want %v", got, want)
 	}
-	if e, _ := book.find("kube/games/survival"); !strings.Contains(e.leftOut, "from the routes API") {
-		t.Errorf("the discovered route is left out for %q", e.leftOut)
+	if e, _ := book.Find("kube/games/survival"); !strings.Contains(e.LeftOut, "from the routes API") {
+		t.Errorf("the discovered route is left out for %q", e.LeftOut)
 	}
-	err := book.add(route("kube/games/survival", "elsewhere.example.net"))
+	err := book.Add(route("kube/games/survival", "elsewhere.example.net"))
 	if refused, ok := err.(*refusedChange); !ok || refused.why != refusedConflict {
 		t.Errorf("an API route named as a discovered one: %v, want a conflict", err)
 	}
-	if err := book.remove("kube/games/survival"); err == nil || !strings.Contains(err.Error(), "change it where kube finds it") {
+	if err := book.Remove("kube/games/survival"); err == nil || !strings.Contains(err.Error(), "change it where kube finds it") {
 		t.Errorf("removing a discovered route through the API: %v", err)
-	}
-}
-
-// A SIGHUP rereads only the file: the API's routes and the discovered ones stay and are served
-// beside the file's new routes; an API route whose host the file now has is left out, not
-// dropped, and is served again when the file gives the host back.
-func TestHangupKeepsAPIAndDiscoveredRoutes(t *testing.T) {
-	fileBackend, apiBackend := taggedBackend(t, 'F'), taggedBackend(t, 'A')
-	cfg := localConfig()
-	cfg.Routes[0].Backends = []string{fileBackend}
-	next := cfg
-	r, _ := startReloader(t, cfg, func() (config.Config, error) { return next, nil })
-	addr := r.srv.Addrs()[0].String()
-	api := config.DefaultRoute(apiBackend)
-	api.Name, api.Hosts = "local", []string{"localhost"} // play's handshake host
-	if err := r.book.add(api); err != nil {
-		t.Fatal(err)
-	}
-	r.book.setDiscovered("docker", []config.Route{route("docker/x", "x.example.net")})
-	if _, tag := play(t, addr); tag != 'A' {
-		t.Fatalf("before the SIGHUP the API route's player went to %q", tag)
-	}
-
-	next.Limits.MaxConnections = 500
-	r.reload()
-	if _, tag := play(t, addr); tag != 'A' {
-		t.Errorf("after a SIGHUP the API route's player went to %q", tag)
-	}
-	if served := routeCount(r.book, originAPI, "served") + routeCount(r.book, "docker", "served"); served != 2 {
-		t.Errorf("after a SIGHUP %v API and discovered routes are served, want 2", served)
-	}
-
-	next.Routes = append(slices.Clone(cfg.Routes), route("mine", "localhost"))
-	next.Routes[1].Backends = []string{fileBackend}
-	r.reload()
-	if _, tag := play(t, addr); tag != 'F' {
-		t.Errorf("the file's new route for the API route's host: the player went to %q", tag)
-	}
-	if e, ok := r.book.find("local"); !ok || e.origin != originAPI || !strings.Contains(e.leftOut, "from the config file") {
-		t.Errorf("the API route after the file took its host: %+v, %v", e, ok)
-	}
-	next.Routes = cfg.Routes
-	r.reload()
-	if _, tag := play(t, addr); tag != 'A' {
-		t.Errorf("with the host free again the API route's player went to %q", tag)
-	}
-	if ok, failed := reloadCount(t, r, "ok"), reloadCount(t, r, "failed"); ok != 3 || failed != 0 {
-		t.Errorf("reloads ok %v, failed %v; want 3 and 0", ok, failed)
 	}
 }
 
 // Routes a source finds while the relay starts wait in the book and are served once it runs.
 func TestRoutesFoundBeforeTheRelayRunsAreServedWhenItDoes(t *testing.T) {
 	file := fileWith(route("lobby", "play.example.net"))
-	book := newRouteBook(zerolog.Nop(), nil, nil)
-	relayCfg, err := relaySettings(file, zerolog.Nop())
+	book := New(zerolog.Nop(), nil, nil)
+	routes, err := FileRoutes(file, nil, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := book.begin(file, &relayCfg); err != nil {
+	relayCfg := relay.Config{Routes: routes}
+	if err := book.Begin(file, &relayCfg); err != nil {
 		t.Fatal(err)
 	}
-	book.setDiscovered("kube", []config.Route{route("kube/games/mc", "mc.example.net")})
+	book.SetDiscovered("kube", []config.Route{route("kube/games/mc", "mc.example.net")})
 	fake := &fakeRelay{routes: relayCfg.Routes}
-	book.attach(fake)
+	book.Attach(fake)
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby", "kube/games/mc"}) {
 		t.Errorf("once attached the relay serves %v", got)
 	}
@@ -227,7 +191,7 @@ func TestRoutesFoundBeforeTheRelayRunsAreServedWhenItDoes(t *testing.T) {
 func TestRoutesFromElsewhereShareTheLoadsLoginKey(t *testing.T) {
 	online := func(name, host string) config.Route {
 		r := route(name, host)
-		r.Auth = config.AuthOnline
+		r.Auth = routes.AuthOnline
 		return r
 	}
 	keyOf := func(fake *fakeRelay, name string) any {
@@ -238,7 +202,7 @@ func TestRoutesFromElsewhereShareTheLoadsLoginKey(t *testing.T) {
 		return fake.routes[i].Login.Keys
 	}
 	book, fake, _ := testBook(t, fileWith(online("lobby", "lobby.example.net")), nil, nil)
-	if err := book.add(online("api", "api.example.net")); err != nil {
+	if err := book.Add(online("api", "api.example.net")); err != nil {
 		t.Fatal(err)
 	}
 	if keyOf(fake, "api") != keyOf(fake, "lobby") {
@@ -247,7 +211,7 @@ func TestRoutesFromElsewhereShareTheLoadsLoginKey(t *testing.T) {
 
 	book, fake, _ = testBook(t, fileWith(route("lobby", "lobby.example.net")), []config.Route{online("api", "api.example.net")}, nil)
 	first := keyOf(fake, "api")
-	book.setDiscovered("docker", []config.Route{online("docker/survival", "survival.example.net")})
+	book.SetDiscovered("docker", []config.Route{online("docker/survival", "survival.example.net")})
 	if keyOf(fake, "api") != first || keyOf(fake, "docker/survival") != first {
 		t.Error("a merge made another login key")
 	}

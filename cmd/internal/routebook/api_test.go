@@ -1,8 +1,7 @@
-package main
+package routebook
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,43 +13,29 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 const testToken = "0123456789abcdef-test-token"
 
 // apiServer serves the routes API over book with testToken.
-func apiServer(t *testing.T, book *routeBook) (*httptest.Server, *routesAPI) {
+func apiServer(t *testing.T, book *Book) (*httptest.Server, *API) {
 	t.Helper()
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	writeFile(t, tokenFile, []byte(testToken+"\n"))
-	api := &routesAPI{book: book, tokenFile: tokenFile, log: zerolog.Nop(), requests: newRoutesAPICounter()}
+	api := NewAPI(book, tokenFile, zerolog.Nop())
 	mux := http.NewServeMux()
-	handleRoutesAPI(mux, api)
+	api.Handle(mux)
 	server := httptest.NewServer(mux)
 	t.Cleanup(server.Close)
 	return server, api
 }
 
-// apiCall sends one request with token ("" for none) and returns its status and body.
+// apiCall sends one request to the API at base with token ("" for none) and returns its
+// status and body.
 func apiCall(t *testing.T, base, method, path, token, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := (&http.Client{}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(out)
+	return testutil.BearerCall(t, method, base+path, token, body)
 }
 
 // decodeView reads one route as the API shows it.
@@ -64,7 +49,7 @@ func decodeView(t *testing.T, body string) routeView {
 }
 
 // requestCount reads moonbridge_routes_api_requests_total{verb,result}.
-func requestCount(api *routesAPI, verb, result string) float64 {
+func requestCount(api *API, verb, result string) float64 {
 	return valueOf(api.requests.WithLabelValues(verb, result))
 }
 
@@ -73,7 +58,7 @@ func requestCount(api *routesAPI, verb, result string) float64 {
 // remove takes it away.
 func TestRoutesAPIVerbs(t *testing.T) {
 	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
-	book.setDiscovered("docker", []config.Route{route("docker/mc", "mc.example.net")})
+	book.SetDiscovered("docker", []config.Route{route("docker/mc", "mc.example.net")})
 	server, api := apiServer(t, book)
 	call := func(method, path, body string) (int, string) {
 		t.Helper()
@@ -177,8 +162,8 @@ func TestRoutesAPIRefuses(t *testing.T) {
 	if got := fake.labels(); !slices.Equal(got, served) {
 		t.Errorf("after the refused requests the relay serves %v, want %v", got, served)
 	}
-	if _, ok := book.find("mine"); !ok || len(book.list()) != 2 {
-		t.Errorf("after the refused requests the book holds %+v", book.list())
+	if _, ok := book.Find("mine"); !ok || len(book.List()) != 2 {
+		t.Errorf("after the refused requests the book holds %+v", book.List())
 	}
 }
 
@@ -197,7 +182,7 @@ func TestRoutesAPIUndoesAChangeItCannotSave(t *testing.T) {
 	if got := fake.labels(); !slices.Equal(got, []string{"lobby"}) {
 		t.Errorf("after the unsaved change the relay serves %v", got)
 	}
-	if _, ok := book.find("a"); ok {
+	if _, ok := book.Find("a"); ok {
 		t.Error("the book holds the unsaved route")
 	}
 }
