@@ -25,19 +25,22 @@ type adminSource interface {
 	routeMover
 }
 
-// startAdmin serves Prometheus metrics on /metrics, the health answers (health.go) and the
-// block list (blocklist.go), when cfg.Listen is set: the relay's series (sessions, bytes,
-// refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's,
-// from a registry of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and
-// the routes API over book (routebook.API) when cfg.RoutesAPI is on.
+// startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
+// list (blocklist.go) and transfers (transferadmin.go), when cfg.Listen is set: the relay's
+// series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
+// runtime's and the process's, from a registry of this run's own; Go's profiles under
+// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
+// cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
+// token) and the bounds of adminconn.go (connections, timeouts, header size).
 func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
+	cfg = cfg.WithBounds()
 	reg := prometheus.NewRegistry()
 	var api *routebook.API
 	if cfg.RoutesAPI.Enabled {
-		api = routebook.NewAPI(book, cfg.RoutesAPI.TokenFile, log)
+		api = routebook.NewAPI(book, cfg.TokenPath(), log)
 		metrics = append(metrics, api.Requests())
 	}
 	for _, m := range metrics {
@@ -50,6 +53,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zer
 	if err != nil {
 		return nil, err
 	}
+	ln = newLimitListener(ln, cfg.MaxConnections)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: promLogger{log}}))
 	handleHealth(mux, src)
@@ -64,13 +68,14 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zer
 		api.Handle(mux)
 		paths += ", /routes"
 	}
-	server := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	server := newAdminServer(cfg, newAdminGuard(cfg, log).wrap(mux))
 	go func() {
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("admin endpoint stopped")
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("Admin endpoint: " + paths)
+	log.Info().Str("addr", ln.Addr().String()).Bool("token", cfg.TokenPath() != "").Int("max_connections", cfg.MaxConnections).
+		Msg("Admin endpoint: " + paths)
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

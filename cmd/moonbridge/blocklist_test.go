@@ -35,7 +35,7 @@ func TestAdminListsAndClearsTheBlockList(t *testing.T) {
 	}}
 	mux := http.NewServeMux()
 	handleBlockList(mux, src, zerolog.Nop())
-	server := httptest.NewServer(mux)
+	server := httptest.NewServer(newAdminGuard(config.Admin{}, zerolog.Nop()).wrap(mux))
 	defer server.Close()
 	do := func(method, path string, header http.Header) (int, string) {
 		t.Helper()

@@ -47,7 +47,7 @@ func TestAdminTransfersTheRoutesPlayers(t *testing.T) {
 	} {
 		mux := http.NewServeMux()
 		handleTransfer(mux, fakeRouteMover{target: c.target}, zerolog.Nop())
-		server := httptest.NewServer(mux)
+		server := httptest.NewServer(newAdminGuard(config.Admin{}, zerolog.Nop()).wrap(mux))
 		code, body := adminRequest(t, server, c.method, c.path, c.header)
 		server.Close()
 		if code != c.code || c.body != "" && body != c.body {

@@ -28,6 +28,7 @@ func Check(s *Set, cfg Config) []error {
 	for _, check := range []func(*Set, Config) error{
 		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
 		checkSecurity, checkScaling, checkImage, checkScrape, checkResources, checkDiscovery,
+		checkAdminToken, checkNetworkPolicy,
 	} {
 		if err := check(s, cfg); err != nil {
 			errs = append(errs, err)
@@ -39,11 +40,20 @@ func Check(s *Set, cfg Config) []error {
 // Container is the Deployment's moonbridge container, its only one (Load makes sure).
 func (s *Set) Container() *corev1.Container { return &s.Deployment.Spec.Template.Spec.Containers[0] }
 
-// SecretMountPath is the directory where the Deployment mounts the whole Secret (not one file
-// of it with subPath, which would never see a renewed certificate), "" when it does not.
-func (s *Set) SecretMountPath() string {
+// SecretMountPath is the directory where the Deployment mounts the whole TLS Secret (not one
+// file of it with subPath, which would never see a renewed certificate), "" when it does not.
+func (s *Set) SecretMountPath() string { return s.mountPathOf(s.Secret) }
+
+// AdminSecretMountPath is the directory where the Deployment mounts the whole admin Secret, ""
+// when it does not or there is none.
+func (s *Set) AdminSecretMountPath() string { return s.mountPathOf(s.AdminSecret) }
+
+func (s *Set) mountPathOf(secret *corev1.Secret) string {
+	if secret == nil {
+		return ""
+	}
 	for _, v := range s.Deployment.Spec.Template.Spec.Volumes {
-		if m := mount(s.Container(), v.Name); v.Secret != nil && v.Secret.SecretName == s.Secret.Name && m != nil && m.SubPath == "" {
+		if m := mount(s.Container(), v.Name); v.Secret != nil && v.Secret.SecretName == secret.Name && m != nil && m.SubPath == "" {
 			return m.MountPath
 		}
 	}

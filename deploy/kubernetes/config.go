@@ -19,7 +19,8 @@ const ConfigKey = "moonbridge.yml"
 // ConfigMap (defaults included).
 type Config struct {
 	Admin struct {
-		Listen string `json:"listen"`
+		Listen    string `json:"listen"`
+		TokenFile string `json:"token_file"`
 	} `json:"admin"`
 	TLS struct {
 		Cert string `json:"cert"`
@@ -71,9 +72,11 @@ func (c Config) DrainTimeout() (time.Duration, error) {
 
 // CheckConfig runs `moonbridge check-config` (binary) on the ConfigMap's config file as a pod
 // would read it, with the container's environment (podEnv), so moonbridge's own loader judges
-// it, and returns the effective configuration it prints. Certificate files are read by check-config: tlsMount, the Secret's mount path in
-// the pod, is replaced in the file by certDir, which must hold the Secret's file names.
-func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error) {
+// it, and returns the effective configuration it prints, with the pod's paths. check-config
+// reads the files the config names (certificate, admin token): mounts maps each Secret's mount
+// path in the pod to a local directory that holds that Secret's file names, and the config's
+// paths are rewritten to them.
+func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error) {
 	text, ok := s.ConfigMap.Data[ConfigKey]
 	if !ok {
 		return Config{}, fmt.Errorf("ConfigMap %s has no %s", s.ConfigMap.Name, ConfigKey)
@@ -84,7 +87,10 @@ func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, ConfigKey)
-	if err := os.WriteFile(file, []byte(strings.ReplaceAll(text, tlsMount, certDir)), 0o644); err != nil {
+	for podPath, local := range mounts {
+		text = strings.ReplaceAll(text, podPath, local)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		return Config{}, err
 	}
 	var stdout, stderr bytes.Buffer
@@ -99,7 +105,10 @@ func CheckConfig(binary string, s *Set, tlsMount, certDir string) (Config, error
 		return Config{}, fmt.Errorf("reading check-config's output: %w", err)
 	}
 	// Paths as the pod sees them again.
-	cfg.TLS.Cert = strings.Replace(cfg.TLS.Cert, certDir, tlsMount, 1)
-	cfg.TLS.Key = strings.Replace(cfg.TLS.Key, certDir, tlsMount, 1)
+	for podPath, local := range mounts {
+		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile} {
+			*p = strings.Replace(*p, local, podPath, 1)
+		}
+	}
 	return cfg, nil
 }

@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,15 +20,19 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Set is the manifests of one directory, one object of each kind. The access discovery needs
+// Set is the manifests of one directory, one object of each kind but Secrets: the TLS one
+// (Secret) and the admin token's (AdminSecret, any other type). The access discovery needs
 // (the RBAC objects) may be left out, as a Role or a ClusterRole; checkDiscovery says when it
-// is missing.
+// is missing, and so may the NetworkPolicy and the admin Secret, which checkNetworkPolicy and
+// checkAdminToken ask for.
 type Set struct {
 	Kustomization      Kustomization
 	Deployment         *appsv1.Deployment
 	Service            *corev1.Service
 	ConfigMap          *corev1.ConfigMap
 	Secret             *corev1.Secret
+	AdminSecret        *corev1.Secret
+	NetworkPolicy      *networkingv1.NetworkPolicy
 	PDB                *policyv1.PodDisruptionBudget
 	HPA                *autoscalingv2.HorizontalPodAutoscaler
 	ServiceAccount     *corev1.ServiceAccount
@@ -110,6 +115,7 @@ func (s *Set) load(dir, name string) error {
 		return err
 	}
 	var target any
+	var err error
 	switch meta.APIVersion + " " + meta.Kind {
 	case "apps/v1 Deployment":
 		target = once(&s.Deployment)
@@ -118,7 +124,11 @@ func (s *Set) load(dir, name string) error {
 	case "v1 ConfigMap":
 		target = once(&s.ConfigMap)
 	case "v1 Secret":
-		target = once(&s.Secret)
+		if target, err = s.secretSlot(dir, name); err != nil {
+			return err
+		}
+	case "networking.k8s.io/v1 NetworkPolicy":
+		target = once(&s.NetworkPolicy)
 	case "policy/v1 PodDisruptionBudget":
 		target = once(&s.PDB)
 	case "autoscaling/v2 HorizontalPodAutoscaler":
@@ -146,6 +156,21 @@ func (s *Set) load(dir, name string) error {
 		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want moonbridge alone", len(d.Spec.Template.Spec.Containers))}
 	}
 	return checkName(name, target.(metav1.Object))
+}
+
+// secretSlot is where a Secret goes: Secret for a kubernetes.io/tls one, AdminSecret for any
+// other; nil when a file already filled it.
+func (s *Set) secretSlot(dir, name string) (any, error) {
+	var secret struct {
+		Type corev1.SecretType `json:"type"`
+	}
+	if err := decodeLoose(dir, name, &secret); err != nil {
+		return nil, err
+	}
+	if secret.Type == corev1.SecretTypeTLS {
+		return once(&s.Secret), nil
+	}
+	return once(&s.AdminSecret), nil
 }
 
 // once allocates *field and returns it, or nil when a file already filled it.

@@ -2,14 +2,19 @@ package kubernetes
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/moonbridge/moonbridge/deploy/internal/testcert"
@@ -44,6 +49,32 @@ func certDir(t *testing.T) string {
 	return dir
 }
 
+// tokenDir holds a token under each key of the admin Secret, as the pod would see it once the
+// Secret is filled in.
+func tokenDir(t *testing.T, s *Set) string {
+	t.Helper()
+	dir := t.TempDir()
+	if s.AdminSecret == nil {
+		t.Fatal("no admin Secret")
+	}
+	for _, key := range slices.Concat(slices.Collect(maps.Keys(s.AdminSecret.StringData)), slices.Collect(maps.Keys(s.AdminSecret.Data))) {
+		if err := os.WriteFile(filepath.Join(dir, key), []byte("0123456789abcdef0123456789abcdef\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// secretMounts maps the pod's Secret mounts to local directories with their files.
+func secretMounts(t *testing.T, s *Set) map[string]string {
+	t.Helper()
+	tls, admin := s.SecretMountPath(), s.AdminSecretMountPath()
+	if tls == "" || admin == "" {
+		t.Fatalf("the Deployment does not mount both Secrets: TLS at %q, admin at %q", tls, admin)
+	}
+	return map[string]string{tls: certDir(t), admin: tokenDir(t, s)}
+}
+
 // load reads this directory's manifests and the effective config of its ConfigMap.
 func load(t *testing.T) (*Set, Config) {
 	t.Helper()
@@ -51,15 +82,30 @@ func load(t *testing.T) (*Set, Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mount := s.SecretMountPath()
-	if mount == "" {
-		t.Fatal("the Deployment does not mount the Secret")
-	}
-	cfg, err := CheckConfig(moonbridgeBinary(t), s, mount, certDir(t))
+	cfg, err := CheckConfig(moonbridgeBinary(t), s, secretMounts(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, cfg
+}
+
+// Issue 38: moonbridge itself refuses the ConfigMap once its admin port, on every address of
+// the pod, has no token.
+func TestConfigMapAdminPortNeedsAToken(t *testing.T) {
+	s, err := Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mounts := secretMounts(t, s)
+	text := s.ConfigMap.Data[ConfigKey]
+	line := regexp.MustCompile(`(?m)^ *token_file: .*\n`)
+	if !line.MatchString(text) {
+		t.Fatalf("the ConfigMap sets no admin.token_file:\n%s", text)
+	}
+	s.ConfigMap.Data[ConfigKey] = line.ReplaceAllString(text, "")
+	if _, err := CheckConfig(moonbridgeBinary(t), s, mounts); err == nil || !strings.Contains(err.Error(), "admin.token_file") {
+		t.Errorf("check-config of the ConfigMap without the admin token: %v, want a refusal naming admin.token_file", err)
+	}
 }
 
 // The manifests decode strictly with the API types, moonbridge accepts the config, and they fit
@@ -113,6 +159,31 @@ func TestCheckFindsMistakes(t *testing.T) {
 		}},
 		{"image", func(s *Set, _ *Config) { s.Container().Image = "moonbridge:latest" }},
 		{"scrape", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Annotations["prometheus.io/port"] = "25577" }},
+		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "" }},
+		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "/etc/moonbridge/admin.token" }},
+		{"admin token", func(s *Set, _ *Config) { s.AdminSecret = nil }},
+		{"admin token", func(s *Set, _ *Config) { s.AdminSecret.StringData = map[string]string{"other": ""} }},
+		{"volumes", func(s *Set, _ *Config) { adminVolume(t, s).Secret.DefaultMode = new(int32) }},
+		{"admin token", func(s *Set, _ *Config) { adminVolume(t, s).Secret.SecretName = "other" }},
+		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy = nil }},
+		{"network policy", func(s *Set, _ *Config) {
+			s.NetworkPolicy.Spec.PodSelector.MatchLabels = map[string]string{"app": "other"}
+		}},
+		{"network policy", func(s *Set, _ *Config) {
+			s.NetworkPolicy.Spec.PolicyTypes = []networkingv1.PolicyType{networkingv1.PolicyTypeEgress}
+		}},
+		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy.Spec.Ingress[1].From = nil }},
+		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy.Spec.Ingress[1].From[0].PodSelector = nil }},
+		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy.Spec.Ingress[0].Ports = nil }},
+		{"network policy", func(s *Set, _ *Config) {
+			s.NetworkPolicy.Spec.Ingress[1].From = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
+		}},
+		{"network policy", func(s *Set, _ *Config) {
+			s.NetworkPolicy.Spec.Ingress[1].From = []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}}}
+		}},
+		{"network policy", func(s *Set, _ *Config) {
+			s.NetworkPolicy.Spec.Ingress = s.NetworkPolicy.Spec.Ingress[1:]
+		}},
 		{"resources", func(s *Set, _ *Config) { delete(s.Container().Resources.Requests, corev1.ResourceCPU) }},
 		{"discovery", func(s *Set, _ *Config) { s.Role.Rules[1].Verbs = []string{"get", "list"} }},
 		{"discovery", func(s *Set, _ *Config) { s.Role.Rules[0].Resources = []string{"endpoints"} }},
@@ -150,9 +221,23 @@ func TestDiscoveryOfEveryNamespaceNeedsAClusterRole(t *testing.T) {
 	}
 }
 
+// adminVolume is the Deployment's volume of the admin Secret.
+func adminVolume(t *testing.T, s *Set) *corev1.Volume {
+	t.Helper()
+	volumes := s.Deployment.Spec.Template.Spec.Volumes
+	for i := range volumes {
+		if volumes[i].Secret != nil && volumes[i].Secret.SecretName == s.AdminSecret.Name {
+			return &volumes[i]
+		}
+	}
+	t.Fatal("no volume of the admin Secret")
+	return nil
+}
+
 func (s *Set) copy() *Set {
 	return &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
-		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy(),
+		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), AdminSecret: s.AdminSecret.DeepCopy(),
+		NetworkPolicy: s.NetworkPolicy.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy(),
 		ServiceAccount: s.ServiceAccount.DeepCopy(), Role: s.Role.DeepCopy(), RoleBinding: s.RoleBinding.DeepCopy(),
 		ClusterRole: s.ClusterRole.DeepCopy(), ClusterRoleBinding: s.ClusterRoleBinding.DeepCopy()}
 }
@@ -175,6 +260,8 @@ func TestLoadIsStrict(t *testing.T) {
 		{"bad name", "service.yaml", "name: moonbridge", "name: Moonbridge_Service"},
 		{"missing from the kustomization", "kustomization.yaml", "  - hpa.yaml\n", ""},
 		{"unknown RBAC field", "role.yaml", "verbs: [get, list, watch]", "verb: [get, list, watch]"},
+		{"unknown NetworkPolicy field", "networkpolicy.yaml", "policyTypes: [Ingress]", "policyType: [Ingress]"},
+		{"a second TLS Secret", "admin-secret.yaml", "type: Opaque", "type: kubernetes.io/tls"},
 		{"a second container", "deployment.yaml", "      containers:\n", "      containers:\n        - name: sidecar\n          image: busybox\n"},
 	} {
 		dir := copyDir(t)

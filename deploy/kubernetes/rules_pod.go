@@ -34,26 +34,26 @@ func checkVolumes(s *Set, cfg Config) error {
 	if mount == "" {
 		return finding("volumes", "Secret %s is not mounted as a directory", s.Secret.Name)
 	}
-	if !secretReadable(s) {
-		return finding("volumes", "the Secret's files are not readable by user %d", image.UID)
+	for _, secret := range []*corev1.Secret{s.Secret, s.AdminSecret} {
+		if s.mountPathOf(secret) != "" && !secretReadable(s, secret) {
+			return finding("volumes", "the files of Secret %s are not readable by user %d", secret.Name, image.UID)
+		}
 	}
 	for _, file := range []string{cfg.TLS.Cert, cfg.TLS.Key} {
 		key, ok := strings.CutPrefix(file, mount+"/")
-		_, inData := s.Secret.Data[key]
-		_, inStringData := s.Secret.StringData[key]
-		if !ok || !(inData || inStringData) {
+		if !ok || !secretHasKey(s.Secret, key) {
 			return finding("volumes", "tls file %q is not a key of Secret %s mounted at %s", file, s.Secret.Name, mount)
 		}
 	}
 	return nil
 }
 
-// secretReadable: the mounted key is readable by the image's user, through the group fsGroup
-// gives the files or by everyone (files are owned by root).
-func secretReadable(s *Set) bool {
+// secretReadable: secret's mounted keys are readable by the image's user, through the group
+// fsGroup gives the files or by everyone (files are owned by root).
+func secretReadable(s *Set, secret *corev1.Secret) bool {
 	pod := s.Deployment.Spec.Template.Spec
 	for _, v := range pod.Volumes {
-		if v.Secret == nil || v.Secret.SecretName != s.Secret.Name {
+		if v.Secret == nil || v.Secret.SecretName != secret.Name {
 			continue
 		}
 		mode := deref(v.Secret.DefaultMode)

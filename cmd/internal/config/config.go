@@ -152,15 +152,6 @@ type Log struct {
 	Format string `yaml:"format"` // auto (console on a terminal, JSON otherwise), console, json
 }
 
-// Admin is the HTTP endpoint for metrics and health; empty Listen turns it off. Pprof adds Go's
-// profiles under /debug/pprof/ (off by default: a profile can be asked for at any time and costs
-// CPU while it runs). RoutesAPI adds the routes API (routesapi.go, served by cmd/internal/routebook), off by default.
-type Admin struct {
-	Listen    string    `yaml:"listen"`
-	Pprof     bool      `yaml:"pprof"`
-	RoutesAPI RoutesAPI `yaml:"routes_api"`
-}
-
 // TLS configures wss listeners.
 type TLS struct {
 	Provider    string        `yaml:"provider"`     // auto, boringssl, go
@@ -196,7 +187,7 @@ type Route = routes.Route
 func Default() Config {
 	return Config{
 		Log:   Log{Level: "info", Format: "auto"},
-		Admin: Admin{RoutesAPI: RoutesAPI{RouteTrust: defaultRouteTrust()}},
+		Admin: defaultAdmin(),
 		TLS:   TLS{Provider: "auto", MinVersion: "1.2", RecordLayer: "boringssl-ssl"},
 		WebSocket: WebSocket{
 			Path:          "/mc",

@@ -15,8 +15,8 @@ import (
 // bearer token and, unless AllowRemote, an admin.listen on loopback.
 type RoutesAPI struct {
 	Enabled bool `yaml:"enabled"`
-	// TokenFile holds the bearer token every request must carry (ReadAPIToken); it is read
-	// again at each request, so replacing the file changes the token.
+	// TokenFile is admin.token_file's older name (Admin.TokenPath): the bearer token every
+	// request must carry (ReadAPIToken), read again at each request.
 	TokenFile string `yaml:"token_file"`
 	// StateFile keeps the API's routes across restarts: written whole (a new file renamed over
 	// the old) after each change and read at start. "": they last until the process ends.
@@ -54,7 +54,8 @@ func readSecretFile(path, what string, minLen int, trim func(string) string) (st
 }
 
 // validateRoutesAPI checks admin.routes_api when it is on: an admin address to serve it on, on
-// loopback unless allow_remote says otherwise, a token, and a directory for the state file.
+// loopback unless allow_remote says otherwise, a token (Admin.TokenPath), and a directory for
+// the state file.
 func (a Admin) validateRoutesAPI() []error {
 	api := a.RoutesAPI
 	if !api.Enabled {
@@ -68,10 +69,8 @@ func (a Admin) validateRoutesAPI() []error {
 		errs = append(errs, invalid("admin.listen", "%q is not a loopback address, and the routes API takes changes in plain HTTP: "+
 			"listen on 127.0.0.1 or [::1], or set admin.routes_api.allow_remote: true", a.Listen))
 	}
-	if api.TokenFile == "" {
-		errs = append(errs, invalid("admin.routes_api.token_file", "the API needs a file with its bearer token, such as one made with: head -c 32 /dev/urandom | base64"))
-	} else if _, err := ReadAPIToken(api.TokenFile); err != nil {
-		errs = append(errs, invalid("admin.routes_api.token_file", "%v", err))
+	if a.TokenPath() == "" { // validateToken reads it
+		errs = append(errs, invalid("admin.token_file", "the routes API needs the admin token: a file with it, such as one made with: head -c 32 /dev/urandom | base64"))
 	}
 	if api.StateFile != "" {
 		errs = append(errs, stateDir("admin.routes_api.state_file", api.StateFile))

@@ -125,7 +125,7 @@ func TestRoutesAPIValidation(t *testing.T) {
 	writeTestFile(t, short, "secret\n")
 	on := func(listen, tokenFile string) Config {
 		cfg := Default()
-		cfg.Admin = Admin{Listen: listen, RoutesAPI: RoutesAPI{Enabled: true, TokenFile: tokenFile}}
+		cfg.Admin.Listen, cfg.Admin.RoutesAPI = listen, RoutesAPI{Enabled: true, TokenFile: tokenFile}
 		return cfg
 	}
 	cases := map[string]struct {
@@ -135,7 +135,7 @@ func TestRoutesAPIValidation(t *testing.T) {
 		"no admin":      {func() Config { return on("", token) }, "admin.routes_api.enabled: the API is served on the admin endpoint"},
 		"everywhere":    {func() Config { return on(":9100", token) }, `admin.listen: ":9100" is not a loopback address`},
 		"public":        {func() Config { return on("192.0.2.1:9100", token) }, "allow_remote"},
-		"no token":      {func() Config { return on("127.0.0.1:9100", "") }, "admin.routes_api.token_file: the API needs a file"},
+		"no token":      {func() Config { return on("127.0.0.1:9100", "") }, "admin.token_file: the routes API needs the admin token"},
 		"missing token": {func() Config { return on("127.0.0.1:9100", filepath.Join(dir, "none")) }, "no such file"},
 		"short token":   {func() Config { return on("127.0.0.1:9100", short) }, "holds 6 bytes of token; want at least 16"},
 		"state nowhere": {func() Config {

@@ -45,10 +45,7 @@ func (c Config) Validate() error {
 	var errs []error
 	errs = append(errs, oneOf("log.level", c.Log.Level, "trace", "debug", "info", "warn", "error"))
 	errs = append(errs, oneOf("log.format", c.Log.Format, "auto", "console", "json"))
-	if c.Admin.Listen != "" {
-		errs = append(errs, listenAddr("admin.listen", c.Admin.Listen))
-	}
-	errs = append(errs, c.Admin.validateRoutesAPI()...)
+	errs = append(errs, c.Admin.validate()...)
 	errs = append(errs, c.TLS.validate()...)
 	errs = append(errs, c.WebSocket.validate()...)
 	if len(c.Listeners) == 0 {

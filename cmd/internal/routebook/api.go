@@ -146,7 +146,7 @@ func (a *API) authorize(r *http.Request) error {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	wantSum, gotSum := sha256.Sum256([]byte(want)), sha256.Sum256([]byte(got))
 	if !ok || subtle.ConstantTimeCompare(wantSum[:], gotSum[:]) != 1 {
-		return &apiError{http.StatusUnauthorized, errors.New("this needs the token of admin.routes_api.token_file: Authorization: Bearer TOKEN")}
+		return &apiError{http.StatusUnauthorized, errors.New("this needs the admin token (admin.token_file): Authorization: Bearer TOKEN")}
 	}
 	return nil
 }
