@@ -11,8 +11,8 @@ import (
 
 // DrainResult counts how the sessions open during a drain ended.
 type DrainResult struct {
-	Ended       int // by themselves, before the deadline (transferred players among them)
-	Closed      int // at the deadline, with reason "shutdown"
+	Ended  int // by themselves, before the deadline (transferred players among them)
+	Closed int // at the deadline, with reason "shutdown"
 	// Transferred were sent a Transfer to a live instance (Config.Transfer) during the drain: at
 	// its start, or as their relay started (a player still logging in when it began).
 	Transferred int

@@ -56,9 +56,8 @@ func servesWebSocket(l Listener) bool {
 	return slices.Contains(l.Protocols, WS) || slices.Contains(l.Protocols, WSS)
 }
 
-// servesPath says whether the listener upgrades a request for path: its own WebSocket path, or
-// one a current route names.
+// servesPath says whether the listener upgrades a request for path besides its own WebSocket
+// path: one a current route names.
 func (ln *listener) servesPath(path string) bool {
-	now := ln.srv.settings()
-	return path == now.WebSocket.Path || now.router.paths[path]
+	return ln.srv.settings().router.paths[path]
 }

@@ -32,9 +32,8 @@ type Handler func(c *Conn, r *http.Request)
 // ServerConfig configures the upgrade endpoint.
 type ServerConfig struct {
 	Path string // the WebSocket path; default DefaultPath
-	// ServesPath, when set, decides which request paths are upgraded (Path among them, as the
-	// caller decides); nil: Path alone. The relay serves its routes' paths with it, which change
-	// while it runs.
+	// ServesPath, when set, says which request paths are upgraded besides Path; nil: Path alone.
+	// The relay serves its routes' paths with it, which change while it runs.
 	ServesPath func(path string) bool
 	// AllowedOrigins lists the Origin header values accepted; "*" accepts
 	// any, and a request without Origin (not a browser: the client bridge,
@@ -166,10 +165,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serves says whether an upgrade on path is taken.
 func (s *Server) serves(path string) bool {
-	if s.cfg.ServesPath != nil {
-		return s.cfg.ServesPath(path)
-	}
-	return path == s.cfg.Path
+	return path == s.cfg.Path || s.cfg.ServesPath != nil && s.cfg.ServesPath(path)
 }
 
 // protocolHeader is the response header that selects chosen; nil for none.

@@ -161,10 +161,10 @@ func TestHTTPServerErrorsReachTheLogger(t *testing.T) {
 	}
 }
 
-// ServesPath decides which paths are upgraded; others get 404.
+// ServesPath says which paths are upgraded besides Path; others get 404.
 func TestServerServesPath(t *testing.T) {
 	testutil.CheckGoroutines(t)
-	served := map[string]bool{"/mc": true, "/creative": true}
+	served := map[string]bool{"/creative": true} // besides Path, the default /mc
 	cfg := ServerConfig{Conn: noKeepalive(), ServesPath: func(p string) bool { return served[p] }}
 	addr := strings.TrimPrefix(startServer(t, cfg, nil, echo), "ws://")
 	for path, want := range map[string]int{"/mc": http.StatusSwitchingProtocols, "/creative": http.StatusSwitchingProtocols,
