@@ -112,10 +112,11 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
-// ServeHTTP answers 404 off the path (ServesPath), 426 to a non-upgrade request on it, 505 to an upgrade
-// over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's status to a refused
-// client, 400 or 431 to early data it refuses, and otherwise upgrades. The handler runs once the
-// 101 is written: early data are acted on while the answer travels to the client.
+// ServeHTTP answers 404 off the paths (Path, ServesPath), 426 to a non-upgrade request on one,
+// 505 to an upgrade over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's
+// status to a refused client, 400 or 431 to early data it refuses, and otherwise upgrades. The
+// handler runs once the 101 is written: early data are acted on while the answer travels to the
+// client.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !s.serves(r.URL.Path):
