@@ -44,7 +44,10 @@ func (e *DialError) Unwrap() error { return e.Err }
 // classify turns a ws.Dial error into a DialError. The checks go from the most specific to
 // the most general, since one error often matches several (a TLS verification failure is
 // also a handshake error, a dial timeout is also a *net.OpError).
-func classify(err error) *DialError {
+func classify(err error, names SettingNames) *DialError {
+	classifiers := []classifier{
+		httpRefusal, tlsName, tlsAuthority(names.orDefault()), tlsExpiry, tlsOther, dnsFailure, timeout, shutdown, tcpFailure,
+	}
 	for _, rule := range classifiers {
 		if cause, summary, ok := rule(err); ok {
 			return &DialError{Cause: cause, Summary: summary, Err: err}
@@ -54,10 +57,6 @@ func classify(err error) *DialError {
 }
 
 type classifier func(error) (Cause, string, bool)
-
-var classifiers = []classifier{
-	httpRefusal, tlsName, tlsAuthority, tlsExpiry, tlsOther, dnsFailure, timeout, shutdown, tcpFailure,
-}
 
 func httpRefusal(err error) (Cause, string, bool) {
 	var he *ws.HandshakeError
@@ -88,16 +87,20 @@ func tlsName(err error) (Cause, string, bool) {
 	return CauseTLSName, "TLS: the certificate is not valid for " + he.Host, true
 }
 
-func tlsAuthority(err error) (Cause, string, bool) {
-	var ua x509.UnknownAuthorityError
-	if !errors.As(err, &ua) {
-		return "", "", false
+// tlsAuthority points to the settings that get past an unknown authority, as names says them.
+func tlsAuthority(names SettingNames) classifier {
+	return func(err error) (Cause, string, bool) {
+		var ua x509.UnknownAuthorityError
+		if !errors.As(err, &ua) {
+			return "", "", false
+		}
+		if ua.Cert != nil && ua.Cert.Subject.CommonName == gossl.SelfSignedName {
+			// serve's own when it has no tls.cert: made at start, never written, so no ca can name it
+			return CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; " + names(SettingInsecure) +
+				" for a test, or a real certificate on the server", true
+		}
+		return CauseTLSCA, "TLS: certificate signed by an unknown authority (" + names(SettingCA) + "?)", true
 	}
-	if ua.Cert != nil && ua.Cert.Subject.CommonName == gossl.SelfSignedName {
-		// serve's own when it has no tls.cert: made at start, never written, so --ca cannot name it
-		return CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; --insecure for a test, or a real certificate on the server", true
-	}
-	return CauseTLSCA, "TLS: certificate signed by an unknown authority (--ca?)", true
 }
 
 func tlsExpiry(err error) (Cause, string, bool) {

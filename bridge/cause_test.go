@@ -15,6 +15,20 @@ import (
 	"github.com/moonbridge/moonbridge/ws"
 )
 
+// The settings that get past an unknown authority are named as Config.SettingNames says.
+func TestClassifyNamesSettingsAsTold(t *testing.T) {
+	names := func(s Setting) string { return map[Setting]string{SettingInsecure: "set I", SettingCA: "set C"}[s] }
+	for cn, want := range map[string]string{
+		gossl.SelfSignedName: "TLS: unknown authority: the server uses a throwaway certificate; set I for a test, or a real certificate on the server",
+		"play.example.net":   "TLS: certificate signed by an unknown authority (set C?)",
+	} {
+		err := x509.UnknownAuthorityError{Cert: &x509.Certificate{Subject: pkix.Name{CommonName: cn}}}
+		if got := classify(err, names).Summary; got != want {
+			t.Errorf("%s: %q, want %q", cn, got, want)
+		}
+	}
+}
+
 // TestClassify covers the causes the end-to-end tests cannot produce on loopback alone.
 func TestClassify(t *testing.T) {
 	dialed := func(err error) error { return fmt.Errorf("ws: dial: %w", err) }
@@ -39,11 +53,11 @@ func TestClassify(t *testing.T) {
 		{&ws.HandshakeError{Reason: "malformed HTTP response"}, CauseHTTP, "HTTP: no valid answer to the upgrade: malformed HTTP response"},
 		{errors.New("something else"), CauseOther, "cannot open the WebSocket: something else"},
 		{dialed(x509.UnknownAuthorityError{Cert: &x509.Certificate{Subject: pkix.Name{CommonName: "play.example.net"}}}),
-			CauseTLSCA, "TLS: certificate signed by an unknown authority (--ca?)"},
+			CauseTLSCA, "TLS: certificate signed by an unknown authority (the client setting ca?)"},
 		{dialed(x509.UnknownAuthorityError{Cert: &x509.Certificate{Subject: pkix.Name{CommonName: gossl.SelfSignedName}}}),
-			CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; --insecure for a test, or a real certificate on the server"},
+			CauseTLSCA, "TLS: unknown authority: the server uses a throwaway certificate; the client setting insecure for a test, or a real certificate on the server"},
 	} {
-		got := classify(tc.err)
+		got := classify(tc.err, nil)
 		if got.Cause != tc.cause || got.Summary != tc.summary || !errors.Is(got, tc.err) {
 			t.Errorf("classify(%v) = %q %q, want %q %q", tc.err, got.Cause, got.Summary, tc.cause, tc.summary)
 		}

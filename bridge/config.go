@@ -32,6 +32,9 @@ type Config struct {
 	HelloTimeout time.Duration
 	// MaxHandshake bounds the handshake body; zero means mc.DefaultMaxHandshakeFrame.
 	MaxHandshake int
+	// SettingNames names the settings a failure's summary points to (the certificate checks) as
+	// the reader changes them; nil names their keys.
+	SettingNames SettingNames
 	Logger       zerolog.Logger
 }
 

@@ -29,7 +29,7 @@ func TestPlayerSeesWhyTheServerIsUnreachable(t *testing.T) {
 		}, "not valid for 127.0.0.1"},
 		{"TLS unknown CA, serve's throwaway certificate", func(t *testing.T) ws.DialConfig {
 			return wssTo(t, good, trusting(t, selfSigned(t, time.Hour, "127.0.0.1")))
-		}, "unknown authority: the server uses a throwaway certificate; --insecure"},
+		}, "unknown authority: the server uses a throwaway certificate; the client setting insecure"},
 		{"TLS expired", func(t *testing.T) ws.DialConfig {
 			cert := selfSigned(t, -time.Minute, "127.0.0.1")
 			return wssTo(t, cert, trusting(t, cert))

@@ -18,7 +18,7 @@ func TestProbe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	addr := startServe(t, relay.WS, "", selfSigned(t, time.Hour, "127.0.0.1"), "127.0.0.1:1")
-	if err := Probe(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"}); err != nil {
+	if err := Probe(ctx, Config{Remote: ws.DialConfig{URL: "ws://" + addr + "/mc"}}); err != nil {
 		t.Errorf("a server that answers: %v", err)
 	}
 	for url, want := range map[string]struct {
@@ -30,7 +30,7 @@ func TestProbe(t *testing.T) {
 		"ws://" + testutil.ClosedPort(t) + "/mc": {CauseTCP, "connection refused"},
 	} {
 		var de *DialError
-		err := Probe(ctx, ws.DialConfig{URL: url})
+		err := Probe(ctx, Config{Remote: ws.DialConfig{URL: url}})
 		if !errors.As(err, &de) || de.Cause != want.cause || !strings.Contains(de.Summary, want.summary) {
 			t.Errorf("%s: %v, want a *DialError %s with %q", url, err, want.cause, want.summary)
 		}

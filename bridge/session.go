@@ -62,7 +62,7 @@ func (s *session) run() {
 	s.hello = hello
 	remote, err := s.dialServer(r)
 	if err != nil {
-		s.refuse(r, classify(err))
+		s.refuse(r, classify(err, s.b.cfg.SettingNames))
 		return
 	}
 	if !s.attach(remote) {

@@ -79,6 +79,7 @@ type wsDial struct {
 	subprotocols []string
 	from         string // local address; "" is 127.0.0.1
 	proxyHeader  string // written before anything else (a load balancer's PROXY header)
+	path         string // the request path; "" is /mc
 }
 
 // dialAccess opens a WebSocket to the proxy with gorilla's client, which checks the answer as a
@@ -107,7 +108,11 @@ func dialAccess(t *testing.T, protocol Protocol, addr string, o wsDial) (*websoc
 			return tc, tc.HandshakeContext(ctx)
 		}
 	}
-	u := url.URL{Scheme: string(protocol), Host: addr, Path: "/mc", RawQuery: o.query.Encode()}
+	path := o.path
+	if path == "" {
+		path = "/mc"
+	}
+	u := url.URL{Scheme: string(protocol), Host: addr, Path: path, RawQuery: o.query.Encode()}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return d.DialContext(ctx, u.String(), o.header)

@@ -11,9 +11,11 @@ import (
 
 // DrainResult counts how the sessions open during a drain ended.
 type DrainResult struct {
-	Ended       int // by themselves, before the deadline (transferred players among them)
-	Closed      int // at the deadline, with reason "shutdown"
-	Transferred int // sent a Transfer to a live instance (Config.Transfer) at the drain's start
+	Ended  int // by themselves, before the deadline (transferred players among them)
+	Closed int // at the deadline, with reason "shutdown"
+	// Transferred were sent a Transfer to a live instance (Config.Transfer) during the drain: at
+	// its start, or as their relay started (a player still logging in when it began).
+	Transferred int
 	Told        int // of those closed, told why by a Disconnect
 }
 
@@ -43,9 +45,9 @@ func (s *Server) Drain(ctx context.Context) DrainResult {
 	told := s.tellTheRest()
 	closed := s.shutdown()
 	s.healthMu.Lock()
-	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed, Transferred: moved, Told: told}
+	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed, Transferred: int(s.drainMoved.Load()), Told: told}
 	s.healthMu.Unlock()
-	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Int("transferred", moved).Int("told", told).Msg("drained")
+	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Int("transferred", result.Transferred).Int("told", told).Msg("drained")
 	return result
 }
 

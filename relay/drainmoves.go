@@ -21,13 +21,18 @@ func (s *Server) moveAll() int {
 
 // moveOne asks sess's player to move, counting the outcome; false when it cannot be moved.
 // done runs once: with whether the Transfer went out, or false at once when an earlier request
-// moves the session (that one is counted).
+// moves the session (that one is counted). A Transfer asked for during a drain counts in its
+// result, whoever asked: the drain's start, or a session whose relay started after it.
 func (s *Server) moveOne(sess *session, done func(sent bool)) bool {
+	duringDrain := s.draining.Load()
 	switch sess.moveOut(s.settings().Transfer, func(sent bool) {
 		if sent {
 			s.transfers.moves.WithLabelValues(transferSent).Inc()
 		} else {
 			s.transfers.moves.WithLabelValues(transferFailed).Inc()
+		}
+		if sent && duringDrain {
+			s.drainMoved.Add(1)
 		}
 		done(sent)
 	}) {

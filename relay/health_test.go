@@ -41,7 +41,7 @@ func TestBackendSeriesPresentFromStart(t *testing.T) {
 			{Name: "lobby", Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: backend.addr()}}, HealthCheck: fastCheck(pool.HealthTCP)},
 			{Hosts: []string{"*"}, Paths: []string{"/unchecked"}, Backends: []pool.Backend{{Addr: backend.addr()}}},
 		}
-	}, Minecraft)
+	}, Minecraft, WS) // a route with paths needs a WebSocket listener
 	for _, route := range []string{"lobby", "*/unchecked"} {
 		labels := map[string]string{"route": route, "backend": backend.addr()}
 		for _, reason := range dialReasons {

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -77,7 +75,8 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 	wsCfg := ln.srv.settings().WebSocket
 	wsCfg.Logger = ln.log
 	wsCfg.Admit = ln.admit
-	wsCfg.Subprotocols = append(slices.Clone(wsCfg.Subprotocols), StreamSubprotocol)
+	wsCfg.ServesPath = ln.servesPath
+	wsCfg.Subprotocols = append([]string{StreamSubprotocol}, wsCfg.Subprotocols...) // ours first
 	wsCfg = ln.modes(wsCfg)
 	server := ws.NewServer(wsCfg, func(c *ws.Conn, r *http.Request) { ln.serveWebSocket(protocol, c, r) })
 	httpServer := server.HTTPServer()
@@ -352,20 +351,11 @@ func startsLikeHTTP(r *bufio.Reader) bool {
 		switch c := b[n-1]; {
 		case c == ' ':
 			return n > 1
-		case !isTokenChar(c):
+		case !ws.IsTokenChar(c):
 			return false
 		}
 	}
 	return false
-}
-
-// isTokenChar: c may appear in an HTTP token, such as a method (RFC 9110 section 5.6.2).
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
 func (ln *listener) close() {

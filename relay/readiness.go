@@ -13,8 +13,9 @@ type lifecycle struct {
 	failed   chan error    // the first listener failure, for Failed
 
 	healthMu   sync.Mutex
-	deadReason string // the listener that stopped for good and why; "" while none did
-	drainEnded int    // sessions that ended by themselves during the drain
+	deadReason string       // the listener that stopped for good and why; "" while none did
+	drainEnded int          // sessions that ended by themselves during the drain
+	drainMoved atomic.Int64 // Transfers that went out during the drain (drainmoves.go)
 }
 
 func newLifecycle() lifecycle {

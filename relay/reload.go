@@ -166,6 +166,7 @@ func sameWebSocket(a, b ws.ServerConfig) bool {
 	a.Logger, b.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Conn.Logger, b.Conn.Logger = zerolog.Logger{}, zerolog.Logger{}
 	a.Admit, b.Admit = nil, nil
+	a.ServesPath, b.ServesPath = nil, nil
 	a.OnEarlyData, b.OnEarlyData = nil, nil
 	return reflect.DeepEqual(a, b)
 }

@@ -79,6 +79,7 @@ func Label(name string, hosts, paths []string) string {
 // shorter ones, and "*" comes last; among equals, the first route listed wins.
 type Router struct {
 	routes []Route
+	paths  map[string]bool // every path a route names: the upgrade serves them (routepaths.go)
 }
 
 // NewRouter checks the routes and returns a Router over a copy of them.
@@ -95,7 +96,7 @@ func NewRouter(routes []Route) (*Router, error) {
 		}
 		labels[label] = i
 	}
-	return &Router{routes: routes}, nil
+	return &Router{routes: routes, paths: namedPaths(routes)}, nil
 }
 
 // prepare checks one route and makes its pool and status cache.
@@ -106,6 +107,11 @@ func (r *Route) prepare() error {
 	for _, h := range r.Hosts {
 		if err := CheckHostPattern(h); err != nil {
 			return fmt.Errorf("host %q: %w", h, err)
+		}
+	}
+	for _, p := range r.Paths {
+		if err := CheckPath(p); err != nil {
+			return err
 		}
 	}
 	var err error

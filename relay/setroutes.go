@@ -29,6 +29,9 @@ func (s *Server) SetRoutes(routes []Route) error {
 	if err := router.needsVerifier(prev.Tokens); err != nil {
 		return err
 	}
+	if err := router.needsWebSocket(prev.Listeners); err != nil {
+		return err
+	}
 	s.attachPools(router.carry(prev.router))
 	next := *prev
 	next.Routes, next.router = routes, router

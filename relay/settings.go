@@ -21,6 +21,9 @@ func newSettings(cfg Config) (*settings, error) {
 	if err := router.needsVerifier(cfg.Tokens); err != nil {
 		return nil, err
 	}
+	if err := router.needsWebSocket(cfg.Listeners); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, l := range cfg.Listeners {
 		if err := checkProtocols(l, cfg.TLS != nil); err != nil {

@@ -17,6 +17,13 @@ const (
 	// EarlyDataPrefix starts the value that carries the early data: the prefix, then the bytes in
 	// base64url without padding (RFC 4648 section 5), whose alphabet is all HTTP token characters.
 	EarlyDataPrefix = "moonbridge-ed."
+	// AnySubprotocol in a server's Subprotocols selects, at its place in the list, the first value
+	// the client offered that is not moonbridge's (ReservedPrefix).
+	AnySubprotocol = "*"
+	// ReservedPrefix starts every value of moonbridge's own (modes, early data, the relay's token
+	// and stream values): AnySubprotocol never selects one, and a server does not list one among
+	// its others.
+	ReservedPrefix = "moonbridge"
 )
 
 // MaxEarlyData is the most early data a client offers or a server takes: 4 KiB, 5,462
@@ -133,7 +140,8 @@ func notBase64URL(r rune) bool {
 
 // choose is the value a server selects: the best mode token offered that it can honour (an
 // early data token only with the early data decoded, a raw token only with raw), then the first
-// of others (the server's subprotocols, in its order) that was offered; "" for none.
+// of others (the server's subprotocols, in its order) that was offered, AnySubprotocol standing
+// for the first offered value not moonbridge's; "" for none.
 func (o Offer) choose(raw bool, others []string) string {
 	for _, token := range modeTokens {
 		if allowed(token, o.EarlyData != nil, raw) && o.offers(token) {
@@ -141,11 +149,26 @@ func (o Offer) choose(raw bool, others []string) string {
 		}
 	}
 	for _, p := range others {
-		if o.offers(p) {
+		if p == AnySubprotocol {
+			if v, ok := o.firstForeign(); ok {
+				return v
+			}
+		} else if o.offers(p) {
 			return p
 		}
 	}
 	return ""
+}
+
+// firstForeign is the first value offered that is not moonbridge's (ReservedPrefix) and is a
+// token, as RFC 6455 section 4.1 wants a subprotocol to be: the answer echoes it.
+func (o Offer) firstForeign() (string, bool) {
+	for _, v := range o.Values {
+		if !strings.HasPrefix(v, ReservedPrefix) && isToken(v) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 func (o Offer) offers(v string) bool {

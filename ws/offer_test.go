@@ -123,6 +123,15 @@ func TestChoose(t *testing.T) {
 		{"third party", "chat", 64, true, []string{"moonbridge"}, ""},
 		{"third party, ours too", "chat, moonbridge", 64, true, []string{"moonbridge"}, "moonbridge"},
 		{"a token without data", EarlyDataProtocol, 64, true, nil, ""},
+		{"third party, listed", "chat, binary", 64, true, []string{"moonbridge", "binary"}, "binary"},
+		{"listed in the server's order", "chat, binary", 64, true, []string{"chat", "binary"}, "chat"},
+		{"any: the first offered", "chat, binary", 64, true, []string{"moonbridge", AnySubprotocol}, "chat"},
+		{"any after a listed one", "chat, binary", 64, true, []string{"binary", AnySubprotocol}, "binary"},
+		{"any skips moonbridge's values", "moonbridge-token.abc, moonbridge-raw, " + EarlyDataPrefix + "AQID, chat", 0, false,
+			[]string{AnySubprotocol}, "chat"},
+		{"any skips a value that is no token", "a/b, chat", 64, true, []string{AnySubprotocol}, "chat"},
+		{"any: only moonbridge's values", "moonbridge-token.abc", 64, true, []string{AnySubprotocol}, ""},
+		{"a mode before any", "chat, " + RawStreamProtocol, 64, true, []string{AnySubprotocol}, RawStreamProtocol},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := ParseOffer(offerHeader(tc.offer), tc.limit)
@@ -189,4 +198,14 @@ func FuzzParseOffer(f *testing.F) {
 			t.Fatalf("the data taken, %q, re-encode to no value offered: %q", o.EarlyData, o.Values)
 		}
 	})
+}
+
+// A server's listed values are tokens that are not moonbridge's, or AnySubprotocol.
+func TestCheckSubprotocol(t *testing.T) {
+	for v, ok := range map[string]bool{"binary": true, "v1.chat": true, AnySubprotocol: true, "": false, "a b": false,
+		"a,b": false, "moonbridge": false, "moonbridge-raw": false, "moonbridge-token.x": false} {
+		if err := CheckSubprotocol(v); (err == nil) != ok {
+			t.Errorf("CheckSubprotocol(%q) = %v, want ok %v", v, err, ok)
+		}
+	}
 }

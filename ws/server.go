@@ -32,13 +32,18 @@ type Handler func(c *Conn, r *http.Request)
 // ServerConfig configures the upgrade endpoint.
 type ServerConfig struct {
 	Path string // the WebSocket path; default DefaultPath
+	// ServesPath, when set, says which request paths are upgraded besides Path; nil: Path alone.
+	// The relay serves its routes' paths with it, which change while it runs.
+	ServesPath func(path string) bool
 	// AllowedOrigins lists the Origin header values accepted; "*" accepts
 	// any, and a request without Origin (not a browser: the client bridge,
 	// the Minecraft client mod) always passes. Empty keeps gorilla's rule:
 	// no Origin header, or one whose host equals the Host header.
 	AllowedOrigins []string
-	// Subprotocols the server speaks, in preference order; none: no
-	// subprotocol is negotiated. The mode tokens of EarlyData and RawStream come before them.
+	// Subprotocols the server speaks, in preference order; none: no subprotocol is negotiated.
+	// AnySubprotocol among them selects the first value offered that is not moonbridge's
+	// (CheckSubprotocol says what may be listed). The mode tokens of EarlyData and RawStream
+	// come before them.
 	Subprotocols      []string
 	ReadHeaderTimeout time.Duration // default DefaultReadHeaderTimeout
 	// MaxHeaderBytes bounds the request header; net/http allows 4096 bytes
@@ -107,13 +112,14 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
-// ServeHTTP answers 404 off the path, 426 to a non-upgrade request on it, 505 to an upgrade
-// over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's status to a refused
-// client, 400 or 431 to early data it refuses, and otherwise upgrades. The handler runs once the
-// 101 is written: early data are acted on while the answer travels to the client.
+// ServeHTTP answers 404 off the paths (Path, ServesPath), 426 to a non-upgrade request on one,
+// 505 to an upgrade over HTTP/1.0 (RFC 6455 §4.1 wants HTTP/1.1 or later), the Admit hook's
+// status to a refused client, 400 or 431 to early data it refuses, and otherwise upgrades. The
+// handler runs once the 101 is written: early data are acted on while the answer travels to the
+// client.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.URL.Path != s.cfg.Path:
+	case !s.serves(r.URL.Path):
 		http.NotFound(w, r)
 		return
 	case !websocket.IsWebSocketUpgrade(r):
@@ -156,6 +162,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.Close()
 	s.handle(c, r)
+}
+
+// serves says whether an upgrade on path is taken.
+func (s *Server) serves(path string) bool {
+	return path == s.cfg.Path || s.cfg.ServesPath != nil && s.cfg.ServesPath(path)
 }
 
 // protocolHeader is the response header that selects chosen; nil for none.

@@ -160,3 +160,17 @@ func TestHTTPServerErrorsReachTheLogger(t *testing.T) {
 		t.Errorf("net/http's panic line is not in the log as an error: %q", line)
 	}
 }
+
+// ServesPath says which paths are upgraded besides Path; others get 404.
+func TestServerServesPath(t *testing.T) {
+	testutil.CheckGoroutines(t)
+	served := map[string]bool{"/creative": true} // besides Path, the default /mc
+	cfg := ServerConfig{Conn: noKeepalive(), ServesPath: func(p string) bool { return served[p] }}
+	addr := strings.TrimPrefix(startServer(t, cfg, nil, echo), "ws://")
+	for path, want := range map[string]int{"/mc": http.StatusSwitchingProtocols, "/creative": http.StatusSwitchingProtocols,
+		"/survival": http.StatusNotFound} {
+		if resp := rawRequest(t, addr, upgradeReq(path)); resp.StatusCode != want {
+			t.Errorf("%s: status %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+}

@@ -25,13 +25,14 @@ func runClient(args []string, stdout, stderr io.Writer) error {
 		if flags.writeConfig != "" {
 			return writeConfigForPlayer(flags.writeConfig, cfg.Client, stdout)
 		}
-		return runBridge(ctx, cfg.Client, log, stdout)
+		return runBridge(ctx, cfg.Client, settingAdvice{}, log, stdout)
 	})
 }
 
-// runBridge runs the bridge until ctx ends, then closes every session and waits for them.
-func runBridge(ctx context.Context, c config.Client, log zerolog.Logger, stdout io.Writer) error {
-	bcfg, err := bridgeConfig(c, log)
+// runBridge runs the bridge until ctx ends, then closes every session and waits for them; what
+// it tells the player to change, advice says.
+func runBridge(ctx context.Context, c config.Client, advice settingAdvice, log zerolog.Logger, stdout io.Writer) error {
+	bcfg, err := bridgeConfig(c, advice, log)
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func runBridge(ctx context.Context, c config.Client, log zerolog.Logger, stdout 
 		return err
 	}
 	if err := b.Start(); err != nil {
-		return &gameListenError{addr: c.Listen, err: err}
+		return &gameListenError{addr: c.Listen, err: err, advice: advice}
 	}
 	printStartup(stdout, b.Addr(), bcfg.Remote)
 	log.Info().Stringer("listen", b.Addr()).Str("url", c.URL).Str("connect", c.Connect).Msg("client bridge started")
@@ -50,7 +51,7 @@ func runBridge(ctx context.Context, c config.Client, log zerolog.Logger, stdout 
 }
 
 // bridgeConfig turns the client section into the bridge's settings.
-func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
+func bridgeConfig(c config.Client, advice settingAdvice, log zerolog.Logger) (bridge.Config, error) {
 	header, err := c.HTTPHeader()
 	if err != nil {
 		return bridge.Config{}, err
@@ -75,7 +76,8 @@ func bridgeConfig(c config.Client, log zerolog.Logger) (bridge.Config, error) {
 	} else {
 		log.Warn().Str("url", c.URL).Msg("ws:// is not encrypted: use wss:// unless the server is on this machine or network")
 	}
-	return bridge.Config{Listen: c.Listen, Remote: remote, HelloTimeout: c.HelloWait, EarlyData: c.EarlyData, Logger: log}, nil
+	return bridge.Config{Listen: c.Listen, Remote: remote, HelloTimeout: c.HelloWait, EarlyData: c.EarlyData,
+		SettingNames: advice.setting, Logger: log}, nil
 }
 
 // printStartup tells the player what to type in the game, where the bridge goes and how to
@@ -89,7 +91,7 @@ func printStartup(w io.Writer, listen net.Addr, remote ws.DialConfig) {
 	}
 	fmt.Fprintln(w, ".\nLeave this window open while you play. To stop: close this window or press Ctrl+C.")
 	if remote.TLSConfig != nil && remote.TLSConfig.InsecureSkipVerify {
-		fmt.Fprintln(w, "WARNING: --insecure: the server's certificate is not checked; anyone on the way can read and change your game. Use it for tests only.")
+		fmt.Fprintln(w, "WARNING: insecure is on: the server's certificate is not checked; anyone on the way can read and change your game. Use it for tests only.")
 	}
 }
 
@@ -97,8 +99,9 @@ func printStartup(w io.Writer, listen net.Addr, remote ws.DialConfig) {
 // setting chooses another. The default, 127.0.0.1:25565, is also the port of a Minecraft
 // server running on the same machine.
 type gameListenError struct {
-	addr string
-	err  error
+	addr   string
+	err    error
+	advice settingAdvice
 }
 
 func (e *gameListenError) Error() string {
@@ -106,7 +109,7 @@ func (e *gameListenError) Error() string {
 	if errors.Is(e.err, syscall.EADDRINUSE) {
 		why = "another program has that address (a Minecraft server on this machine?)"
 	}
-	return fmt.Sprintf("cannot listen on %s for the game: %s; choose another address with --listen, e.g. --listen 127.0.0.1:25566 (client.listen in a config file), and add that one in Minecraft", e.addr, why)
+	return fmt.Sprintf("cannot listen on %s for the game: %s; choose another address: %s, and add that one in Minecraft", e.addr, why, e.advice.listen())
 }
 
 func (e *gameListenError) Unwrap() error { return e.err }

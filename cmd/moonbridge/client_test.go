@@ -67,7 +67,7 @@ func TestBridgeConfigFromClientSection(t *testing.T) {
 	c.URL, c.Connect, c.SNI, c.Token, c.TLSMin = "wss://play.example.test/mc", "127.0.0.1:8443", "edge.example.test", "s3cret", "1.3"
 	c.HelloWait = 25 * time.Second
 	c.EarlyData, c.RawStream = true, true
-	bcfg, err := bridgeConfig(c, zerolog.Nop())
+	bcfg, err := bridgeConfig(c, settingAdvice{}, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestBridgeConfigFromClientSection(t *testing.T) {
 		t.Errorf("bridge config %+v", r)
 	}
 	c.CA = filepath.Join(t.TempDir(), "missing.pem")
-	if _, err := bridgeConfig(c, zerolog.Nop()); err == nil {
+	if _, err := bridgeConfig(c, settingAdvice{}, zerolog.Nop()); err == nil {
 		t.Error("a missing --ca file was accepted")
 	}
 }
@@ -92,7 +92,7 @@ func TestClientPrintsWhatToTypeAndStops(t *testing.T) {
 	var stdout testutil.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runBridge(ctx, c, zerolog.Nop(), &stdout) }()
+	go func() { done <- runBridge(ctx, c, settingAdvice{}, zerolog.Nop(), &stdout) }()
 	testutil.WaitFor(t, "the startup text", func() bool { return strings.Contains(stdout.String(), "Ctrl+C") })
 	cancel()
 	if err := <-done; err != nil {

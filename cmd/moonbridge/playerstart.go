@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func (p *playerStart) run() error {
 	stop, _, release := signalContext(log, os.Exit)
 	defer release()
 	fmt.Fprintln(p.out)
-	if err := runBridge(stop, cfg.Client, log, p.out); err != nil {
+	if err := runBridge(stop, cfg.Client, p.advice(), log, p.out); err != nil {
 		return err
 	}
 	fmt.Fprintln(p.out, "moonbridge client stopped.")
@@ -133,10 +134,10 @@ const probeTimeout = 5 * time.Second
 // check tries the address once and says in plain words whether the server answered.
 func (p *playerStart) check(c config.Client) bool {
 	fmt.Fprintf(p.out, "Checking %s ...\n", c.URL)
-	bcfg, err := bridgeConfig(c, zerolog.Nop())
+	bcfg, err := bridgeConfig(c, p.advice(), zerolog.Nop())
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-		err = bridge.Probe(ctx, bcfg.Remote)
+		err = bridge.Probe(ctx, bcfg)
 		cancel()
 	}
 	if err != nil {
@@ -146,6 +147,13 @@ func (p *playerStart) check(c config.Client) bool {
 	}
 	fmt.Fprintln(p.out, "The server answered: this address works.")
 	return true
+}
+
+// advice names the settings file a fix goes in: the one read, or where the address is saved;
+// the player has no command line.
+func (p *playerStart) advice() settingAdvice {
+	file := cmp.Or(p.files.saveTarget(p.read), p.files.beside, clientFileName)
+	return settingAdvice{file: file}
 }
 
 // yes asks question and is whether the answer is y or yes.

@@ -156,6 +156,7 @@ func wsConfig(w config.WebSocket, log zerolog.Logger) ws.ServerConfig {
 		AllowedOrigins:    []string{"*"},
 		ReadHeaderTimeout: w.HeaderTimeout,
 		MaxHeaderBytes:    int(w.MaxHeaderSize),
+		Subprotocols:      w.Subprotocols,
 		Conn:              conn,
 		Logger:            log,
 	}

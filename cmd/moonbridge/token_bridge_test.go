@@ -104,7 +104,7 @@ func dialThroughBridge(t *testing.T, args []string) net.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bcfg, err := bridgeConfig(cfg.Client, zerolog.New(zerolog.NewTestWriter(t)))
+	bcfg, err := bridgeConfig(cfg.Client, settingAdvice{}, zerolog.New(zerolog.NewTestWriter(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

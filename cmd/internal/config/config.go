@@ -176,6 +176,10 @@ type WebSocket struct {
 	MaxMessage    ByteSize      `yaml:"max_message"`     // per WebSocket message
 	HeaderTimeout time.Duration `yaml:"header_timeout"`  // for the HTTP upgrade request
 	MaxHeaderSize ByteSize      `yaml:"max_header_size"` // of the HTTP upgrade request
+	// Subprotocols a third-party client (a browser page, node's ws) may be answered with, in
+	// preference order; "*" takes the first it offers (ws.AnySubprotocol). moonbridge's own
+	// values are selected without being listed.
+	Subprotocols []string `yaml:"subprotocols"`
 }
 
 // Route is a route of the file: the routes package's, the one type the routes API and the
@@ -196,6 +200,7 @@ func Default() Config {
 			MaxMessage:    16 << 20,
 			HeaderTimeout: 10 * time.Second,
 			MaxHeaderSize: 8 << 10,
+			Subprotocols:  []string{},
 		},
 		Listeners: []relay.Listener{{
 			Addr:      "127.0.0.1:25577",

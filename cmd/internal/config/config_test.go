@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ func TestEmptyFileGivesDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := Default()
-	if cfg.WebSocket != def.WebSocket || cfg.Log != def.Log || cfg.TLS.Provider != "auto" {
+	if !reflect.DeepEqual(cfg.WebSocket, def.WebSocket) || cfg.Log != def.Log || cfg.TLS.Provider != "auto" {
 		t.Errorf("empty file: got %+v, want defaults %+v", cfg, def)
 	}
 	if cfg.Listeners[0].Addr != "127.0.0.1:25577" || cfg.Routes[0].Backends[0] != "127.0.0.1:25565" {

@@ -116,6 +116,11 @@ func (w WebSocket) validate() []error {
 	if w.MaxHeaderSize < 1024 {
 		errs = append(errs, invalid("websocket.max_header_size", "must be at least 1KiB"))
 	}
+	for i, p := range w.Subprotocols {
+		if err := ws.CheckSubprotocol(p); err != nil {
+			errs = append(errs, invalid(fmt.Sprintf("websocket.subprotocols[%d]", i), "%v", err))
+		}
+	}
 	return errs
 }
 

@@ -42,3 +42,26 @@ func TestWSModeKeyErrors(t *testing.T) {
 		})
 	}
 }
+
+// websocket.subprotocols lists what third-party clients may be answered with: tokens, or "*";
+// moonbridge's own values are not listed. None by default.
+func TestSubprotocolsKey(t *testing.T) {
+	cfg, err := Parse([]byte("websocket:\n  subprotocols: [binary, \"*\"]\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.WebSocket.Subprotocols; len(got) != 2 || got[0] != "binary" || got[1] != "*" {
+		t.Errorf("subprotocols %q, want [binary *]", got)
+	}
+	if def := Default().WebSocket.Subprotocols; len(def) != 0 {
+		t.Errorf("default subprotocols %q, want none", def)
+	}
+	for yaml, want := range map[string]string{
+		"websocket:\n  subprotocols: [\"a b\"]\n":        "websocket.subprotocols[0]: \"a b\": want a token",
+		"websocket:\n  subprotocols: [ok, moonbridge]\n": "websocket.subprotocols[1]: \"moonbridge\": values starting with \"moonbridge\" are moonbridge's own",
+	} {
+		if _, err := Parse([]byte(yaml), noEnv); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", yaml, err, want)
+		}
+	}
+}
