@@ -1,9 +1,12 @@
 package config
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -36,6 +39,14 @@ const MinAPITokenLength = 16
 // white space around it, at least MinAPITokenLength bytes.
 func ReadAPIToken(path string) (string, error) {
 	return readSecretFile(path, "token", MinAPITokenLength, strings.TrimSpace)
+}
+
+// CarriesToken says whether r carries "Authorization: Bearer token"; the comparison takes as
+// long whatever the two hold (both are hashed first, so not even their lengths show).
+func CarriesToken(r *http.Request, token string) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	wantSum, gotSum := sha256.Sum256([]byte(token)), sha256.Sum256([]byte(got))
+	return ok && subtle.ConstantTimeCompare(wantSum[:], gotSum[:]) == 1
 }
 
 // readSecretFile reads a secret (what names it in the error) from path, trim applied, and

@@ -1,14 +1,11 @@
 package routebook
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -143,9 +140,7 @@ func (a *API) authorize(r *http.Request) error {
 		a.log.Error().Err(err).Msg("routes API: the token file cannot be read; every request is refused")
 		return &apiError{http.StatusServiceUnavailable, errors.New("the API's token file cannot be read (the log says why)")}
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	wantSum, gotSum := sha256.Sum256([]byte(want)), sha256.Sum256([]byte(got))
-	if !ok || subtle.ConstantTimeCompare(wantSum[:], gotSum[:]) != 1 {
+	if !config.CarriesToken(r, want) {
 		return &apiError{http.StatusUnauthorized, errors.New("this needs the admin token (admin.token_file): Authorization: Bearer TOKEN")}
 	}
 	return nil
