@@ -187,6 +187,7 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 // sets read deadlines of its own during the upgrade, so a deadline alone would not hold.
 func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
 	conn.info.deadline = accepted.Add(ln.srv.settings().limits.HandshakeTimeout)
+	ln.srv.mem.handshakes.track(conn.info, accepted, func() { ln.refuse(conn, refusedMemoryShed, errShed) })
 	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
 		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
 			conn.Close()

@@ -75,6 +75,12 @@ type memoryWatch struct {
 	reclaim     func()
 	sessions    func() int
 	lastReclaim time.Time
+	// handshakes are the connections not yet sessions, which the guard sheds (handshakes.go);
+	// floodPeak is the most of them in progress since memory was last given back (run's alone).
+	handshakes *handshakes
+	floodPeak  int
+	shedLines  sampler      // the shedding lines (memory_guard.go)
+	shedSince  atomic.Int64 // handshakes shed for memory since the last line
 }
 
 // giveBack hands the pools' free buffers to the garbage collector and the free heap to the
@@ -91,7 +97,8 @@ func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
 	if cfg.Usage == nil {
 		cfg.Usage = ProcessMemory
 	}
-	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1, reclaim: giveBack}
+	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1, reclaim: giveBack, handshakes: newHandshakes(cfg.Limit),
+		shedLines: sampler{lines: 1, period: shedLinePeriod}}
 	if cfg.Profile == bufpool.Low {
 		w.trim = newTrimmer(time.Now())
 	}
@@ -113,6 +120,7 @@ func (w *memoryWatch) run(ctx context.Context) {
 			if w.cfg.Limit > 0 {
 				w.sample()
 				w.reclaimWhileRefusing(now)
+				w.giveBackAfterFlood(now)
 			}
 			if w.trim != nil {
 				w.trimIfDue(now)
@@ -121,8 +129,10 @@ func (w *memoryWatch) run(ctx context.Context) {
 	}
 }
 
-// sample reads the memory in use and starts or stops refusing logins. It is safe to call from
-// more than one goroutine: each change is made (and logged) once.
+// sample reads the memory in use and starts or stops refusing logins. Near the limit it sheds
+// stalled handshakes first, and refuses logins only when a later sample is still near it with
+// none left to shed. It is safe to call from more than one goroutine: each change is made (and
+// logged) once.
 func (w *memoryWatch) sample() {
 	used, err := w.cfg.Usage()
 	if err != nil {
@@ -132,6 +142,9 @@ func (w *memoryWatch) sample() {
 		return
 	}
 	limit := w.cfg.Limit
+	if used >= limit/100*refuseAt && !w.refusing.Load() && w.shedForMemory(used) > 0 {
+		return // what they held shows in a later sample, once the collector has run
+	}
 	switch {
 	case used >= limit/100*refuseAt && w.refusing.CompareAndSwap(false, true):
 		w.log.Warn().Uint64("used_mib", used>>20).Uint64("limit_mib", limit>>20).

@@ -129,6 +129,7 @@ func New(cfg Config) (*Server, error) {
 		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
+	s.mem.handshakes.limits = s.counter.networkLimits
 	s.attachPools(set.router.pools())
 	s.attachMeter(set)
 	s.backends.Follow(nil, set.router.pools())
