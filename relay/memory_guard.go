@@ -25,16 +25,20 @@ func (w *memoryWatch) shedForMemory(used uint64) int {
 	return shed
 }
 
+// floodHandshakes handshakes in progress at once (about 20 MiB) are a flood whatever the limit;
+// under a small limit a quarter of the handshakes' budget is.
+const floodHandshakes = 1000
+
 // giveBackAfterFlood gives memory back to the system once a flood of handshakes is over: when
-// the handshakes in progress have reached a quarter of their budget and fallen to a tenth of
-// that peak, at most once per reclaimEvery. Not at every sample: giving back runs a full
+// the handshakes in progress have reached floodHandshakes (or a quarter of their budget, if
+// fewer) and fallen to a tenth of that peak, at most once per reclaimEvery. Not at every sample: giving back runs a full
 // collection and hands back every free page, which the next burst takes again; between floods
 // Go's scavenger returns free heap by itself, slowly (about 1% of a CPU, keeping some 10% over
 // the heap goal), and fast only near Go's memory limit (goLimitAt of memory.limit).
 func (w *memoryWatch) giveBackAfterFlood(now time.Time) {
 	peak, inProgress := w.handshakes.takePeak()
 	w.floodPeak = max(w.floodPeak, peak)
-	flood := max(w.handshakes.budget/4, 1)
+	flood := max(min(w.handshakes.budget/4, floodHandshakes), 1)
 	if w.floodPeak < flood || inProgress > w.floodPeak/10 || now.Sub(w.lastReclaim) < reclaimEvery {
 		return
 	}
