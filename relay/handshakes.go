@@ -3,6 +3,7 @@ package relay
 import (
 	"container/heap"
 	"container/list"
+	"context"
 	"errors"
 	"net/netip"
 	"sync"
@@ -44,6 +45,10 @@ type handshakes struct {
 	order list.List // *handshake, oldest first
 	peak  int       // most in progress since the guard last gave memory back
 	seq   uint64
+	// pending are accepted connections whose goroutine has not started: nothing to shed yet,
+	// but each holds a socket and a goroutine, and a flood accepted faster than the CPUs handle
+	// it piles them up.
+	pending int
 }
 
 // handshake is one connection's entry; elem is nil once it has left the list.
@@ -67,7 +72,7 @@ func (h *handshakes) track(info *connInfo, accepted time.Time, shed func()) {
 	info.untrack = func() { h.remove(e) }
 	h.mu.Lock()
 	var victims []*handshake
-	if h.budget > 0 && h.order.Len() >= h.budget {
+	if h.budget > 0 && h.order.Len()+h.pending >= h.budget {
 		victims = h.takeLocked(max(h.budget/shedBatch, 1), time.Time{})
 	}
 	h.seq++
@@ -76,6 +81,38 @@ func (h *handshakes) track(info *connInfo, accepted time.Time, shed func()) {
 	h.peak = max(h.peak, h.order.Len())
 	h.mu.Unlock()
 	shedAll(victims)
+}
+
+// maxPending is the share of the budget, 1/maxPending, that accepted connections waiting for
+// their goroutine may take: past it the accept loop waits for them (pendingWait at a time), and
+// the kernel's accept queue, which costs the process nothing, holds the next ones.
+const (
+	maxPending  = 4
+	pendingWait = time.Millisecond
+)
+
+// accepted counts a connection just accepted as pending until its goroutine starts (started).
+// While as many are pending as a quarter of the budget, it waits for them first, until ctx ends.
+func (h *handshakes) accepted(ctx context.Context) {
+	for h.budget > 0 && ctx.Err() == nil && h.pendingNow() >= max(h.budget/maxPending, 1) {
+		time.Sleep(pendingWait)
+	}
+	h.mu.Lock()
+	h.pending++
+	h.mu.Unlock()
+}
+
+// started: an accepted connection's goroutine runs, and tracks it if it gets that far.
+func (h *handshakes) started() {
+	h.mu.Lock()
+	h.pending--
+	h.mu.Unlock()
+}
+
+func (h *handshakes) pendingNow() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.pending
 }
 
 func (h *handshakes) remove(e *handshake) {

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -98,5 +99,31 @@ func TestMemoryGivenBackOnceAfterAHandshakeFlood(t *testing.T) {
 	w.giveBackAfterFlood(now.Add(time.Second + reclaimEvery))
 	if reclaims != 1 {
 		t.Errorf("memory given back %d times after the flood ended, want once", reclaims)
+	}
+}
+
+func TestAcceptWaitsWhileAQuarterOfTheBudgetIsPending(t *testing.T) {
+	h := &handshakes{budget: 8}
+	h.accepted(context.Background())
+	h.accepted(context.Background()) // 2 pending: a quarter of 8
+	third := make(chan struct{})
+	go func() { h.accepted(context.Background()); close(third) }()
+	select {
+	case <-third:
+		t.Fatal("a third connection was accepted while 2 of a budget of 8 waited for their goroutine")
+	case <-time.After(50 * time.Millisecond):
+	}
+	h.started()
+	select {
+	case <-third:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the accept still waits after one pending connection started")
+	}
+	var shed []string
+	for i := range 7 { // 2 pending and 6 tracked make the budget: the 7th sheds one
+		trackFrom(h, fmt.Sprintf("10.0.0.%d", i+1), time.Now(), &shed)
+	}
+	if len(shed) != 1 {
+		t.Errorf("2 pending and 7 tracked of a budget of 8: %d shed, want 1 (pending connections count)", len(shed))
 	}
 }

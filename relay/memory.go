@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
@@ -83,11 +84,12 @@ type memoryWatch struct {
 	shedSince  atomic.Int64 // handshakes shed for memory since the last line
 }
 
-// giveBack hands the pools' free buffers to the garbage collector and the free heap to the
-// system.
+// giveBack hands the pools' free buffers to the garbage collector and the free heap, Go's and
+// BoringSSL's, to the system.
 func giveBack() {
 	bufpool.Trim()
 	debug.FreeOSMemory()
+	gossl.ReleaseMemory()
 }
 
 func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
