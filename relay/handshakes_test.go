@@ -60,6 +60,8 @@ func TestHandshakesLeaveWhenTheSessionStartsOrTheConnectionCloses(t *testing.T) 
 func TestMemoryNearTheLimitShedsStalledHandshakesBeforeRefusing(t *testing.T) {
 	used := uint64(95 << 20)
 	w := newMemoryWatch(Memory{Limit: 100 << 20, Usage: func() (uint64, error) { return used, nil }}, zerolog.Nop())
+	reclaims := 0
+	w.reclaim = func() { reclaims++ }
 	var shed []string
 	long := time.Now().Add(-2 * stalledAfter)
 	for i := range 3 {
@@ -71,10 +73,17 @@ func TestMemoryNearTheLimitShedsStalledHandshakesBeforeRefusing(t *testing.T) {
 		t.Fatalf("near the limit with 3 stalled handshakes: shed %v, refusing %v; want the 3 shed and logins still accepted",
 			shed, w.refusing.Load())
 	}
-	w.sample() // still near it, nothing stalled left: now logins are refused
-	if len(shed) != 3 || !w.refusing.Load() {
-		t.Errorf("near the limit with no stalled handshake left: shed %v, refusing %v; want the young one kept and logins refused",
-			shed, w.refusing.Load())
+	w.sample() // still near it, nothing stalled left: memory given back, then logins refused
+	if len(shed) != 3 || !w.refusing.Load() || reclaims != 1 {
+		t.Errorf("near the limit with no stalled handshake left: shed %v, refusing %v, given back %d times; want the young one kept, memory given back once and logins refused",
+			shed, w.refusing.Load(), reclaims)
+	}
+	used = 50 << 20
+	w.sample()
+	used = 95 << 20
+	w.sample() // near it again within reclaimEvery: refused without giving back again
+	if !w.refusing.Load() || reclaims != 1 {
+		t.Errorf("near the limit again at once: refusing %v, given back %d times; want refused, given back once", w.refusing.Load(), reclaims)
 	}
 }
 

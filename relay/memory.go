@@ -72,10 +72,10 @@ type memoryWatch struct {
 	trim     *trimmer    // nil outside the Low profile
 	goLimit  int64       // Go's memory limit before Start set one, put back by Close; -1 none set
 	// reclaim gives memory back to the system (giveBack; tests replace it); sessions counts the
-	// running sessions (nil: none are known). lastReclaim is run's alone.
+	// running sessions (nil: none are known). lastReclaim is when reclaim last ran (reclaimDue).
 	reclaim     func()
 	sessions    func() int
-	lastReclaim time.Time
+	lastReclaim atomic.Int64 // Unix nanoseconds
 	// handshakes are the connections not yet sessions, which the guard sheds (handshakes.go);
 	// floodPeak is the most of them in progress since memory was last given back (run's alone).
 	handshakes *handshakes
@@ -144,8 +144,11 @@ func (w *memoryWatch) sample() {
 		return
 	}
 	limit := w.cfg.Limit
-	if used >= limit/100*refuseAt && !w.refusing.Load() && w.shedForMemory(used) > 0 {
-		return // what they held shows in a later sample, once the collector has run
+	if used >= limit/100*refuseAt && !w.refusing.Load() {
+		if w.shedForMemory(used) > 0 {
+			return // what they held shows in a later sample, once the collector has run
+		}
+		used = w.reclaimBeforeRefusing(used)
 	}
 	switch {
 	case used >= limit/100*refuseAt && w.refusing.CompareAndSwap(false, true):
@@ -163,10 +166,9 @@ func (w *memoryWatch) sample() {
 // what is left is the process at rest, not load: refusing ends (with a warning that the limit
 // is too close to it), since it would otherwise never end.
 func (w *memoryWatch) reclaimWhileRefusing(now time.Time) {
-	if !w.refusing.Load() || now.Sub(w.lastReclaim) < reclaimEvery {
+	if !w.refusing.Load() || !w.reclaimDue(now) {
 		return
 	}
-	w.lastReclaim = now
 	w.reclaim()
 	w.sample()
 	if w.refusing.Load() && w.sessions != nil && w.sessions() == 0 && w.refusing.CompareAndSwap(true, false) {

@@ -39,15 +39,35 @@ func (w *memoryWatch) giveBackAfterFlood(now time.Time) {
 	peak, inProgress := w.handshakes.takePeak()
 	w.floodPeak = max(w.floodPeak, peak)
 	flood := max(min(w.handshakes.budget/4, floodHandshakes), 1)
-	if w.floodPeak < flood || inProgress > w.floodPeak/10 || now.Sub(w.lastReclaim) < reclaimEvery {
+	if w.floodPeak < flood || inProgress > w.floodPeak/10 || !w.reclaimDue(now) {
 		return
 	}
 	before, _ := w.cfg.Usage()
-	w.lastReclaim = now
 	w.reclaim()
 	after, _ := w.cfg.Usage()
 	w.log.Info().Int("peak_handshakes", w.floodPeak).Int("in_progress", inProgress).
 		Uint64("used_before_mib", before>>20).Uint64("used_after_mib", after>>20).
 		Msg("handshake flood over: memory given back to the system")
 	w.floodPeak = 0
+}
+
+// reclaimBeforeRefusing gives memory back, when reclaimDue, before logins are refused for used:
+// after a burst of handshakes too young to be shed, much of what the process holds is free
+// memory not yet returned. It returns the memory in use then (used when it did not).
+func (w *memoryWatch) reclaimBeforeRefusing(used uint64) uint64 {
+	if !w.reclaimDue(time.Now()) {
+		return used
+	}
+	w.reclaim()
+	if again, err := w.cfg.Usage(); err == nil {
+		return again
+	}
+	return used
+}
+
+// reclaimDue says whether memory may be given back at now (reclaimEvery since the last time)
+// and, when it may, counts now as the last time: one caller gets it.
+func (w *memoryWatch) reclaimDue(now time.Time) bool {
+	last := w.lastReclaim.Load()
+	return now.Sub(time.Unix(0, last)) >= reclaimEvery && w.lastReclaim.CompareAndSwap(last, now.UnixNano())
 }
