@@ -17,10 +17,13 @@ import (
 const handshakeCost = 20 << 10
 
 // handshakeShare is the percent of memory.limit the handshakes in progress may hold together,
-// counted at handshakeCost each: 25% of 128 MiB is 1,638 of them, more than a thousand logins a
-// second need (a real handshake is done in a few round trips), and it leaves the rest of the
-// limit to the sessions, which the memory limit refuses logins for.
-const handshakeShare = 25
+// counted at handshakeCost each: 20% of 128 MiB is 1,310 of them, more than a thousand logins a
+// second need (a real handshake is done in a few round trips). It is a fifth rather than more
+// because a flood's churn costs more than its standing handshakes (those being shed, the
+// collector's garbage): 25% let BoringSSL's resident memory reach 129 MiB under a 128 MiB limit
+// (bench/results/2026-12-04-stalled-handshakes.md). The rest is the sessions', which the
+// memory limit refuses logins for.
+const handshakeShare = 20
 
 // shedBatch: a guard whose handshakes reach their budget sheds 1/shedBatch of the budget at
 // once, so the pick, which looks at every handshake in progress, runs once per that many
