@@ -8,33 +8,21 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/flood"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // listen serves stalls: each accepted connection reads what it is sent, then is closed at once
-// when closeAfterRead, else held until the listener's test ends.
+// when closeAfterRead, else held until the test ends.
 func listen(t *testing.T, closeAfterRead bool) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			t.Cleanup(func() { c.Close() })
-			go func() {
-				c.Read(make([]byte, 4096))
-				if closeAfterRead {
-					c.Close()
-				}
-			}()
+	return testutil.Serve(t, func(c net.Conn) {
+		c.Read(make([]byte, 4096))
+		if closeAfterRead {
+			c.Close()
+			return
 		}
-	}()
-	return ln.Addr().String()
+		c.Read(make([]byte, 1)) // until the stall or the test ends it
+	}).Addr().String()
 }
 
 func TestStallsAreHeldAndSampled(t *testing.T) {
