@@ -46,7 +46,7 @@ type handshakes struct {
 
 	mu    sync.Mutex
 	order list.List // *handshake, oldest first
-	peak  int       // most in progress since the guard last gave memory back
+	peak  int       // most in progress since the last takePeak
 	seq   uint64
 	// pending are accepted connections whose goroutine has not started: nothing to shed yet,
 	// but each holds a socket and a goroutine, and a flood accepted faster than the CPUs handle
@@ -69,7 +69,7 @@ func newHandshakes(limit uint64) *handshakes {
 
 // track counts info's connection as a handshake in progress until it starts its session or
 // closes (connInfo.untrack); shed closes it when the guard picks it. When the handshakes in
-// progress reach the budget, the guard sheds a batch of them first (pick says which).
+// progress reach the budget, the guard sheds a batch of them first (takeLocked says which).
 func (h *handshakes) track(info *connInfo, accepted time.Time, shed func()) {
 	e := &handshake{info: info, shed: shed, accepted: accepted}
 	info.untrack = func() { h.remove(e) }
