@@ -57,3 +57,5 @@ func (b *boringBackend) detachable() bool { return true }
 func (b *boringBackend) wrap(raw net.Conn) Conn {
 	return newBoringConn(raw, boring.NewEngine(b.ctx.Load()))
 }
+
+func releaseMemory() { boring.TrimMalloc() }

@@ -78,12 +78,9 @@ func (c *boringConn) handshake() error {
 	defer c.rmu.Unlock()
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	out := getBuf(smallBuf)
-	defer putBuf(out)
 	for {
-		res := c.eng.Handshake(c.pendingInput(), *out)
-		c.rpos += res.Consumed
-		if err := c.send(*out, res); err != nil {
+		res, err := c.handshakeStep()
+		if err != nil {
 			return &TLSError{Op: "handshake", Reason: err.Error(), Err: err}
 		}
 		switch res.Status {
@@ -99,6 +96,17 @@ func (c *boringConn) handshake() error {
 			return &TLSError{Op: "handshake", Reason: "peer went away: " + err.Error(), Err: err}
 		}
 	}
+}
+
+// handshakeStep runs the engine on the input there is and sends what it produced. Its output
+// buffer goes back to the pool before the handshake waits for the peer (fill): a client that
+// stalls inside its ClientHello then holds no output buffer.
+func (c *boringConn) handshakeStep() (boring.Result, error) {
+	out := getBuf(smallBuf)
+	defer putBuf(out)
+	res := c.eng.Handshake(c.pendingInput(), *out)
+	c.rpos += res.Consumed
+	return res, c.send(*out, res)
 }
 
 func (c *boringConn) engineState() ConnState {

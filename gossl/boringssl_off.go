@@ -4,3 +4,5 @@ package gossl
 
 // boringProvider fails: this is the pure-Go build.
 func boringProvider() (Provider, error) { return nil, ErrBoringNotCompiled }
+
+func releaseMemory() {}

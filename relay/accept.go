@@ -18,12 +18,18 @@ const (
 // acceptLoop hands every accepted connection to handle until the listener is closed. A
 // failure that is not temporary stops this listener for good and turns the server's health red
 // (readiness.go): a proxy that lives on without accepting would never be restarted.
+// Each accepted connection counts for the memory guard from accept on (handshakes.accepted),
+// before its goroutine has run, so that a flood accepted faster than it is handled is bounded
+// too.
 func (ln *listener) acceptLoop() {
+	hs := ln.srv.mem.handshakes
 	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
+		hs.accepted(ln.srv.ctx)
 		ln.srv.wg.Add(1)
 		go func() {
 			defer ln.srv.wg.Done()
 			defer ln.recoverConn(conn)
+			hs.started()
 			ln.handle(conn)
 		}()
 	})

@@ -29,6 +29,9 @@ type connInfo struct {
 	deadline time.Time
 	timer    *time.Timer
 	reported atomic.Bool // a refusal was logged and counted; the first one says why
+	// untrack takes the connection off the memory guard's handshakes in progress (handshakes.go);
+	// nil while it is not on them.
+	untrack func()
 
 	mu       sync.Mutex
 	releases []func() // the total slot
@@ -154,7 +157,15 @@ func (i *connInfo) clientAddr() netip.AddrPort {
 
 // startSession stops the handshake timer; false means it fired first and closed the connection.
 func (i *connInfo) startSession() bool {
+	i.leaveHandshakes()
 	return i.timer == nil || i.timer.Stop()
+}
+
+// leaveHandshakes takes the connection off the handshakes in progress, if it is on them.
+func (i *connInfo) leaveHandshakes() {
+	if i.untrack != nil {
+		i.untrack()
+	}
 }
 
 // release gives back every slot the connection holds, once, and stops the handshake timer.
@@ -162,6 +173,7 @@ func (i *connInfo) release() {
 	if i.timer != nil {
 		i.timer.Stop()
 	}
+	i.leaveHandshakes()
 	i.mu.Lock()
 	releases := i.releases
 	if i.freeAddr != nil {

@@ -183,9 +183,11 @@ func (ln *listener) sniffFailed(conn *clientConn, err error) {
 
 // startHandshakeClock closes conn if it has not become a session by accept + the handshake
 // timeout, whatever it is doing then (TLS handshake, HTTP upgrade, Minecraft hello): net/http
-// sets read deadlines of its own during the upgrade, so a deadline alone would not hold.
+// sets read deadlines of its own during the upgrade, so a deadline alone would not hold. Until
+// then the connection is a handshake in progress, which the memory guard may shed (handshakes.go).
 func (ln *listener) startHandshakeClock(conn *clientConn, accepted time.Time) {
 	conn.info.deadline = accepted.Add(ln.srv.settings().limits.HandshakeTimeout)
+	ln.srv.mem.handshakes.track(conn.info, accepted, func() { ln.refuse(conn, refusedMemoryShed, errShed) })
 	conn.info.timer = time.AfterFunc(time.Until(conn.info.deadline), func() {
 		if ln.srv.ctx.Err() != nil { // shutting down: closing it is all there is to do
 			conn.Close()

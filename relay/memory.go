@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"errors"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
 )
 
@@ -71,17 +73,26 @@ type memoryWatch struct {
 	trim     *trimmer    // nil outside the Low profile
 	goLimit  int64       // Go's memory limit before Start set one, put back by Close; -1 none set
 	// reclaim gives memory back to the system (giveBack; tests replace it); sessions counts the
-	// running sessions (nil: none are known). lastReclaim is run's alone.
+	// running sessions (nil: none are known). lastReclaim is when reclaim last ran (reclaimDue).
 	reclaim     func()
 	sessions    func() int
-	lastReclaim time.Time
+	lastReclaim atomic.Int64 // Unix nanoseconds
+	// handshakes are the connections not yet sessions, which the guard sheds (handshakes.go);
+	// floodPeak is the most of them in progress since memory was last given back (run's alone).
+	handshakes *handshakes
+	floodPeak  int
+	shedLines  sampler      // the shedding lines (memory_guard.go)
+	shedSince  atomic.Int64 // handshakes shed for memory since the last line
 }
 
-// giveBack hands the pools' free buffers to the garbage collector and the free heap to the
-// system.
+// giveBack hands the pools' free buffers to the garbage collector and the free heap, Go's and
+// BoringSSL's, to the system. A sync.Pool (the Throughput profile's) lets its buffers go only
+// at the second collection after they were put back, so one runs before FreeOSMemory's.
 func giveBack() {
 	bufpool.Trim()
+	runtime.GC()
 	debug.FreeOSMemory()
+	gossl.ReleaseMemory()
 }
 
 func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
@@ -91,7 +102,8 @@ func newMemoryWatch(cfg Memory, log zerolog.Logger) *memoryWatch {
 	if cfg.Usage == nil {
 		cfg.Usage = ProcessMemory
 	}
-	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1, reclaim: giveBack}
+	w := &memoryWatch{cfg: cfg, log: log, goLimit: -1, reclaim: giveBack, handshakes: newHandshakes(cfg.Limit),
+		shedLines: sampler{lines: 1, period: shedLinePeriod}}
 	if cfg.Profile == bufpool.Low {
 		w.trim = newTrimmer(time.Now())
 	}
@@ -113,6 +125,7 @@ func (w *memoryWatch) run(ctx context.Context) {
 			if w.cfg.Limit > 0 {
 				w.sample()
 				w.reclaimWhileRefusing(now)
+				w.giveBackAfterFlood(now)
 			}
 			if w.trim != nil {
 				w.trimIfDue(now)
@@ -121,8 +134,10 @@ func (w *memoryWatch) run(ctx context.Context) {
 	}
 }
 
-// sample reads the memory in use and starts or stops refusing logins. It is safe to call from
-// more than one goroutine: each change is made (and logged) once.
+// sample reads the memory in use and starts or stops refusing logins. Near the limit it sheds
+// stalled handshakes first, and refuses logins only when a later sample is still near it with
+// none left to shed. It is safe to call from more than one goroutine: each change is made (and
+// logged) once.
 func (w *memoryWatch) sample() {
 	used, err := w.cfg.Usage()
 	if err != nil {
@@ -132,6 +147,12 @@ func (w *memoryWatch) sample() {
 		return
 	}
 	limit := w.cfg.Limit
+	if used >= limit/100*refuseAt && !w.refusing.Load() {
+		if w.shedForMemory(used) > 0 {
+			return // what they held shows in a later sample, once the collector has run
+		}
+		used = w.reclaimBeforeRefusing(used)
+	}
 	switch {
 	case used >= limit/100*refuseAt && w.refusing.CompareAndSwap(false, true):
 		w.log.Warn().Uint64("used_mib", used>>20).Uint64("limit_mib", limit>>20).
@@ -148,10 +169,9 @@ func (w *memoryWatch) sample() {
 // what is left is the process at rest, not load: refusing ends (with a warning that the limit
 // is too close to it), since it would otherwise never end.
 func (w *memoryWatch) reclaimWhileRefusing(now time.Time) {
-	if !w.refusing.Load() || now.Sub(w.lastReclaim) < reclaimEvery {
+	if !w.refusing.Load() || !w.reclaimDue(now) {
 		return
 	}
-	w.lastReclaim = now
 	w.reclaim()
 	w.sample()
 	if w.refusing.Load() && w.sessions != nil && w.sessions() == 0 && w.refusing.CompareAndSwap(true, false) {

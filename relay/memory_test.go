@@ -173,19 +173,21 @@ func TestMemoryWatchKeepsStateWhenTheReadingFails(t *testing.T) {
 }
 
 // After a flood, RSS keeps what the load left behind (pooled buffers, heap pages not yet
-// returned): a refusing watch gives memory back and samples again, so refusing ends once the
-// memory was the load's.
+// returned): a watch gives memory back before it starts refusing, and a refusing one gives it
+// back and samples again, so refusing ends once the memory was the load's.
 func TestRefusingEndsOnceMemoryGivenBackIsUnderTheMark(t *testing.T) {
 	var used atomic.Uint64
 	used.Store(95)
 	w := newMemoryWatch(Memory{Limit: 100, Usage: func() (uint64, error) { return used.Load(), nil }}, testLogger(t))
-	w.reclaim = func() { used.Store(60) } // what a flood's leftovers give back
+	reclaims := 0
+	w.reclaim = func() { reclaims++ } // the load is still on: nothing to give back
 	w.sessions = func() int { return 1 }
 	w.sample()
-	if !w.refusing.Load() {
-		t.Fatal("95 of 100 did not start refusing")
+	if !w.refusing.Load() || reclaims != 1 {
+		t.Fatalf("95 of 100: refusing %v after %d reclaims, want refusing after memory was given back once", w.refusing.Load(), reclaims)
 	}
-	w.reclaimWhileRefusing(time.Unix(1000, 0))
+	w.reclaim = func() { used.Store(60) } // what the load's leftovers give back once it is over
+	w.reclaimWhileRefusing(time.Now().Add(reclaimEvery))
 	if w.refusing.Load() {
 		t.Error("still refusing after the memory given back fell to 60 of 100")
 	}

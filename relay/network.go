@@ -72,20 +72,30 @@ func (n NetworkLimits) withDefaults(ipv6Prefix int) NetworkLimits {
 // networkKey is the network addr is counted in: its IPv4 /IPv4NetworkPrefix (an IPv4-mapped
 // address as the IPv4 address it is) or its IPv6 /IPv6NetworkPrefix.
 func (c *counter) networkKey(addr netip.Addr) netip.Prefix {
+	return networkOf(addr, c.limits.NetworkLimits)
+}
+
+// networkOf is the network addr is in under limits' prefixes.
+func networkOf(addr netip.Addr, limits NetworkLimits) netip.Prefix {
 	addr = addr.Unmap().WithZone("")
-	bits := c.limits.IPv4NetworkPrefix
+	bits := limits.IPv4NetworkPrefix
 	if addr.Is6() {
-		bits = c.limits.IPv6NetworkPrefix
+		bits = limits.IPv6NetworkPrefix
 	}
 	network, _ := addr.Prefix(bits) // within the family's length: fails only for no address
 	return network
 }
 
-// networkOf is networkKey for a caller that does not hold mu.
-func (c *counter) networkOf(addr netip.Addr) netip.Prefix {
+// networkLimits are the network prefixes now, for a goroutine that does not hold c.mu.
+func (c *counter) networkLimits() NetworkLimits {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.networkKey(addr)
+	return c.limits.NetworkLimits
+}
+
+// networkFor is networkKey for a caller that does not hold c.mu.
+func (c *counter) networkFor(addr netip.Addr) netip.Prefix {
+	return networkOf(addr, c.networkLimits())
 }
 
 // meterHello takes a token from the client network's status bucket for a server-list ping

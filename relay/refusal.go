@@ -37,6 +37,7 @@ const (
 	refusedHTTPOther        = "http_other"              // any other HTTP error answer
 	refusedEarlyData        = "early_data"              // early data malformed or over the listener's limit
 	refusedMemory           = "memory"                  // a login while memory is near memory.limit
+	refusedMemoryShed       = "memory_shed"             // a handshake in progress the memory guard shed
 	refusedGarbage          = "garbage"                 // first bytes neither Minecraft nor what else the listener serves
 	refusedMalformed        = "malformed_handshake"     // a Minecraft handshake that does not parse
 	refusedBlocked          = "blocked"                 // an address on the block list (blocklist.go)
@@ -46,7 +47,7 @@ var refusalReasons = []string{
 	refusedTotal, refusedPerAddr, refusedRate, refusedPerNetwork, refusedNetworkRate, refusedStatusRate,
 	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
-	refusedHTTP431, refusedHTTPOther, refusedEarlyData, refusedMemory, refusedGarbage, refusedMalformed, refusedBlocked,
+	refusedHTTP431, refusedHTTPOther, refusedEarlyData, refusedMemory, refusedMemoryShed, refusedGarbage, refusedMalformed, refusedBlocked,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an

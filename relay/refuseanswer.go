@@ -32,7 +32,7 @@ func (ln *listener) refuseLimit(conn *clientConn, err error) {
 	if !ln.srv.answering.awaitFirstBytes(conn) {
 		return
 	}
-	release, ok := ln.srv.answering.answerSlot(ln.srv.counter.networkOf(conn.info.clientAddr().Addr()))
+	release, ok := ln.srv.answering.answerSlot(ln.srv.counter.networkFor(conn.info.clientAddr().Addr()))
 	if !ok {
 		return
 	}

@@ -131,6 +131,7 @@ func New(cfg Config) (*Server, error) {
 		wsModes:   newWSModeMetrics(),
 	}
 	s.mem.sessions = s.sessionCount
+	s.mem.handshakes.limits = s.counter.networkLimits
 	s.attachPools(set.router.pools())
 	s.cookiesSeen = newCookieSeen(maxSeenCookies)
 	s.attachLogins(set)

@@ -58,6 +58,11 @@ func ParseVmRSSKiB(status string) (int64, error) {
 	return statusValue(status, "VmRSS:", "kB")
 }
 
+// ParseVmHWMKiB returns VmHWM, the peak resident set, in KiB from the text of /proc/PID/status.
+func ParseVmHWMKiB(status string) (int64, error) {
+	return statusValue(status, "VmHWM:", "kB")
+}
+
 // ParseThreads returns the thread count from the text of /proc/PID/status.
 func ParseThreads(status string) (int64, error) {
 	return statusValue(status, "Threads:", "")

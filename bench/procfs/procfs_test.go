@@ -34,6 +34,7 @@ const statusFixture = `Name:	haproxy
 Umask:	0022
 State:	S (sleeping)
 VmPeak:	  100672 kB
+VmHWM:	    7100 kB
 VmRSS:	    6936 kB
 RssAnon:	    2176 kB
 Threads:	7
@@ -183,5 +184,12 @@ func TestTakeCountsSwitches(t *testing.T) {
 	}
 	if s.Sched.Switches == 0 {
 		t.Errorf("this process's threads have %d switches, want some", s.Sched.Switches)
+	}
+}
+
+func TestParseVmHWM(t *testing.T) {
+	got, err := ParseVmHWMKiB(statusFixture)
+	if err != nil || got != 7100 {
+		t.Errorf("VmHWM = %d, %v; want 7100", got, err)
 	}
 }

@@ -44,6 +44,7 @@ var commands = []command{
 	{"ladder", "the supported-players ladder: paced players in steps until a step fails", ladderCommand},
 	{"ladder-report", "one table and plot from several ladder JSON reports", ladderReportCommand},
 	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
+	{"stalls", "TLS handshakes stalled inside their ClientHello, held while the proxy's memory is sampled", stallsCommand},
 	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
 	{"transfer", "drain by transfer: 1.21.1 players moved from one running proxy to another", transferCommand},
 	{"join", "join time through a simulated CDN path: raw TCP against the bridge, at several RTTs", joinCommand},

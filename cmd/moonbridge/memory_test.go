@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/internal/bufpool"
@@ -28,3 +29,29 @@ func TestMemoryProfileFlagAndLimit(t *testing.T) {
 		t.Errorf("memory.limit 512: %+v, %v", mem, err)
 	}
 }
+
+func TestMemoryLimitDefaultsToTheCgroupElseHalfTheMachine(t *testing.T) {
+	meminfo := file("MemTotal:        8054852 kB\nMemFree:          123456 kB\n")
+	cases := []struct {
+		name      string
+		fs        fstest.MapFS
+		limit     uint64
+		limitFrom string
+	}{
+		{"cgroup limit", fstest.MapFS{
+			"proc/self/cgroup": file("0::/\n"), "sys/fs/cgroup/memory.max": file("268435456\n"), "proc/meminfo": meminfo,
+		}, 256 << 20, "/sys/fs/cgroup/memory.max"},
+		{"no cgroup limit", fstest.MapFS{
+			"proc/self/cgroup": file("0::/\n"), "sys/fs/cgroup/memory.max": file("max\n"), "proc/meminfo": meminfo,
+		}, 8054852 << 10 / 2, "50% of MemTotal in /proc/meminfo"},
+		{"neither (not Linux)", fstest.MapFS{}, 0, ""},
+	}
+	for _, c := range cases {
+		mem, err := relayMemoryFrom(config.Default().Memory, c.fs)
+		if err != nil || mem.Limit != c.limit || mem.LimitFrom != c.limitFrom {
+			t.Errorf("%s: limit %d from %q, %v; want %d from %q", c.name, mem.Limit, mem.LimitFrom, err, c.limit, c.limitFrom)
+		}
+	}
+}
+
+func file(text string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(text)} }

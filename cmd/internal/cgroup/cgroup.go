@@ -1,5 +1,5 @@
 // Package cgroup reads the memory limit of the control group the process runs in (a container,
-// a systemd unit with MemoryMax=), for memory.limit: 0.
+// a systemd unit with MemoryMax=), and the machine's memory, for memory.limit: 0.
 package cgroup
 
 import (

@@ -66,3 +66,16 @@ func TestMemoryLimitErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestMachineMemory(t *testing.T) {
+	got, err := MachineMemory(fstest.MapFS{"proc/meminfo": file("MemTotal:        2009088 kB\nMemFree: 1 kB\n")})
+	if err != nil || got != 2009088<<10 {
+		t.Errorf("MemTotal 2009088 kB: %d, %v", got, err)
+	}
+	if _, err := MachineMemory(fstest.MapFS{"proc/meminfo": file("MemTotal: lots\n")}); err == nil {
+		t.Error("MemTotal lots: no error")
+	}
+	if _, err := MachineMemory(fstest.MapFS{"proc/meminfo": file("MemFree: 1 kB\n")}); err == nil {
+		t.Error("no MemTotal line: no error")
+	}
+}

@@ -125,7 +125,7 @@ type Shutdown struct {
 
 // Memory chooses the buffer pools' profile (low, throughput), the memory limit new logins are
 // refused near, and what they are told (relay.Memory). The file gives the limit in MiB, or 0
-// for the cgroup's limit (cmd/moonbridge reads it), or none.
+// for the cgroup's limit, else half the machine's memory (cmd/moonbridge reads them).
 type Memory struct {
 	relay.Memory `yaml:",inline"`
 	LimitMiB     int `yaml:"limit"`

@@ -10,7 +10,7 @@ import (
 func TestMemoryKeysAreChecked(t *testing.T) {
 	cases := map[string]struct{ yaml, want string }{
 		"profile":      {"memory:\n  profile: fast\n", `line 2: memory.profile: "fast" is not one of low, throughput`},
-		"small limit":  {"memory:\n  profile: low\n  limit: 8\n", "line 3: memory.limit: must be 0 (the cgroup's limit, or none) or at least 32 (MiB)"},
+		"small limit":  {"memory:\n  profile: low\n  limit: 8\n", "line 3: memory.limit: must be 0 (the cgroup's limit, else half the machine's memory) or at least 32 (MiB)"},
 		"neg limit":    {"memory:\n  limit: -1\n", "line 2: memory.limit: must be 0"},
 		"word limit":   {"memory:\n  limit: 1GiB\n", "line 2: memory.limit: want a whole number"},
 		"empty reason": {"memory:\n  full_message: \" \"\n", "line 2: memory.full_message: must not be empty"},

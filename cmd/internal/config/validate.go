@@ -205,7 +205,7 @@ const MinMemoryLimit = 32
 func (m Memory) validate() []error {
 	var errs []error
 	if m.LimitMiB != 0 && m.LimitMiB < MinMemoryLimit {
-		errs = append(errs, invalid("memory.limit", "must be 0 (the cgroup's limit, or none) or at least %d (MiB)", MinMemoryLimit))
+		errs = append(errs, invalid("memory.limit", "must be 0 (the cgroup's limit, else half the machine's memory) or at least %d (MiB)", MinMemoryLimit))
 	}
 	if strings.TrimSpace(m.FullMessage) == "" {
 		errs = append(errs, invalid("memory.full_message", "must not be empty: it is all a refused player sees"))
