@@ -191,6 +191,12 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 	if f.callerConfig() {
 		return "", func() {}, nil
 	}
+	return serveFloodConfig(&f.targetFlags, f.configExtra, sessions, sink)
+}
+
+// serveFloodConfig has t's served moonbridge started with the flood's config, extra merged
+// over it, and returns its admin /metrics URL; cleanup removes the config.
+func serveFloodConfig(t *targetFlags, extra string, sessions *authfake.SessionServer, sink string) (metricsURL string, cleanup func(), err error) {
 	admin, err := freeAddr()
 	if err != nil {
 		return "", nil, err
@@ -199,9 +205,8 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 	if err != nil {
 		return "", nil, err
 	}
-	f.routesConfig = func(backendAddr string) (string, error) {
-		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin},
-			f.configExtra)
+	t.routesConfig = func(backendAddr string) (string, error) {
+		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin}, extra)
 	}
 	return "http://" + admin + "/metrics", func() { os.RemoveAll(dir) }, nil
 }
