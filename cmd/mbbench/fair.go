@@ -76,16 +76,11 @@ func fairCommand(args []string, stdout, stderr io.Writer) error {
 // runFair serves moonbridge with the flood's config, then runs the bursts while the attack
 // mode is sampled and the player probes; everything it started is stopped whatever happens.
 func runFair(ctx context.Context, f *fairFlags, rep *fairReport, stderr io.Writer) (err error) {
-	sessions, err := authfake.ListenSessionServer("127.0.0.1:0")
+	sessions, sink, closePeers, err := listenFloodPeers()
 	if err != nil {
-		return fmt.Errorf("fake session server: %w", err)
+		return err
 	}
-	defer sessions.Close()
-	sink, err := flood.ListenSink("127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("flood sink: %w", err)
-	}
-	defer sink.Close()
+	defer closePeers()
 	metricsURL, cleanup, err := serveFloodConfig(&f.targetFlags, f.configExtra, sessions, sink.Addr())
 	if err != nil {
 		return err
