@@ -98,7 +98,7 @@ func runFair(ctx context.Context, f *fairFlags, rep *fairReport, stderr io.Write
 	m := newMeta(&f.targetFlags, "flood-fair", fmt.Sprintf("%s bursts from %d /24s x %d addresses, the player %s", f.class, f.networks, f.hosts, f.probe), r.endpoint, r.tgt.PID(), r.be.Addr())
 	m.write(stderr)
 	rep.Meta, _ = json.Marshal(m)
-	before, err := flood.Scrape(ctx, metricsURL)
+	before, err := firstScrape(ctx, metricsURL)
 	if err != nil {
 		return err
 	}
@@ -109,6 +109,22 @@ func runFair(ctx context.Context, f *fairFlags, rep *fairReport, stderr io.Write
 	rep.Counters = flood.Changes(before, after)
 	fmt.Fprintf(stderr, "# attack mode on in %d of %d samples; %d of %d %s probes ok\n", rep.ModeOn, len(rep.Samples), rep.ProbesOK, len(rep.Probes), f.probe)
 	return err
+}
+
+// adminWait is how long the admin listener may take to answer once the proxy's own listener
+// does (the served proxy counts as started by its own listener only): on a loaded machine the
+// first scrape once found it not yet listening.
+const adminWait = 5 * time.Second
+
+// firstScrape reads the counters, retrying until the admin listener answers or adminWait passed.
+func firstScrape(ctx context.Context, metricsURL string) (flood.Counters, error) {
+	end := time.Now().Add(adminWait)
+	for {
+		c, err := flood.Scrape(ctx, metricsURL)
+		if err == nil || time.Now().After(end) || !flood.Sleep(ctx, 100*time.Millisecond) {
+			return c, err
+		}
+	}
 }
 
 // fairSchedule runs the bursts, samples the attack mode once a second and has the player probe,
