@@ -59,7 +59,9 @@ func (a *attack) run(ctx context.Context) outcome {
 	case ClassOffline:
 		return a.sendThenRead(Login(a.cfg.Host, RandomName(a.rng)))
 	case ClassOnline:
-		return a.online()
+		return a.online(true)
+	case ClassNoAccount:
+		return a.online(false)
 	case ClassSlowTLS:
 		return a.trickle(a.cfg.clientHello)
 	case ClassSlowWS:
@@ -132,15 +134,21 @@ func (a *attack) trickle(b []byte) outcome {
 }
 
 // online logs in at the online route as far as the session server: Login Start, the
-// Encryption Request answered after joining at the fake session server, then the first byte
-// of what the proxy sends once it asked the session server (encrypted; not decoded).
-func (a *attack) online() outcome {
+// Encryption Request answered (after joining at the fake session server when account is set),
+// then the first byte of what the proxy sends once it asked the session server (encrypted; not
+// decoded). Without an account the session server says the player has not joined: a login of
+// a client that has no account, which still spends the proxy's turn at the session server.
+func (a *attack) online(account bool) outcome {
 	name := RandomName(a.rng)
 	if _, err := a.stream.Write(Login(a.cfg.OnlineHost, name)); err != nil {
 		return classify(err, outOther)
 	}
 	r := bufio.NewReaderSize(a.stream, 1024)
-	resp, err := encryptionAnswer(r, name, a.cfg.Sessions)
+	sessions := a.cfg.Sessions
+	if !account {
+		sessions = nil
+	}
+	resp, _, err := encryptionAnswer(r, name, sessions)
 	switch {
 	case errors.Is(err, errRefusedAtLoginStart):
 		return outAnswered // a refusal (the login meter's, say) is the proxy's answer too
@@ -163,33 +171,36 @@ var (
 	errRefusedAtLoginStart  = errors.New("flood: online route refused the login at Login Start")
 )
 
-// encryptionAnswer reads the Encryption Request, joins at sessions as name and returns the
-// Encryption Response frame.
-func encryptionAnswer(r *bufio.Reader, name string, sessions *authfake.SessionServer) ([]byte, error) {
+// encryptionAnswer reads the Encryption Request, joins at sessions as name (unless sessions
+// is nil: a client without an account) and returns the Encryption Response frame and the
+// shared secret. A Disconnect instead is errRefusedAtLoginStart, with its fields.
+func encryptionAnswer(r *bufio.Reader, name string, sessions *authfake.SessionServer) (resp, secret []byte, err error) {
 	shape, _, _ := mc.LoginShapeOf(login.Protocol)
-	body, err := mc.ReadParsed(r, func(b []byte) ([]byte, int, error) { return mc.ReadFrame(b, mc.MaxFrameLen) })
+	body, err := mc.ReadParsed(r, readFrame)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	id, fields, err := mc.PacketID(body)
 	switch {
 	case err == nil && id == mc.LoginDisconnectID:
-		return nil, errRefusedAtLoginStart
+		return fields, nil, errRefusedAtLoginStart
 	case err != nil || id != mc.EncryptionRequestID:
-		return nil, errNotEncryptionRequest
+		return nil, nil, errNotEncryptionRequest
 	}
 	req, err := mc.ParseEncryptionRequest(fields, shape)
 	if err != nil {
-		return nil, fmt.Errorf("flood: %w", err)
+		return nil, nil, fmt.Errorf("flood: %w", err)
 	}
-	secret := make([]byte, 16)
+	secret = make([]byte, 16)
 	crand.Read(secret)
-	sessions.Join(name, auth.ServerHash(req.ServerID, secret, req.PublicKey))
-	resp, err := authfake.EncryptionResponse(req.PublicKey, secret, req.VerifyToken)
-	if err != nil {
-		return nil, err
+	if sessions != nil {
+		sessions.Join(name, auth.ServerHash(req.ServerID, secret, req.PublicKey))
 	}
-	return mc.AppendEncryptionResponse(nil, shape, resp), nil
+	enc, err := authfake.EncryptionResponse(req.PublicKey, secret, req.VerifyToken)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mc.AppendEncryptionResponse(nil, shape, enc), secret, nil
 }
 
 // classify names how a read or write ended: the hold's deadline is a held connection, an end

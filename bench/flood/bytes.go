@@ -47,9 +47,13 @@ func Malformed(rng *rand.Rand, host string) []byte {
 
 // Ping is a server-list ping: the handshake, the status request and a ping with payload.
 func Ping(host string, payload uint64) []byte {
+	return mc.AppendFrame(StatusRequest(host), 0x01, binary.BigEndian.AppendUint64(nil, payload))
+}
+
+// StatusRequest is the handshake and the status request, what a server list sends first.
+func StatusRequest(host string) []byte {
 	b := mc.Handshake{Protocol: login.Protocol, Port: handshakePort, NextState: mc.NextStatus}.AppendFrame(nil, host)
-	b = mc.AppendFrame(b, 0x00, nil)
-	return mc.AppendFrame(b, 0x01, binary.BigEndian.AppendUint64(nil, payload))
+	return mc.AppendFrame(b, 0x00, nil)
 }
 
 // Login is a joining client's first write: the handshake and Login Start with name.

@@ -29,21 +29,56 @@ const scrapeTimeout = 5 * time.Second
 
 // Scrape reads the counters of the Prometheus text exposition at url.
 func Scrape(ctx context.Context, url string) (Counters, error) {
+	var out Counters
+	err := scrapeWith(ctx, url, func(r io.Reader) (err error) {
+		out, err = ParseCounters(r)
+		return err
+	})
+	return out, err
+}
+
+// ScrapeValue reads the value of one series (name{labels} as exposed) at url, a gauge say.
+func ScrapeValue(ctx context.Context, url, series string) (float64, error) {
+	var v float64
+	err := scrapeWith(ctx, url, func(r io.Reader) (err error) {
+		v, err = ParseValue(r, series)
+		return err
+	})
+	return v, err
+}
+
+// ParseValue finds series in a Prometheus text exposition.
+func ParseValue(r io.Reader, series string) (float64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if s, value, ok := cutValue(sc.Text()); ok && s == series {
+			return strconv.ParseFloat(value, 64)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("flood: no series %s in the metrics", series)
+}
+
+// scrapeWith gets url and hands its body to parse.
+func scrapeWith(ctx context.Context, url string, parse func(io.Reader) error) error {
 	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("flood: scrape %s: %w", url, err)
+		return fmt.Errorf("flood: scrape %s: %w", url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("flood: scrape %s: %s", url, resp.Status)
+		return fmt.Errorf("flood: scrape %s: %s", url, resp.Status)
 	}
-	return ParseCounters(resp.Body)
+	return parse(resp.Body)
 }
 
 // ParseCounters keeps the moonbridge_* series whose # TYPE says counter.

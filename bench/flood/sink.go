@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"strings"
 	"sync"
 
 	"github.com/moonbridge/moonbridge/bench/login"
@@ -21,6 +22,10 @@ type Sink struct {
 
 // sinkStatus is the status answer: a server with no one on.
 const sinkStatus = `{"version":{"name":"1.7.10","protocol":5},"players":{"max":100,"online":0},"description":{"text":"flood sink"}}`
+
+// IsSinkStatus says whether a status answer carries the sink's description (live or cached,
+// whatever else the proxy changed in it), not a text the proxy made up (its fallback).
+func IsSinkStatus(status string) bool { return strings.Contains(status, `"text":"flood sink"`) }
 
 // ListenSink starts a sink on addr.
 func ListenSink(addr string) (*Sink, error) {

@@ -10,8 +10,10 @@ import (
 // network i mod Networks, so consecutive connections come from different /24s; a step that
 // starts at Offset uses addresses the steps before it did not (a block list from one step does
 // not refuse the next). 127.0.0.0/16 to 127.9.0.0/16 stay free for the legitimate players.
+// Hosts narrows each /24 to its first Hosts addresses (1: one address per /24).
 type Sources struct {
 	Networks int // /24s to spread over: 1 is one /24, at most maxNetworks
+	Hosts    int // addresses per /24, .1 upward: 0 is all 254
 	Offset   uint64
 }
 
@@ -26,6 +28,9 @@ func (s Sources) Check() error {
 	if s.Networks < 1 || s.Networks > maxNetworks {
 		return fmt.Errorf("flood: %d source networks: want 1 to %d", s.Networks, maxNetworks)
 	}
+	if s.Hosts < 0 || s.Hosts > hostsPerNetwork {
+		return fmt.Errorf("flood: %d source addresses per network: want 0 (all) to %d", s.Hosts, hostsPerNetwork)
+	}
 	return nil
 }
 
@@ -34,14 +39,22 @@ func (s Sources) Addr(i uint64) netip.Addr {
 	i += s.Offset
 	n := uint64(s.Networks)
 	network := i % n
-	host := (i/n)%hostsPerNetwork + 1
+	host := (i/n)%s.hosts() + 1
 	network += 10 * 256 // from 127.10.0.0
 	return netip.AddrFrom4([4]byte{127, byte(network >> 8), byte(network), byte(host)})
 }
 
 // Distinct is how many different addresses count connections use.
 func (s Sources) Distinct(count uint64) uint64 {
-	return min(count, uint64(s.Networks)*hostsPerNetwork)
+	return min(count, uint64(s.Networks)*s.hosts())
+}
+
+// hosts is the addresses used in each /24.
+func (s Sources) hosts() uint64 {
+	if s.Hosts == 0 {
+		return hostsPerNetwork
+	}
+	return uint64(s.Hosts)
 }
 
 // PlayerSources hands out the legitimate players' source addresses: PerNetwork players in each

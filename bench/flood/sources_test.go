@@ -63,3 +63,18 @@ func TestPlayerSourcesSpreadPerNetwork(t *testing.T) {
 		t.Error("players that do not fit, or 0 per network: no error")
 	}
 }
+
+func TestSourcesOneAddress(t *testing.T) {
+	s := Sources{Networks: 1, Hosts: 1, Offset: 3}
+	for i := range uint64(500) {
+		if a := s.Addr(i); a != netip.MustParseAddr("127.10.0.1") {
+			t.Fatalf("connection %d from %v: want 127.10.0.1 only", i, a)
+		}
+	}
+	if d := s.Distinct(500); d != 1 {
+		t.Errorf("Distinct(500) = %d, want 1", d)
+	}
+	if err := (Sources{Networks: 1, Hosts: 255}).Check(); err == nil {
+		t.Error("255 hosts per /24 accepted")
+	}
+}

@@ -70,16 +70,11 @@ func (f *floodFlags) fitDescriptors(stderr io.Writer) error {
 // runFlood starts the fake session server, the backend, the proxy and the players, then runs
 // every step; everything it started is stopped whatever happens.
 func runFlood(ctx context.Context, f *floodFlags, plan floodPlan, rep *flood.Report, stderr io.Writer) (err error) {
-	sessions, err := authfake.ListenSessionServer("127.0.0.1:0")
+	sessions, sink, closePeers, err := listenFloodPeers()
 	if err != nil {
-		return fmt.Errorf("fake session server: %w", err)
+		return err
 	}
-	defer sessions.Close()
-	sink, err := flood.ListenSink("127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("flood sink: %w", err)
-	}
-	defer sink.Close()
+	defer closePeers()
 	metricsURL, cleanup, err := f.prepareFloodServe(sessions, sink.Addr())
 	if err != nil {
 		return err
@@ -113,6 +108,20 @@ func runFlood(ctx context.Context, f *floodFlags, plan floodPlan, rep *flood.Rep
 		Flood: f.floodConfig(r.endpoint, sessions), Warmup: f.warmup, PID: r.tgt.PID(),
 		MetricsURL: metricsURL, Criteria: rep.Criteria,
 	}, players, rep, stderr)
+}
+
+// listenFloodPeers starts what a flood's routes lead to: the fake session server and the sink.
+func listenFloodPeers() (*authfake.SessionServer, *flood.Sink, func(), error) {
+	sessions, err := authfake.ListenSessionServer("127.0.0.1:0")
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("fake session server: %w", err)
+	}
+	sink, err := flood.ListenSink("127.0.0.1:0")
+	if err != nil {
+		sessions.Close()
+		return nil, nil, nil, fmt.Errorf("flood sink: %w", err)
+	}
+	return sessions, sink, func() { sink.Close(); sessions.Close() }, nil
 }
 
 // closeFloodRelay stops the proxy and the backend. An external proxy sends the flood to the
@@ -191,6 +200,12 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 	if f.callerConfig() {
 		return "", func() {}, nil
 	}
+	return serveFloodConfig(&f.targetFlags, f.configExtra, sessions, sink)
+}
+
+// serveFloodConfig has t's served moonbridge started with the flood's config, extra merged
+// over it, and returns its admin /metrics URL; cleanup removes the config.
+func serveFloodConfig(t *targetFlags, extra string, sessions *authfake.SessionServer, sink string) (metricsURL string, cleanup func(), err error) {
 	admin, err := freeAddr()
 	if err != nil {
 		return "", nil, err
@@ -199,9 +214,8 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 	if err != nil {
 		return "", nil, err
 	}
-	f.routesConfig = func(backendAddr string) (string, error) {
-		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin},
-			f.configExtra)
+	t.routesConfig = func(backendAddr string) (string, error) {
+		return writeFloodConfig(dir, floodServed{backend: backendAddr, sink: sink, sessionServer: sessions.URL, adminAddr: admin}, extra)
 	}
 	return "http://" + admin + "/metrics", func() { os.RemoveAll(dir) }, nil
 }

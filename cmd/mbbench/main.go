@@ -8,6 +8,7 @@
 //	mbbench ladder-report [--svg F] JSON...      ladders run separately, in one table and plot
 //	mbbench flood [flags]                        floods of each class and rate while players play
 //	mbbench flood-report [--svg F] JSON...       floods run separately, in one table and plot
+//	mbbench flood-fair [flags]                   one attacker in bursts, a player elsewhere, attack mode sampled
 //	mbbench transfer --from A --to B [flags]     drain by transfer: players moved between running proxies
 //	mbbench join --serve BIN [flags]             join time through a simulated CDN path (namespaces, delay)
 //	mbbench wire --serve BIN [flags]             bridge and proxy CPU per frame, bytes on the wire, per path
@@ -46,6 +47,7 @@ var commands = []command{
 	{"flood", "connection floods of each class and rate while legitimate players play", floodCommand},
 	{"stalls", "TLS handshakes stalled inside their ClientHello, held while the proxy's memory is sampled", stallsCommand},
 	{"flood-report", "one table and plot from several flood JSON reports", floodReportCommand},
+	{"flood-fair", "one attacker floods in bursts while a player elsewhere pings or logs in; attack mode once a second", fairCommand},
 	{"transfer", "drain by transfer: 1.21.1 players moved from one running proxy to another", transferCommand},
 	{"join", "join time through a simulated CDN path: raw TCP against the bridge, at several RTTs", joinCommand},
 	{"wire", "CPU per frame of bridge and proxy and bytes on the wire, per path of the simulated CDN path", wireCommand},
