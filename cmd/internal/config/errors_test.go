@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,20 @@ func TestHostsThatAreNoNamesNameTheirLine(t *testing.T) {
 		if want := `line 6: routes[1].hosts[1]: "` + host + `": want a name`; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("host %q: %v, want %q", host, err, want)
 		}
+	}
+}
+
+// A document the YAML library panics on (a tag with no value, found by FuzzParse) is refused
+// with an error, from the file and from a routes API body alike.
+func TestDecoderPanicIsAnError(t *testing.T) {
+	doc := []byte("listeners:\n  - listen: '[:c1]: )57)'\n    protocols: !000 ")
+	_, err := Parse(doc, noEnv)
+	var panicked *DecoderPanicError
+	if !errors.As(err, &panicked) {
+		t.Fatalf("Parse: %v, want a DecoderPanicError", err)
+	}
+	var r Route
+	if _, err := decode([]byte("hosts: ['a.example.net']\nbackends: !000 "), "route", &r); !errors.As(err, &panicked) {
+		t.Fatalf("a route: %v, want a DecoderPanicError", err)
 	}
 }

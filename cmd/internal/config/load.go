@@ -71,10 +71,33 @@ func decode(text []byte, root string, v any) (keyLines, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := yaml.NewDecoder(bytes.NewReader(text), yaml.Strict()).Decode(v); err != nil {
-		return nil, yamlError(err) // what checkShape does not foresee
+	if err := decodeStrict(text, v); err != nil {
+		return nil, err
 	}
 	return lines, nil
+}
+
+// DecoderPanicError is a document the YAML library panicked on (a tag with no value, for one:
+// `protocols: !000`), refused as any other bad document: a file or a routes API body must not
+// end the process.
+type DecoderPanicError struct{ Panic any }
+
+func (e *DecoderPanicError) Error() string {
+	return fmt.Sprintf("the YAML decoder cannot read this document (%v); look for a tag (!name) or an unusual construct", e.Panic)
+}
+
+// decodeStrict decodes text into v strictly; the YAML library's errors are shown with their
+// position, and its panics become a DecoderPanicError.
+func decodeStrict(text []byte, v any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &DecoderPanicError{Panic: p}
+		}
+	}()
+	if err := yaml.NewDecoder(bytes.NewReader(text), yaml.Strict()).Decode(v); err != nil {
+		return yamlError(err) // what checkShape does not foresee
+	}
+	return nil
 }
 
 // annotate gives each InvalidError in err the line of its key, and puts them in the file's
