@@ -30,11 +30,11 @@ type connInfo struct {
 	timer    *time.Timer
 	reported atomic.Bool // a refusal was logged and counted; the first one says why
 
-	mu       sync.Mutex
-	releases []func() // the total slot
-	addr     netip.Addr
-	freeAddr func() // gives back addr's slot; nil while no address is counted
-	closed   bool
+	mu        sync.Mutex
+	freeTotal func() // gives back the total slot; nil once given back
+	addr      netip.Addr
+	freeAddr  func() // gives back addr's slot; nil while no address is counted
+	closed    bool
 }
 
 // clientConn is an accepted connection: the bytes peeked while sniffing are read first, and
@@ -50,7 +50,7 @@ const sniffBufferSize = 2048
 
 func newClientConn(raw net.Conn, release func()) *clientConn {
 	peer := addrPortOf(raw.RemoteAddr())
-	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer, releases: []func(){release}}}
+	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer, freeTotal: release}}
 	c.reader = bufio.NewReaderSize(raw, sniffBufferSize)
 	return c
 }
@@ -163,14 +163,14 @@ func (i *connInfo) release() {
 		i.timer.Stop()
 	}
 	i.mu.Lock()
-	releases := i.releases
-	if i.freeAddr != nil {
-		releases = append(releases, i.freeAddr)
-	}
-	i.releases, i.freeAddr, i.closed = nil, nil, true
+	freeTotal, freeAddr := i.freeTotal, i.freeAddr
+	i.freeTotal, i.freeAddr, i.closed = nil, nil, true
 	i.mu.Unlock()
-	for _, release := range releases {
-		release()
+	if freeTotal != nil {
+		freeTotal()
+	}
+	if freeAddr != nil {
+		freeAddr()
 	}
 }
 
