@@ -25,7 +25,8 @@ type connInfo struct {
 	// earlyData, rawStream: the WebSocket upgrade agreed on them (ws.Conn.EarlyData, RawStream).
 	earlyData, rawStream bool
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
-	// all be done by then. timer closes the connection at deadline until the session starts.
+	// all be done by then. timer closes the connection at deadline until the session starts
+	// (nil from then on; mu guards it after the listener set it).
 	deadline time.Time
 	timer    *time.Timer
 	reported atomic.Bool // a refusal was logged and counted; the first one says why
@@ -152,15 +153,26 @@ func (i *connInfo) clientAddr() netip.AddrPort {
 	return i.client
 }
 
-// startSession stops the handshake timer; false means it fired first and closed the connection.
+// startSession stops the handshake timer and lets go of it (an idle session would keep it for
+// its whole life); false means it fired first and closed the connection.
 func (i *connInfo) startSession() bool {
-	return i.timer == nil || i.timer.Stop()
+	timer := i.takeTimer()
+	return timer == nil || timer.Stop()
+}
+
+// takeTimer is the handshake timer, which the connection no longer holds; nil once taken.
+func (i *connInfo) takeTimer() *time.Timer {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	timer := i.timer
+	i.timer = nil
+	return timer
 }
 
 // release gives back every slot the connection holds, once, and stops the handshake timer.
 func (i *connInfo) release() {
-	if i.timer != nil {
-		i.timer.Stop()
+	if timer := i.takeTimer(); timer != nil {
+		timer.Stop()
 	}
 	i.mu.Lock()
 	freeTotal, freeAddr := i.freeTotal, i.freeAddr

@@ -3,6 +3,7 @@ package relay
 import (
 	"net/netip"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -56,5 +57,25 @@ func TestHeldSlotsAreOneAllocationEach(t *testing.T) {
 func TestSessionFitsItsSizeClass(t *testing.T) {
 	if size := unsafe.Sizeof(session{}); size > 512 {
 		t.Errorf("session is %d bytes, want at most 512", size)
+	}
+}
+
+// A session that has started keeps no handshake timer: the clock has stopped for good, and an
+// idle session would otherwise hold the timer and its closure for its whole life.
+func TestStartedSessionKeepsNoHandshakeTimer(t *testing.T) {
+	fired := make(chan struct{})
+	info := &connInfo{}
+	info.timer = time.AfterFunc(time.Hour, func() { close(fired) })
+	if !info.startSession() {
+		t.Fatal("startSession says the handshake clock ran out, an hour early")
+	}
+	if info.timer != nil {
+		t.Error("the started session still holds its handshake timer")
+	}
+	info.release() // nothing left to stop
+	select {
+	case <-fired:
+		t.Error("the handshake timer fired after the session started")
+	default:
 	}
 }
