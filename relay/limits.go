@@ -201,29 +201,18 @@ func (c *counter) acquireRoute(route *Route) (release func(), err error) {
 	if c.perRoute[route] >= route.MaxConnections {
 		return nil, limitError(refusedRoute, route.MaxConnections, "connections on this route")
 	}
-	return take(&c.mu, c.perRoute, route), nil
+	return takeTwo(&c.mu, c.perRoute, route, nil, route), nil
 }
 
-// take counts one more under key (the caller holds mu) and returns what gives it back, once.
-// An idle session keeps its releases for as long as it lasts: each is one closure and its flag
-// (sync.OnceFunc would be three more allocations).
-func take[K comparable](mu *sync.Mutex, counts map[K]int, key K) (release func()) {
-	counts[key]++
-	held := true
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if held {
-			held = false
-			drop(counts, key)
-		}
-	}
-}
-
-// takeTwo is take for a slot in each of two counts, given back together by one release.
+// takeTwo counts one more under keyA in a and under keyB in b (the caller holds mu; b nil: a
+// slot in a alone) and returns what gives them back, together and once. An idle session keeps
+// its releases for as long as it lasts: each is one closure and its flag (sync.OnceFunc would
+// be three more allocations, a release per count one more closure).
 func takeTwo[A, B comparable](mu *sync.Mutex, a map[A]int, keyA A, b map[B]int, keyB B) (release func()) {
 	a[keyA]++
-	b[keyB]++
+	if b != nil {
+		b[keyB]++
+	}
 	held := true
 	return func() {
 		mu.Lock()
@@ -236,9 +225,12 @@ func takeTwo[A, B comparable](mu *sync.Mutex, a map[A]int, keyA A, b map[B]int, 
 	}
 }
 
-// drop counts one less under key; a key whose count is back to 0 leaves the map, so it holds
-// only what is open.
+// drop counts one less under key (none in a nil map); a key whose count is back to 0 leaves
+// the map, so it holds only what is open.
 func drop[K comparable](counts map[K]int, key K) {
+	if counts == nil {
+		return
+	}
 	if counts[key]--; counts[key] <= 0 {
 		delete(counts, key)
 	}
