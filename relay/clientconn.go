@@ -25,7 +25,8 @@ type connInfo struct {
 	// earlyData, rawStream: the WebSocket upgrade agreed on them (ws.Conn.EarlyData, RawStream).
 	earlyData, rawStream bool
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
-	// all be done by then. timer closes the connection at deadline until the session starts.
+	// all be done by then. timer closes the connection at deadline until the session starts
+	// (nil from then on; mu guards it after the listener set it).
 	deadline time.Time
 	timer    *time.Timer
 	reported atomic.Bool // a refusal was logged and counted; the first one says why
@@ -33,11 +34,11 @@ type connInfo struct {
 	// nil while it is not on them.
 	untrack func()
 
-	mu       sync.Mutex
-	releases []func() // the total slot
-	addr     netip.Addr
-	freeAddr func() // gives back addr's slot; nil while no address is counted
-	closed   bool
+	mu        sync.Mutex
+	freeTotal func() // gives back the total slot; nil once given back
+	addr      netip.Addr
+	freeAddr  func() // gives back addr's slot; nil while no address is counted
+	closed    bool
 }
 
 // clientConn is an accepted connection: the bytes peeked while sniffing are read first, and
@@ -53,7 +54,7 @@ const sniffBufferSize = 2048
 
 func newClientConn(raw net.Conn, release func()) *clientConn {
 	peer := addrPortOf(raw.RemoteAddr())
-	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer, releases: []func(){release}}}
+	c := &clientConn{Conn: raw, info: &connInfo{peer: peer, client: peer, freeTotal: release}}
 	c.reader = bufio.NewReaderSize(raw, sniffBufferSize)
 	return c
 }
@@ -155,10 +156,21 @@ func (i *connInfo) clientAddr() netip.AddrPort {
 	return i.client
 }
 
-// startSession stops the handshake timer; false means it fired first and closed the connection.
+// startSession stops the handshake timer and lets go of it (an idle session would keep it for
+// its whole life); false means it fired first and closed the connection.
 func (i *connInfo) startSession() bool {
 	i.leaveHandshakes()
-	return i.timer == nil || i.timer.Stop()
+	timer := i.takeTimer()
+	return timer == nil || timer.Stop()
+}
+
+// takeTimer is the handshake timer, which the connection no longer holds; nil once taken.
+func (i *connInfo) takeTimer() *time.Timer {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	timer := i.timer
+	i.timer = nil
+	return timer
 }
 
 // leaveHandshakes takes the connection off the handshakes in progress, if it is on them.
@@ -170,19 +182,19 @@ func (i *connInfo) leaveHandshakes() {
 
 // release gives back every slot the connection holds, once, and stops the handshake timer.
 func (i *connInfo) release() {
-	if i.timer != nil {
-		i.timer.Stop()
+	if timer := i.takeTimer(); timer != nil {
+		timer.Stop()
 	}
 	i.leaveHandshakes()
 	i.mu.Lock()
-	releases := i.releases
-	if i.freeAddr != nil {
-		releases = append(releases, i.freeAddr)
-	}
-	i.releases, i.freeAddr, i.closed = nil, nil, true
+	freeTotal, freeAddr := i.freeTotal, i.freeAddr
+	i.freeTotal, i.freeAddr, i.closed = nil, nil, true
 	i.mu.Unlock()
-	for _, release := range releases {
-		release()
+	if freeTotal != nil {
+		freeTotal()
+	}
+	if freeAddr != nil {
+		freeAddr()
 	}
 }
 

@@ -126,7 +126,7 @@ func (s *Server) MoveRoute(route string) (RouteMoves, error) {
 	}
 	m := RouteMoves{Route: route}
 	for _, sess := range s.sessionList() {
-		if sess.moves.send.Load() == nil || sess.route != route { // route is set before send
+		if sess.moves.Load() == nil || sess.route != route { // route is set before moves
 			continue
 		}
 		if s.moveOne(sess, func(bool) {}) {

@@ -49,15 +49,16 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
 	s.end.Handover()
 	s.down = nil
-	// Server.Close ends sessions through s.end; the loop's own end needs no second close.
+	// Server.Close ends sessions through s.end; the loop's own end needs no second close. Then
+	// the connection's limit slots: closing a detached WebSocket leaves its socket (and the
+	// connection under it, which gives them back on close) alone. One closer for both: an idle
+	// session keeps it for its whole life.
 	s.end.Add(func(reason error) {
 		if !s.loopDone.Load() {
 			ls.Close(reason)
 		}
+		s.info.release()
 	})
-	// The connection's limit slots: closing a detached WebSocket leaves its socket (and the
-	// connection under it, which gives them back on close) alone.
-	s.end.Add(func(error) { s.info.release() })
 	return true, true
 }
 

@@ -134,7 +134,15 @@ func (c *counter) acquireTotal() (release func(), err error) {
 		return nil, limitError(refusedTotal, c.limits.MaxConnections, "connections")
 	}
 	c.total++
-	return sync.OnceFunc(func() { c.mu.Lock(); c.total--; c.mu.Unlock() }), nil
+	held := true
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if held {
+			held = false
+			c.total--
+		}
+	}, nil
 }
 
 // acquireAddr takes a slot for one client address and one in its network, and a token from
@@ -160,8 +168,7 @@ func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 		c.addrRate.giveBack(key)
 		return nil, &LimitError{Reason: refusedNetworkRate, Limit: c.netRate.String()}
 	}
-	freeAddr, freeNet := take(&c.mu, c.perAddr, key), take(&c.mu, c.perNet, network)
-	return func() { freeAddr(); freeNet() }, nil
+	return takeTwo(&c.mu, c.perAddr, key, c.perNet, network), nil
 }
 
 // addrKey is limitKey for a caller that does not hold mu.
@@ -183,28 +190,48 @@ func (c *counter) limitKey(addr netip.Addr) netip.Addr {
 	return network.Addr()
 }
 
-// acquireRoute takes a slot in route's own limit (none when its MaxConnections is 0).
+// acquireRoute takes a slot in route's own limit. A route without one (MaxConnections 0)
+// takes none, and release is nil: there is nothing for the session to keep.
 func (c *counter) acquireRoute(route *Route) (release func(), err error) {
 	if route.MaxConnections <= 0 {
-		return func() {}, nil
+		return nil, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.perRoute[route] >= route.MaxConnections {
 		return nil, limitError(refusedRoute, route.MaxConnections, "connections on this route")
 	}
-	return take(&c.mu, c.perRoute, route), nil
+	return takeTwo(&c.mu, c.perRoute, route, nil, route), nil
 }
 
-// take counts one more under key (the caller holds mu) and returns what gives it back, once;
-// a key whose count is back to 0 leaves the map, so it holds only what is open.
-func take[K comparable](mu *sync.Mutex, counts map[K]int, key K) (release func()) {
-	counts[key]++
-	return sync.OnceFunc(func() {
+// takeTwo counts one more under keyA in a and under keyB in b (the caller holds mu; b nil: a
+// slot in a alone) and returns what gives them back, together and once. An idle session keeps
+// its releases for as long as it lasts: each is one closure and its flag (sync.OnceFunc would
+// be three more allocations, a release per count one more closure).
+func takeTwo[A, B comparable](mu *sync.Mutex, a map[A]int, keyA A, b map[B]int, keyB B) (release func()) {
+	a[keyA]++
+	if b != nil {
+		b[keyB]++
+	}
+	held := true
+	return func() {
 		mu.Lock()
 		defer mu.Unlock()
-		if counts[key]--; counts[key] <= 0 {
-			delete(counts, key)
+		if held {
+			held = false
+			drop(a, keyA)
+			drop(b, keyB)
 		}
-	})
+	}
+}
+
+// drop counts one less under key (none in a nil map); a key whose count is back to 0 leaves
+// the map, so it holds only what is open.
+func drop[K comparable](counts map[K]int, key K) {
+	if counts == nil {
+		return
+	}
+	if counts[key]--; counts[key] <= 0 {
+		delete(counts, key)
+	}
 }

@@ -20,20 +20,21 @@ const maxMovePackets = 2048
 // On an event loop the mover runs on the loop goroutine only (moverCodec, and loop.Session.Send);
 // on the pumps, mu orders the down pump's writes and a move from the drain.
 type mover struct {
-	mu      sync.Mutex
-	t       *play.Tracker
-	pending func(*play.Tracker) []byte // waits for the next boundary
-	done    func(sent bool)            // pending's: called once, when it went out or never can
+	mu       sync.Mutex
+	t        *play.Tracker
+	pending  func(*play.Tracker) []byte // waits for the next boundary
+	done     func(sent bool)            // pending's: called once, when it went out or never can
+	joinHost string                     // the handshake's host, for a bridged player's Transfer
 }
 
-// newMover is the mover of a login to protocol, or nil when the protocol has no Transfer or
-// its packets are not known.
-func newMover(protocol int32) *mover {
+// newMover is the mover of a login to protocol at joinHost, or nil when the protocol has no
+// Transfer or its packets are not known.
+func newMover(protocol int32, joinHost string) *mover {
 	t, err := play.NewTracker(protocol)
 	if err != nil {
 		return nil
 	}
-	return &mover{t: t}
+	return &mover{t: t, joinHost: joinHost}
 }
 
 // request asks for build's packets to go out: now when the stream is at a boundary (the bytes

@@ -43,7 +43,7 @@ func buildTransfer(tr *play.Tracker) []byte { return tr.AppendTransfer(nil, "liv
 // the same read's bytes, with the rest of the stream after it untouched.
 func TestMoverCodecPutsTheTransferBehindThePacketPartlyThrough(t *testing.T) {
 	stream, inPlay := moverStream()
-	m := newMover(moverProtocol)
+	m := newMover(moverProtocol, "")
 	c := moverCodec{Codec: loop.Identity{}, m: m}
 	half := inPlay + 100
 	out := open(t, c, stream[:half])
@@ -65,7 +65,7 @@ func TestMoverCodecPutsTheTransferBehindThePacketPartlyThrough(t *testing.T) {
 // TestMoverSendsAtOnceAtABoundary: at a boundary the packets are handed back to go out now.
 func TestMoverSendsAtOnceAtABoundary(t *testing.T) {
 	stream, _ := moverStream()
-	m := newMover(moverProtocol)
+	m := newMover(moverProtocol, "")
 	m.split(stream)
 	now := m.request(buildTransfer, func(bool) { t.Error("done is the caller's for packets sent at once") })
 	if !bytes.Equal(now, transferFor(t, stream, len(stream))) {
@@ -76,7 +76,7 @@ func TestMoverSendsAtOnceAtABoundary(t *testing.T) {
 // TestMoverGivesUpOnAnEncryptedStream: after the backend's Encryption Request (a passthrough
 // route to a server in online mode) nothing can be put in: done(false), at once.
 func TestMoverGivesUpOnAnEncryptedStream(t *testing.T) {
-	m := newMover(moverProtocol)
+	m := newMover(moverProtocol, "")
 	m.split(mc.AppendFrame(nil, 0x01, []byte{0, 1, 2, 3})) // Encryption Request
 	m.split([]byte{0x99, 0x13, 0x37})                      // cipher text from here
 	var got []bool
@@ -90,7 +90,7 @@ func TestMoverGivesUpOnAnEncryptedStream(t *testing.T) {
 func TestPumpWriterSplitsTheBatchAroundThePackets(t *testing.T) {
 	stream, inPlay := moverStream()
 	var wire []byte
-	w := pumpWriter{m: newMover(moverProtocol), write: func(buf []byte, n int) error {
+	w := pumpWriter{m: newMover(moverProtocol, ""), write: func(buf []byte, n int) error {
 		wire = append(wire, buf[headroom:headroom+n]...)
 		return nil
 	}}
@@ -124,7 +124,7 @@ func open(t *testing.T, c moverCodec, b []byte) []byte {
 // the player: a later request (the drain's Disconnect for those still there) is refused at once.
 func TestMoverPutsNothingBehindItsOwnTransfer(t *testing.T) {
 	stream, _ := moverStream()
-	m := newMover(moverProtocol)
+	m := newMover(moverProtocol, "")
 	m.split(stream)
 	if now := m.request(buildTransfer, func(bool) {}); now == nil {
 		t.Fatal("no Transfer at a boundary")

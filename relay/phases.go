@@ -86,7 +86,9 @@ func (s *session) admit(o *opening) bool {
 		s.refuseOverLimit(o, err)
 		return false
 	}
-	s.end.Add(func(error) { release() })
+	if release != nil {
+		s.end.Add(func(error) { release() })
+	}
 	return true
 }
 
@@ -139,12 +141,11 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 // handOver gives the backend the player the proxy verified (Velocity forwarding) and counts a
 // login the backend took, before the relay.
 func (s *session) handOver(o *opening, backend net.Conn) bool {
-	s.moves.joinHost = o.hs.Host
 	if s.joining(o.hs) {
 		// With or without Transfer: following the stream costs 1.047x the CPU per echo of not
 		// following it (bench/results/2026-12-01-transfer.md, D3), and lets a drain tell the
 		// players it closes why.
-		s.mover = newMover(o.hs.Protocol)
+		s.mover = newMover(o.hs.Protocol, o.hs.Host)
 	}
 	if o.ranLogin && o.route.Login.Forwarding == auth.ForwardVelocity {
 		if err := s.forwardVelocity(backend, o.route); err != nil {

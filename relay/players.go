@@ -32,8 +32,7 @@ func (c *counter) acquirePlayer(addr netip.Addr, route *Route) (release func(), 
 	if n := route.MaxPlayers; n > 0 && c.players.perRoute[label] >= n {
 		return nil, limitError(refusedRoutePlayers, n, "players on this route")
 	}
-	freeAddr, freeRoute := take(&c.mu, c.players.perAddr, key), take(&c.mu, c.players.perRoute, label)
-	return func() { freeAddr(); freeRoute() }, nil
+	return takeTwo(&c.mu, c.players.perAddr, key, c.players.perRoute, label), nil
 }
 
 // routePlayers is how many players route has now.

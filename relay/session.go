@@ -45,9 +45,10 @@ type session struct {
 	// its cipher, if any, encrypts the player's side (login.go).
 	login *auth.Player
 	// mover follows the backend's stream to a joining player of 1.20.5 or later, so that the
-	// proxy can put packets in (mover.go); moves is how, once the relay started (transfer.go).
+	// proxy can put packets in (mover.go); moves is how, once the relay started (transfer.go),
+	// nil before and for a session without a mover.
 	mover *mover
-	moves sessionMoves
+	moves atomic.Pointer[sessionMoves]
 	// transferIn: the player came by a transfer from another server (handshake next state 3).
 	transferIn bool
 	// quiet: the session was a cheap refusal (refusal.go), counted and sampled there; it has
@@ -302,8 +303,10 @@ func (s *session) logEnd() {
 	if s.login != nil {
 		end.Bool("online", s.login.Enc != nil)
 	}
-	if to := s.moves.transferred.Load(); to != nil {
-		end.Str("transferred_to", *to)
+	if moves := s.moves.Load(); moves != nil {
+		if to := moves.transferred.Load(); to != nil {
+			end.Str("transferred_to", *to)
+		}
 	}
 	s.sendLeave()
 	end.Dur("duration", time.Since(s.started))

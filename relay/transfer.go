@@ -73,11 +73,12 @@ var errTransferred = errors.New("transferred; the client did not leave")
 // the session's data path); done says whether they went out.
 type moveFunc func(build func(*play.Tracker) []byte, done func(sent bool))
 
-// sessionMoves is what a session knows for moving its player: set once its relay started.
+// sessionMoves is what a session knows for moving its player, from when its relay started: a
+// session that cannot be moved (no mover) keeps none.
 type sessionMoves struct {
-	send        atomic.Pointer[moveFunc]
+	send        moveFunc
+	joinHost    string                 // the handshake's host
 	asked       atomic.Bool            // a Transfer was asked for: the session is moved once
-	joinHost    string                 // the handshake's host; set before send
 	transferred atomic.Pointer[string] // where the player was sent, for the end line
 }
 
@@ -93,17 +94,20 @@ const (
 // moveOut sends the player a Store Cookie and a Transfer, once per session; done runs once the
 // packets went out or could not (moveAsked only).
 func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
-	send := s.moves.send.Load()
-	host, port, ok := s.transferTarget(t)
-	switch {
-	case send == nil || !ok:
+	moves := s.moves.Load()
+	if moves == nil {
 		return moveNotMovable
-	case !s.moves.asked.CompareAndSwap(false, true):
+	}
+	host, port, ok := s.transferTarget(t, moves.joinHost)
+	switch {
+	case !ok:
+		return moveNotMovable
+	case !moves.asked.CompareAndSwap(false, true):
 		return moveAlready
 	}
 	cookie := t.Cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
-	(*send)(func(tr *play.Tracker) []byte {
+	moves.send(func(tr *play.Tracker) []byte {
 		var b []byte
 		if cookie != nil {
 			b = tr.AppendStoreCookie(b, TransferCookieKey, cookie)
@@ -111,7 +115,7 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
 		return tr.AppendTransfer(b, host, port)
 	}, func(sent bool) {
 		if sent {
-			s.moves.transferred.Store(&target)
+			moves.transferred.Store(&target)
 			time.AfterFunc(transferLeave, func() { s.abort(errTransferred) })
 		}
 		done(sent)
@@ -119,11 +123,11 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
 	return moveAsked
 }
 
-// transferTarget is where the player goes: its bridge for a bridged player (at the host the
-// game named in its handshake, and the bridge's port), t's address for a
+// transferTarget is where the player goes: its bridge for a bridged player (at joinHost, the
+// host the game named in its handshake, and the bridge's port), t's address for a
 // raw TCP player; none for a WebSocket player without moonbridge's bridge (its client could not
 // come back through the CDN) or when t moves nobody.
-func (s *session) transferTarget(t Transfer) (string, uint16, bool) {
+func (s *session) transferTarget(t Transfer, joinHost string) (string, uint16, bool) {
 	switch {
 	case !t.Enabled():
 		return "", 0, false
@@ -131,7 +135,7 @@ func (s *session) transferTarget(t Transfer) (string, uint16, bool) {
 		// The name the game reached its bridge by (the handshake's host, "localhost" for a
 		// player who typed localhost:25565), so that it comes back on the same route; the
 		// bridge's address when there is none.
-		host := s.moves.joinHost
+		host := joinHost
 		if host == "" || len(host) > maxTransferHost {
 			host = s.info.bridge.Addr().String()
 		}
@@ -145,18 +149,19 @@ func (s *session) transferTarget(t Transfer) (string, uint16, bool) {
 // tell sends the player a Disconnect with reason where the stream has room for one; false when
 // it has not. done runs once it went out or could not.
 func (s *session) tell(reason string, done func(sent bool)) bool {
-	send := s.moves.send.Load()
-	if send == nil {
+	moves := s.moves.Load()
+	if moves == nil {
 		return false
 	}
-	(*send)(func(tr *play.Tracker) []byte { return tr.AppendDisconnect(nil, reason) }, done)
+	moves.send(func(tr *play.Tracker) []byte { return tr.AppendDisconnect(nil, reason) }, done)
 	return true
 }
 
-// startMoves makes a joining player's session movable once it relays: send puts packets into
-// its stream. A session whose relay starts while the server drains is moved at once.
+// startMoves makes a joining player's session (one with a mover) movable once it relays: send
+// puts packets into its stream. A session whose relay starts while the server drains is moved
+// at once.
 func (s *session) startMoves(send moveFunc) {
-	s.moves.send.Store(&send)
+	s.moves.Store(&sessionMoves{send: send, joinHost: s.mover.joinHost})
 	if s.srv.draining.Load() {
 		s.srv.moveOne(s, func(bool) {})
 	}

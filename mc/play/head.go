@@ -80,7 +80,7 @@ func (t *Tracker) packetData(last bool) (data []byte, ok bool) {
 // inflate decompresses the first need bytes of packet data from comp, the compressed bytes
 // buffered so far.
 func (t *Tracker) inflate(comp []byte, need int, last bool) ([]byte, bool) {
-	got, err := inflatePrefix(&t.zsrc, comp, t.data[:need])
+	got, err := inflatePrefix(comp, t.data[:need])
 	switch {
 	case got == need:
 		return t.data[:need], true

@@ -1,10 +1,6 @@
 package play
 
-import (
-	"bytes"
-
-	"github.com/moonbridge/moonbridge/mc"
-)
+import "github.com/moonbridge/moonbridge/mc"
 
 // Tracker follows the server-to-client stream of one session from the start of the login state
 // (the first byte the backend sends after the handshake and Login Start): frame lengths, Set
@@ -29,12 +25,15 @@ type Tracker struct {
 	lenBuf [3]byte // its length prefix while it arrives: MaxFrameLen takes 3 VarInt bytes
 	lenN   int     // bytes in lenBuf
 	inBody bool
-	left   int             // body bytes still to come
-	head   []byte          // the body's first bytes, until the packet is known
-	want   int             // len(head) at which to look at it next
-	known  bool            // the packet is read: the rest of the body is skipped
-	data   [maxPrefix]byte // decompressed packet data of a compressed frame
-	zsrc   bytes.Reader    // what the inflater reads: the compressed bytes of head
+	left   int    // body bytes still to come
+	head   []byte // the body's first bytes, until the packet is known: in small, or a buffer of its own for the frame
+	want   int    // len(head) at which to look at it next
+	known  bool   // the packet is read: the rest of the body is skipped
+	// small holds head up to firstLook, all most frames need. A frame that needs more gets a
+	// buffer of its own, dropped when it ends: the tracker lives as long as its session, mostly
+	// idle between frames.
+	small [firstLook]byte
+	data  [maxPrefix]byte // decompressed packet data of a compressed frame
 }
 
 // NewTracker returns a tracker at the start of the login state of protocol, or an
@@ -44,7 +43,9 @@ func NewTracker(protocol int32) (*Tracker, error) {
 	if !ok {
 		return nil, &UnsupportedError{Protocol: protocol}
 	}
-	return &Tracker{ids: ids, threshold: -1}, nil
+	t := &Tracker{ids: ids, threshold: -1}
+	t.head = t.small[:0]
+	return t, nil
 }
 
 // Feed reads the next bytes of the stream, in any chunking: a frame, or a VarInt, may be split
@@ -106,7 +107,7 @@ func (t *Tracker) step(b []byte) (n int, frameEnded bool) {
 	if n += skip; t.left > 0 {
 		return n, false
 	}
-	t.inBody, t.known, t.head = false, false, t.head[:0]
+	t.inBody, t.known, t.head = false, false, t.small[:0]
 	return n, true
 }
 

@@ -17,15 +17,25 @@ import (
 
 var errZlibHeader = errors.New("not a zlib header for deflate without a dictionary")
 
-// inflaters are deflate readers shared by every tracker: each holds a 32 KiB window, which a
-// tracker needs only while it reads the first bytes of a compressed frame.
-var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+// inflater is a deflate reader and the reader of compressed bytes it reads from.
+type inflater struct {
+	r   io.ReadCloser
+	src bytes.Reader
+}
+
+// inflaters are shared by every tracker: each holds a 32 KiB window, which a tracker needs only
+// while it reads the first bytes of a compressed frame.
+var inflaters = sync.Pool{New: func() any {
+	f := &inflater{}
+	f.r = flate.NewReader(&f.src)
+	return f
+}}
 
 // inflatePrefix decompresses into out the first len(out) bytes of the zlib stream that comp
-// starts, reading it through src (the caller's, so that a frame costs no allocation of its
-// own). Short of them it returns how many it got and why: io.ErrUnexpectedEOF or io.EOF when
-// comp ends first, another error when the stream is not valid.
-func inflatePrefix(src *bytes.Reader, comp, out []byte) (int, error) {
+// starts, with a pooled inflater (a frame costs no allocation of its own). Short of them it
+// returns how many it got and why: io.ErrUnexpectedEOF or io.EOF when comp ends first, another
+// error when the stream is not valid.
+func inflatePrefix(comp, out []byte) (int, error) {
 	if len(comp) < 2 {
 		return 0, io.ErrUnexpectedEOF
 	}
@@ -33,9 +43,9 @@ func inflatePrefix(src *bytes.Reader, comp, out []byte) (int, error) {
 	if cmf&0x0f != 8 || cmf>>4 > 7 || (uint16(cmf)<<8|uint16(flg))%31 != 0 || flg&0x20 != 0 {
 		return 0, errZlibHeader
 	}
-	r := inflaters.Get().(io.ReadCloser)
-	defer inflaters.Put(r)
-	src.Reset(comp[2:])
-	_ = r.(flate.Resetter).Reset(src, nil) // fails only for a bad dictionary
-	return io.ReadFull(r, out)
+	f := inflaters.Get().(*inflater)
+	defer inflaters.Put(f)
+	f.src.Reset(comp[2:])
+	_ = f.r.(flate.Resetter).Reset(&f.src, nil) // fails only for a bad dictionary
+	return io.ReadFull(f.r, out)
 }
