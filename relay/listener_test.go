@@ -1,13 +1,13 @@
 package relay
 
 import (
-	"github.com/moonbridge/moonbridge/relay/pool"
 	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // TestHTTPErrorsGoToTheListenerLog: the HTTP servers behind ws and wss keep the ErrorLog ws gives

@@ -15,6 +15,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/bench/modern"
 	"github.com/moonbridge/moonbridge/bench/modern/playtest"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 	"github.com/moonbridge/moonbridge/ws"
@@ -312,6 +313,11 @@ func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 		c.Transfer = transferTarget
 	}, Minecraft)
 	cl := joinThrough(t, Minecraft, addr, nil)
+	// The player's bytes flow on the event loop a moment before its session is movable
+	// (startMoves follows the loop's registration); a route's move acts on the players in play.
+	testutil.WaitFor(t, "the player's session to be movable", func() bool {
+		return slices.ContainsFunc(srv.sessionList(), func(s *session) bool { return s.moves.Load() != nil })
+	})
 	moved, err := srv.MoveRoute("survival")
 	if err != nil || moved.Transferring != 1 || moved.Staying != 0 {
 		t.Fatalf("MoveRoute: %+v, %v", moved, err)
