@@ -131,7 +131,7 @@ test-cgo: native purego test-deps
 # Their names carry ALLOC_TESTS, which check-alloc-names.sh enforces, so one -run selects them.
 # Tests named with NORACE_TESTS run here too: CPU-bound checks of one goroutine, which the race
 # detector slows tenfold and has nothing to find in (they skip under -race).
-ALLOC_TESTS := ZeroAllocs
+ALLOC_TESTS := ZeroAllocs|Allocation
 NORACE_TESTS := WithoutRace
 test-allocs: native
 	scripts/check-alloc-names.sh $(ALLOC_TESTS)
