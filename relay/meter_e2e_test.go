@@ -61,7 +61,10 @@ func TestLoginMeterCountsTheClientsNetwork(t *testing.T) {
 			backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
 			setup := startLoginProxy(t, true, &backend, "go", Minecraft)
 			if _, err := reload(setup.srv, func(cfg *Config) {
-				cfg.LoginMeter = auth.MeterSettings{Rate: 2, Burst: 1, Queue: 5, MaxWait: 5 * time.Second}
+				// A token every 2 s: the login after the burst's must come before the next token,
+				// which the first's whole login and the second's Encryption Response can take half
+				// a second for on a loaded machine; at /32 the neighbour waits two tokens.
+				cfg.LoginMeter = auth.MeterSettings{Rate: 0.5, Burst: 1, Queue: 5, MaxWait: 10 * time.Second}
 				cfg.Limits.IPv4NetworkPrefix = c.prefix
 			}); err != nil {
 				t.Fatal(err)

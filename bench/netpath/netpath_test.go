@@ -39,6 +39,8 @@ const late = 50 * time.Millisecond
 // TestTCPSeesTheRoundTripOfTheModel checks the delay model of package delaylink on a real
 // path: a client that connects and writes at once sees connect return after one round trip,
 // its first byte reach the server at 1.5 and the server's immediate answer come back at 2.
+// A loaded machine only ever delays a step, so no step of any try may be early, and one of a
+// few tries must have every step within late of the model.
 func TestTCPSeesTheRoundTripOfTheModel(t *testing.T) {
 	const rtt = 40 * time.Millisecond
 	p := openPath(t, rtt)
@@ -47,6 +49,37 @@ func TestTCPSeesTheRoundTripOfTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	tries, onTime := 0, false
+	for tries < connectTries && !onTime {
+		tries++
+		onTime = true
+		for _, step := range exchangeSteps(t, p, ln, rtt) {
+			t.Logf("try %d: %s after %v (model: %v)", tries, step.what, step.got, step.want)
+			if step.got < step.want {
+				t.Fatalf("%s after %v, want %v at least", step.what, step.got, step.want)
+			}
+			onTime = onTime && step.got <= step.want+late
+		}
+	}
+	if !onTime {
+		t.Errorf("no try of %d had every step within %v of the model", tries, late)
+	}
+	t.Logf("link: player to edge %+v, edge to player %+v", p.Link.AtoB(), p.Link.BtoA())
+	if up := p.Link.AtoB(); up.Packets < 3*uint64(tries) || up.TCPPayload != uint64(tries) {
+		t.Errorf("player to edge: %+v, want the SYN, the ACK and one byte of payload at least for each of %d tries", up, tries)
+	}
+}
+
+// step is one moment of exchangeSteps: when it came and when the model says it comes.
+type step struct {
+	what      string
+	got, want time.Duration
+}
+
+// exchangeSteps connects from the player's side to ln, writes one byte at once and reads the
+// echo, and returns when each step came.
+func exchangeSteps(t *testing.T, p *Path, ln net.Listener, rtt time.Duration) []step {
+	t.Helper()
 	firstByte := make(chan time.Time, 1)
 	go echoOnce(ln, firstByte)
 
@@ -72,22 +105,10 @@ func TestTCPSeesTheRoundTripOfTheModel(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("the server never read the first byte")
 	}
-	for _, step := range []struct {
-		what      string
-		got, want time.Duration
-	}{
+	return []step{
 		{"connect returned", connected, rtt},
 		{"first byte at the server", arrived, rtt * 3 / 2},
 		{"answer back at the client", answered, 2 * rtt},
-	} {
-		t.Logf("%s after %v (model: %v)", step.what, step.got, step.want)
-		if step.got < step.want || step.got > step.want+late {
-			t.Errorf("%s after %v, want %v (at most %v later)", step.what, step.got, step.want, late)
-		}
-	}
-	t.Logf("link: player to edge %+v, edge to player %+v", p.Link.AtoB(), p.Link.BtoA())
-	if up := p.Link.AtoB(); up.Packets < 3 || up.TCPPayload != 1 {
-		t.Errorf("player to edge: %+v, want the SYN, the ACK and one byte of payload at least", up)
 	}
 }
 
@@ -117,7 +138,31 @@ func TestSetRTTChangesTheRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	// A loaded machine only ever delays a connect, so every try must take the round trip at
+	// least and the fastest of a few must be within late of it.
+	fastest := time.Hour
+	for range connectTries {
+		d := timeConnect(t, p, ln)
+		if d < 60*time.Millisecond {
+			t.Fatalf("connect took %v, want 60ms at least", d)
+		}
+		fastest = min(fastest, d)
+	}
+	if fastest > 60*time.Millisecond+late {
+		t.Errorf("fastest of %d connects took %v, want 60ms (at most %v later)", connectTries, fastest, late)
+	}
+}
+
+// connectTries is how many connects a timing test of the path makes at most: a scheduler stall
+// of a few hundred ms on a loaded 2-core machine hits one, not all of them.
+const connectTries = 5
+
+// timeConnect times one connect from the player's side to ln, which it accepts and closes.
+func timeConnect(t *testing.T, p *Path, ln net.Listener) time.Duration {
+	t.Helper()
+	accepted := make(chan struct{})
 	go func() {
+		defer close(accepted)
 		if c, err := ln.Accept(); err == nil {
 			c.Close()
 		}
@@ -127,8 +172,8 @@ func TestSetRTTChangesTheRoundTrip(t *testing.T) {
 	if err := p.Player.Do(func() (err error) { c, err = net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second); return err }); err != nil {
 		t.Fatal(err)
 	}
+	d := time.Since(start)
 	c.Close()
-	if d := time.Since(start); d < 60*time.Millisecond || d > 60*time.Millisecond+late {
-		t.Errorf("connect took %v, want 60ms (at most %v later)", d, late)
-	}
+	<-accepted
+	return d
 }

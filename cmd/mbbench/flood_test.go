@@ -23,7 +23,7 @@ func TestFloodAgainstServedMoonbridge(t *testing.T) {
 	}
 	code, stdout, stderr := serveRun("flood", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0",
 		"--classes", "malformed,online", "--rates", "100", "--duration", "2s", "--warmup", "1s", "--cooldown", "200ms",
-		"--hold", "2s", "--players", "6", "--direct-players", "2", "--max-open", "200", "--source-networks", "16",
+		"--hold", "5s", "--players", "6", "--direct-players", "2", "--max-open", "200", "--source-networks", "16",
 		"--config-extra", extra, "--defences", "test", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -50,12 +50,18 @@ func TestFloodAgainstServedMoonbridge(t *testing.T) {
 			t.Errorf("%s: counters %v lack moonbridge_sessions_total", st.Class, st.Counters)
 		}
 	}
-	// Every online login is answered (logged in, or refused by the login meter), and the session
-	// server is asked at most what the default meter allows over the run (under 10 s).
+	// Every online login is answered (logged in, or refused by the login meter) within the hold
+	// but those the meter queues, one per source network (16 of 200, within the tenth allowed),
+	// and the session server is asked at most what the default meter allows over the run (under
+	// 10 s). The hold is 5 s because an online login takes the generator and the proxy several
+	// steps each: on a loaded 2-core machine 2 s left up to 79 of 200 logins waiting with their
+	// answer on its way.
 	meter := auth.DefaultMeterSettings()
 	allowed := meter.Burst + int(10*meter.Rate)
-	if online := rep.Steps[1]; online.Flood.Answered < online.Flood.Started*9/10 || online.HasJoined < 1 || online.HasJoined > allowed {
-		t.Errorf("online: %d of %d answered, %d hasJoined requests; want 1 to %d", online.Flood.Answered, online.Flood.Started, online.HasJoined, allowed)
+	online := rep.Steps[1]
+	t.Logf("online: %+v, %d hasJoined requests", online.Flood, online.HasJoined)
+	if online.Flood.Answered < online.Flood.Started*9/10 || online.HasJoined < 1 || online.HasJoined > allowed {
+		t.Errorf("online: %d of %d answered, %d hasJoined requests; want 1 to %d; flood %+v; counters %v", online.Flood.Answered, online.Flood.Started, online.HasJoined, allowed, online.Flood, online.Counters)
 	}
 }
 
