@@ -134,7 +134,7 @@ test-cgo: native purego test-deps
 ALLOC_TESTS := ZeroAllocs|Allocation
 NORACE_TESTS := WithoutRace
 test-allocs: native
-	scripts/check-alloc-names.sh $(ALLOC_TESTS)
+	scripts/check-alloc-names.sh '$(ALLOC_TESTS)'
 	$(CGO_ENV) scripts/gotest.sh cgo-allocs -run '$(ALLOC_TESTS)|$(NORACE_TESTS)' -trimpath -count=1 -p $(GO_TEST_P) -timeout 5m -tags $(CGO_TAGS) -ldflags '$(CGO_LDFLAGS_ID)' ./...
 
 test-purego: purego test-deps
