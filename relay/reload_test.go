@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -107,11 +108,12 @@ func freeAddr(t *testing.T) string {
 // be freeAddr's. Release it just before the address is to be served, or dialed as closed.
 func reserveAddr(t *testing.T) (addr string, release func()) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr = testutil.FreePort(t) // below the ephemeral range: no outgoing connection takes it once released
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ln.Addr().String(), func() { ln.Close() }
+	return addr, func() { ln.Close() }
 }
 
 // A listener added by a reload serves; once removed it refuses new players, while the session

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/freeport"
 )
 
 // Timeouts of a managed moonbridge: how long it may take to listen, and to exit after SIGTERM
@@ -56,7 +58,7 @@ func DialProbe(addr string, timeout time.Duration) error {
 // Start picks a free loopback port, starts `moonbridge serve --listen 127.0.0.1:PORT` in front
 // of the backend, and waits until the port accepts connections.
 func Start(ctx context.Context, cfg ServeConfig) (*Managed, error) {
-	addr, err := freeLoopbackAddr()
+	addr, err := freeport.Loopback()
 	if err != nil {
 		return nil, err
 	}
@@ -89,18 +91,6 @@ func Launch(ctx context.Context, name string, cmd *exec.Cmd, addr string, probe 
 		return nil, err
 	}
 	return m, nil
-}
-
-// freeLoopbackAddr asks the kernel for a free port and releases it for moonbridge. Another
-// process could take it in between; on this loopback-only benchmark host that is unlikely,
-// and Start then fails clearly rather than measuring something else.
-func freeLoopbackAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }
 
 // waitReady polls the port until it accepts a connection or the process exits.

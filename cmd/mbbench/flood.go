@@ -16,6 +16,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/client"
 	"github.com/moonbridge/moonbridge/bench/flood"
 	"github.com/moonbridge/moonbridge/bench/traffic"
+	"github.com/moonbridge/moonbridge/internal/freeport"
 	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 )
 
@@ -206,7 +207,7 @@ func (f *floodFlags) prepareFloodServe(sessions *authfake.SessionServer, sink st
 // serveFloodConfig has t's served moonbridge started with the flood's config, extra merged
 // over it, and returns its admin /metrics URL; cleanup removes the config.
 func serveFloodConfig(t *targetFlags, extra string, sessions *authfake.SessionServer, sink string) (metricsURL string, cleanup func(), err error) {
-	admin, err := freeAddr()
+	admin, err := freeport.Loopback()
 	if err != nil {
 		return "", nil, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 
@@ -98,14 +97,4 @@ func writeFloodConfig(dir string, s floodServed, extraFile string) (string, erro
 		return "", err
 	}
 	return writeConfig(dir, "# written by mbbench flood\n"+string(out))
-}
-
-// freeAddr is a loopback address with a port free a moment ago, for the admin listener.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }

@@ -4,6 +4,8 @@ import (
 	"net"
 	"sync"
 	"testing"
+
+	"github.com/moonbridge/moonbridge/internal/freeport"
 )
 
 // Serve listens on a loopback port and runs serve on a goroutine for every connection it
@@ -49,16 +51,13 @@ func ServeAt(t testing.TB, addr string, serve func(net.Conn)) (net.Listener, err
 }
 
 // FreePort is a loopback address that was free a moment ago, for a test that starts a listener
-// on it through something that takes an address (a command's flag): a port that was listened
-// on and closed. Another listener could be given it meanwhile; where nothing must listen, use
-// ClosedPort.
+// on it through something that takes an address (a command's flag), drawn where the kernel
+// hands out no port by itself (internal/freeport); where nothing must listen, use ClosedPort.
 func FreePort(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeport.Loopback()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	return addr
 }
