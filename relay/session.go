@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -228,7 +229,7 @@ func (s *session) finish(err error, d direction) {
 		return
 	}
 	writeErr := errors.As(err, new(*pipe.WriteError))
-	if writeErr && s.sinkLeft(d) {
+	if writeErr && s.sinkLeft(d, err) {
 		d.drain()
 		return
 	}
@@ -250,14 +251,19 @@ func (s *session) hasEnded(side string) bool {
 	return ok && side == "client" && player.PeerClosed()
 }
 
-// sinkLeft says, after a write to d's sink failed, whether the sink had ended its stream first.
-// The other pump may not have read that end yet: a player's FIN followed by its reset (a game
-// that closes with the backend's bytes unread) fails this write while the FIN still waits in
-// the socket, and which pump runs first is the scheduler's choice. A socket whose write failed
-// has its read end at once (the FIN or the error), so the other pump is waited for, at most
-// loop.DefaultDrain should its read not end.
-func (s *session) sinkLeft(d direction) bool {
-	return s.hasEnded(d.sink) || d.sinkRead.endedCleanlyWithin(loop.DefaultDrain)
+// sinkLeft says, after a write to d's sink failed with err, whether the sink had ended its
+// stream first. The other pump may not have read that end yet: a player's FIN followed by its
+// reset (a game that closes with the backend's bytes unread) fails this write while the FIN
+// still waits in the socket, and which pump runs first is the scheduler's choice. A socket
+// whose write failed has its read end at once (the FIN, or EOF once the write took the reset's
+// error), so the other pump is waited for, at most loop.DefaultDrain should its read not end.
+// A reset that came with no FIN before it fails the write with ECONNRESET (Linux says EPIPE
+// when the FIN came first): that sink did not leave, whatever its read says after.
+func (s *session) sinkLeft(d direction, err error) bool {
+	if s.hasEnded(d.sink) {
+		return true
+	}
+	return !errors.Is(err, syscall.ECONNRESET) && d.sinkRead.endedCleanlyWithin(loop.DefaultDrain)
 }
 
 // drain reads and drops what c still sends until it ends, or for at most loop.DefaultDrain (the

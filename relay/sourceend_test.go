@@ -16,12 +16,15 @@ import (
 // once it closes too) and the session ends cleanly, whichever pump the scheduler ran first.
 func TestAWriteThatFailsBeforeTheSinksEndIsReadWaitsForIt(t *testing.T) {
 	for _, c := range []struct {
-		name      string
-		clientEnd error // how the player-to-backend pump ends, after the other one's write failed
-		wantClean bool
+		name       string
+		writeFails error // the backend-to-player pump's write
+		clientEnd  error // how the player-to-backend pump ends, after the other one's write failed
+		wantClean  bool
 	}{
-		{"the player's FIN came first", io.EOF, true},
-		{"the player reset without a FIN", syscall.ECONNRESET, false},
+		{"the player's FIN came first", syscall.EPIPE, io.EOF, true},
+		{"the player reset without a FIN", syscall.EPIPE, syscall.ECONNRESET, false},
+		// The write took the reset's error, so the read finds the socket shut: EOF.
+		{"the write saw a reset without a FIN", syscall.ECONNRESET, io.EOF, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := &session{}
@@ -35,7 +38,7 @@ func TestAWriteThatFailsBeforeTheSinksEndIsReadWaitsForIt(t *testing.T) {
 				time.Sleep(50 * time.Millisecond) // the player-to-backend pump runs late
 				s.finish(c.clientEnd, up)
 			}()
-			s.finish(&pipe.WriteError{Err: syscall.EPIPE}, down)
+			s.finish(&pipe.WriteError{Err: c.writeFails}, down)
 			reason := s.endReason()
 			if c.wantClean {
 				if reason != nil || len(drained) != 1 {
