@@ -239,9 +239,15 @@ func (l *loop) shutWrite(x *side) {
 // lost handles a failed write to x (its codec's Seal, the socket's write, an error or hang-up
 // epoll reported). After x's own stream ended cleanly (a FIN, a WebSocket close) it is x's peer
 // having gone, which is no error: what was held for x is dropped and x has left. Before, the
-// session ends with the error.
+// session ends with the error. EPIPE before the loop read x's end is x reset after a FIN that
+// still waits unread (a game that sends FIN, then closes with bytes unread; Linux says
+// ECONNRESET where no FIN came first): x's stream has ended all the same, and the end is passed
+// on. What x sent before that FIN and the loop had not read goes with x's socket.
 func (l *loop) lost(x *side, op string, err error) {
-	if !x.readEOF {
+	if !x.readEOF && err == unix.EPIPE {
+		l.endOfInput(x)
+	}
+	if !x.readEOF || x.sess.closed {
 		l.fail(x, op, err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -171,6 +172,7 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 	// The backend-to-player pump runs on this goroutine, which would otherwise only wait: two
 	// goroutines per session instead of three (a stack less per player).
 	upDone := make(chan struct{})
+	clientRead, backendRead := newSourceEnd(), newSourceEnd()
 	go func() {
 		defer close(upDone)
 		defer func() {
@@ -178,10 +180,10 @@ func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
 				s.panicked(value) // ends the down pump too
 			}
 		}()
-		s.finish(up.Run(), direction{source: "client", sink: "backend",
+		s.finish(up.Run(), direction{source: "client", sink: "backend", read: clientRead, sinkRead: backendRead,
 			halfClose: func() { closeWrite(backend) }, drain: func() { drain(s.down) }})
 	}()
-	s.finish(downPump.Run(), direction{source: "backend", sink: "client",
+	s.finish(downPump.Run(), direction{source: "backend", sink: "client", read: backendRead, sinkRead: clientRead,
 		halfClose: func() { s.down.CloseWrite(serverClosed) }, drain: func() { drain(backend) }})
 	<-upDone
 	return false
@@ -204,9 +206,11 @@ func (s *session) downWrite() func(buf []byte, n int) error {
 
 // direction is one pump's two sides, by their names on the end line, and what its end does:
 // halfClose passes a clean end on to the sink, drain reads and drops what the source still
-// sends once the sink has gone.
+// sends once the sink has gone. read is where this pump says how its source ended, sinkRead
+// where the other pump says how the sink's did.
 type direction struct {
 	source, sink     string
+	read, sinkRead   *sourceEnd
 	halfClose, drain func()
 }
 
@@ -215,13 +219,17 @@ type direction struct {
 // error: the source is drained, and the session ends cleanly once it has ended too. Any other
 // error aborts both, named after the side that failed.
 func (s *session) finish(err error, d direction) {
-	if endedCleanly(err) {
+	clean := endedCleanly(err)
+	if clean {
 		s.noteCleanEnd(d.source)
+	}
+	d.read.ended(clean)
+	if clean {
 		d.halfClose()
 		return
 	}
 	writeErr := errors.As(err, new(*pipe.WriteError))
-	if writeErr && s.hasEnded(d.sink) {
+	if writeErr && s.sinkLeft(d, err) {
 		d.drain()
 		return
 	}
@@ -241,6 +249,21 @@ func (s *session) hasEnded(side string) bool {
 	}
 	player, ok := s.down.(wsDownstream)
 	return ok && side == "client" && player.PeerClosed()
+}
+
+// sinkLeft says, after a write to d's sink failed with err, whether the sink had ended its
+// stream first. The other pump may not have read that end yet: a player's FIN followed by its
+// reset (a game that closes with the backend's bytes unread) fails this write while the FIN
+// still waits in the socket, and which pump runs first is the scheduler's choice. A socket
+// whose write failed has its read end at once (the FIN, or EOF once the write took the reset's
+// error), so the other pump is waited for, at most loop.DefaultDrain should its read not end.
+// A reset that came with no FIN before it fails the write with ECONNRESET (Linux says EPIPE
+// when the FIN came first): that sink did not leave, whatever its read says after.
+func (s *session) sinkLeft(d direction, err error) bool {
+	if s.hasEnded(d.sink) {
+		return true
+	}
+	return !errors.Is(err, syscall.ECONNRESET) && d.sinkRead.endedCleanlyWithin(loop.DefaultDrain)
 }
 
 // drain reads and drops what c still sends until it ends, or for at most loop.DefaultDrain (the
