@@ -66,14 +66,37 @@ func TestOnceReportsARefusedDial(t *testing.T) {
 }
 
 // TestRunPairsThePathsAndMeasuresTheirDifference runs two paths to the same backend, one of
-// which waits 20 ms before its dial: each pair's difference must show it.
+// which waits 20 ms before its dial: each pair's difference must show it. The wait is in the
+// dial, so no join of that path may come in under 20 ms. The difference itself can move
+// either way on a loaded machine (a stalled direct join shrinks it, a stalled late one grows
+// it), so one of a few runs must have every cell's median within the limits.
 func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
 	addr := startBackend(t)
+	tries, onTime := 0, false
+	for tries < runTries && !onTime {
+		tries++
+		onTime = pairedRunOnTime(t, addr, tries)
+	}
+	if !onTime {
+		t.Errorf("no run of %d had every cell's median difference within 20 ms (5 less, 50 more)", tries)
+	}
+}
+
+// runTries is how many runs TestRunPairsThePathsAndMeasuresTheirDifference makes at most: a
+// scheduler stall of a few hundred ms on a loaded 2-core machine hits one, not all of them.
+const runTries = 5
+
+// pairedRunOnTime makes one run of a direct path and one that waits 20 ms before its dial,
+// fails the test on what load cannot explain, and says whether each cell's median difference
+// is about 20 ms: 5 ms less and 50 ms more are allowed.
+func pairedRunOnTime(t *testing.T, addr string, try int) bool {
+	t.Helper()
+	const wait = 20 * time.Millisecond
 	var cells []time.Duration
 	var log bytes.Buffer
 	cfg := Config{
 		RTTs: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond}, SetRTT: func(d time.Duration) { cells = append(cells, d) },
-		Paths:  []Path{{"direct", dialer(addr, 0)}, {"late", dialer(addr, 20*time.Millisecond)}},
+		Paths:  []Path{{"direct", dialer(addr, 0)}, {"late", dialer(addr, wait)}},
 		Rounds: 3, Joins: 2, Warmup: 1, Timeout: 5 * time.Second, Log: &log,
 	}
 	samples, err := Run(context.Background(), cfg)
@@ -84,22 +107,23 @@ func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
 		t.Fatalf("%d samples over %d cells, want 24 over 2", len(samples), len(cells))
 	}
 	if n := strings.Count(log.String(), "\nrtt="); n != 24 { // every join line follows a cell's or warmup's
-		t.Errorf("log has %d join lines, want 24:\n%s", n, log.String())
+		t.Fatalf("log has %d join lines, want 24:\n%s", n, log.String())
 	}
-	s := Summarize(samples, []string{"direct", "late"}, cfg.RTTs)
-	for _, c := range s.Cells {
+	for _, s := range samples {
+		if s.Path == "late" && s.Connect < wait {
+			t.Fatalf("a join of the late path connected after %v, want %v at least: %+v", s.Connect, wait, s)
+		}
+	}
+	onTime := true
+	for _, c := range Summarize(samples, []string{"direct", "late"}, cfg.RTTs).Cells {
 		late := c.Paths[1]
-		// each pair is late's join minus direct's, both over loopback: 20 ms give or take what a
-		// loopback join takes. The median is judged, not every pair: on a loaded machine (the
-		// race detector, other packages' tests) one direct join can stall for as long as the
-		// wait (a pair of 11 ms was seen in CI); 5 ms less and 50 ms more are allowed.
-		if late.Diff.N != 3 || late.Diff.Median < 20-5 || late.Diff.Median > 20+50 {
-			t.Errorf("RTT %v: difference %+v ms, want 3 pairs with a median of about 20 ms", c.RTT, late.Diff)
+		t.Logf("run %d, RTT %v: difference %+v ms", try, c.RTT, late.Diff)
+		if late.Diff.N != 3 || c.Paths[0].Diff.N != 0 {
+			t.Fatalf("RTT %v: %d pairs for the late path and %d for the first, want 3 and 0", c.RTT, late.Diff.N, c.Paths[0].Diff.N)
 		}
-		if c.Paths[0].Diff.N != 0 {
-			t.Errorf("RTT %v: the first path has a difference from itself: %+v", c.RTT, c.Paths[0].Diff)
-		}
+		onTime = onTime && late.Diff.Median >= 20-5 && late.Diff.Median <= 20+50
 	}
+	return onTime
 }
 
 func TestSummarizeFitsRoundTripsAndFixedCost(t *testing.T) {
