@@ -66,6 +66,9 @@ func startLink(t *testing.T, oneWay time.Duration) (a, b end, l *Link) {
 	return a, b, l
 }
 
+// TestEachDirectionHoldsPacketsForTheDelay sends packets each way. A loaded machine only ever
+// delays a packet's receipt, so no packet may come early, and the fastest of a few per
+// direction must come within slack of the delay.
 func TestEachDirectionHoldsPacketsForTheDelay(t *testing.T) {
 	const oneWay = 30 * time.Millisecond
 	a, b, _ := startLink(t, oneWay)
@@ -73,16 +76,36 @@ func TestEachDirectionHoldsPacketsForTheDelay(t *testing.T) {
 		name     string
 		from, to end
 	}{{"a to b", a, b}, {"b to a", b, a}} {
-		sent := time.Now()
-		dir.from.send(t, []byte(dir.name))
-		got, at := dir.to.receive(t)
-		if string(got) != dir.name {
-			t.Fatalf("%s: got %q", dir.name, got)
+		fastest := time.Hour
+		for try := range packetTries {
+			d := timePacket(t, dir.from, dir.to, dir.name)
+			t.Logf("%s, try %d: packet took %v", dir.name, try+1, d)
+			if d < oneWay {
+				t.Fatalf("%s: packet took %v, want %v at least", dir.name, d, oneWay)
+			}
+			fastest = min(fastest, d)
 		}
-		if d := at.Sub(sent); d < oneWay || d > oneWay+slack {
-			t.Errorf("%s: packet took %v, want %v (at most %v late)", dir.name, d, oneWay, slack)
+		if fastest > oneWay+slack {
+			t.Errorf("%s: fastest of %d packets took %v, want %v (at most %v late)", dir.name, packetTries, fastest, oneWay, slack)
 		}
 	}
+}
+
+// packetTries is how many packets TestEachDirectionHoldsPacketsForTheDelay times each way: a
+// scheduler stall of a few hundred ms on a loaded 2-core machine hits one, not all of them.
+const packetTries = 5
+
+// timePacket sends one packet of payload from one end and returns how long it took to be
+// received at the other.
+func timePacket(t *testing.T, from, to end, payload string) time.Duration {
+	t.Helper()
+	sent := time.Now()
+	from.send(t, []byte(payload))
+	got, at := to.receive(t)
+	if string(got) != payload {
+		t.Fatalf("%s: got %q", payload, got)
+	}
+	return at.Sub(sent)
 }
 
 func TestOrderIsKeptWhenTheDelayShrinks(t *testing.T) {

@@ -66,40 +66,71 @@ func TestOnceReportsARefusedDial(t *testing.T) {
 }
 
 // TestRunPairsThePathsAndMeasuresTheirDifference runs two paths to the same backend, one of
-// which waits 20 ms before its dial: each pair's difference must show it.
+// which waits 20 ms before its dial: each pair's difference must show it. The wait is in the
+// dial, so no join of that path may come in under 20 ms. The difference itself can move
+// either way on a loaded machine (a stalled direct join shrinks it, a stalled late one grows
+// it), so for each cell one of a few runs must have its median within the limits.
 func TestRunPairsThePathsAndMeasuresTheirDifference(t *testing.T) {
 	addr := startBackend(t)
+	rtts := []time.Duration{10 * time.Millisecond, 20 * time.Millisecond}
+	onTime := map[time.Duration]bool{}
+	tries := 0
+	for tries < runTries && len(onTime) < len(rtts) {
+		tries++
+		for _, rtt := range pairedRunOnTime(t, addr, rtts, tries) {
+			onTime[rtt] = true
+		}
+	}
+	for _, rtt := range rtts {
+		if !onTime[rtt] {
+			t.Errorf("RTT %v: no run of %d had a median difference of 20 ms (5 less, 50 more)", rtt, tries)
+		}
+	}
+}
+
+// runTries is how many runs TestRunPairsThePathsAndMeasuresTheirDifference makes at most: a
+// scheduler stall of a few hundred ms on a loaded 2-core machine hits one, not all of them.
+const runTries = 5
+
+// pairedRunOnTime makes one run over rtts of a direct path and one that waits 20 ms before its
+// dial, fails the test on what load cannot explain, and returns the RTTs whose median
+// difference is about 20 ms: 5 ms less and 50 ms more are allowed.
+func pairedRunOnTime(t *testing.T, addr string, rtts []time.Duration, try int) (onTime []time.Duration) {
+	t.Helper()
+	const wait = 20 * time.Millisecond
 	var cells []time.Duration
 	var log bytes.Buffer
 	cfg := Config{
-		RTTs: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond}, SetRTT: func(d time.Duration) { cells = append(cells, d) },
-		Paths:  []Path{{"direct", dialer(addr, 0)}, {"late", dialer(addr, 20*time.Millisecond)}},
+		RTTs: rtts, SetRTT: func(d time.Duration) { cells = append(cells, d) },
+		Paths:  []Path{{"direct", dialer(addr, 0)}, {"late", dialer(addr, wait)}},
 		Rounds: 3, Joins: 2, Warmup: 1, Timeout: 5 * time.Second, Log: &log,
 	}
 	samples, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(samples) != 2*3*2*2 || len(cells) != 2 {
-		t.Fatalf("%d samples over %d cells, want 24 over 2", len(samples), len(cells))
+	if len(samples) != 2*3*2*len(rtts) || len(cells) != len(rtts) {
+		t.Fatalf("%d samples over %d cells, want %d over %d", len(samples), len(cells), 2*3*2*len(rtts), len(rtts))
 	}
-	if n := strings.Count(log.String(), "\nrtt="); n != 24 { // every join line follows a cell's or warmup's
-		t.Errorf("log has %d join lines, want 24:\n%s", n, log.String())
+	if n := strings.Count(log.String(), "\nrtt="); n != len(samples) { // every join line follows a cell's or warmup's
+		t.Fatalf("log has %d join lines, want %d:\n%s", n, len(samples), log.String())
 	}
-	s := Summarize(samples, []string{"direct", "late"}, cfg.RTTs)
-	for _, c := range s.Cells {
+	for _, s := range samples {
+		if s.Path == "late" && s.Connect < wait {
+			t.Fatalf("a join of the late path connected after %v, want %v at least: %+v", s.Connect, wait, s)
+		}
+	}
+	for _, c := range Summarize(samples, []string{"direct", "late"}, rtts).Cells {
 		late := c.Paths[1]
-		// each pair is late's join minus direct's, both over loopback: 20 ms give or take what a
-		// loopback join takes. The median is judged, not every pair: on a loaded machine (the
-		// race detector, other packages' tests) one direct join can stall for as long as the
-		// wait (a pair of 11 ms was seen in CI); 5 ms less and 50 ms more are allowed.
-		if late.Diff.N != 3 || late.Diff.Median < 20-5 || late.Diff.Median > 20+50 {
-			t.Errorf("RTT %v: difference %+v ms, want 3 pairs with a median of about 20 ms", c.RTT, late.Diff)
+		t.Logf("run %d, RTT %v: difference %+v ms", try, c.RTT, late.Diff)
+		if late.Diff.N != 3 || c.Paths[0].Diff.N != 0 {
+			t.Fatalf("RTT %v: %d pairs for the late path and %d for the first, want 3 and 0", c.RTT, late.Diff.N, c.Paths[0].Diff.N)
 		}
-		if c.Paths[0].Diff.N != 0 {
-			t.Errorf("RTT %v: the first path has a difference from itself: %+v", c.RTT, c.Paths[0].Diff)
+		if late.Diff.Median >= 20-5 && late.Diff.Median <= 20+50 {
+			onTime = append(onTime, c.RTT)
 		}
 	}
+	return onTime
 }
 
 func TestSummarizeFitsRoundTripsAndFixedCost(t *testing.T) {
