@@ -17,16 +17,23 @@ import (
 
 var short = Config{Connections: 3, Warmup: 50 * time.Millisecond, Duration: 300 * time.Millisecond}
 
-// Straight to the fake backend, with this process standing in for the relay: every counted
-// upgrade has its setup time, the relay's CPU is measured, and the backend saw only
-// orderly ends (a client that closes after the login answer is not bad traffic).
-func TestRunCountsUpgradesInTheWindow(t *testing.T) {
+// echoBackend is a fake backend answering logins and echoing, closed when the test ends.
+func echoBackend(t *testing.T) *backend.Server {
+	t.Helper()
 	echo, _ := traffic.NewEcho(64, 1)
 	be, err := backend.Listen("127.0.0.1:0", echo, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer be.Close()
+	t.Cleanup(func() { be.Close() })
+	return be
+}
+
+// Straight to the fake backend, with this process standing in for the relay: every counted
+// upgrade has its setup time, the relay's CPU is measured, and the backend saw only
+// orderly ends (a client that closes after the login answer is not bad traffic).
+func TestRunCountsUpgradesInTheWindow(t *testing.T) {
+	be := echoBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := Run(ctx, client.TCPDialer{Addr: be.Addr()}, short, os.Getpid())
@@ -66,12 +73,7 @@ func (d slowDialer) Dial(ctx context.Context) (client.Stream, error) {
 // An upgrade slower than the whole window (a short window on a loaded machine) is measured in a
 // window that stays open until it ends, not reported as a run with nothing to divide by.
 func TestRunWaitsForAnUpgradeLongerThanTheWindow(t *testing.T) {
-	echo, _ := traffic.NewEcho(64, 1)
-	be, err := backend.Listen("127.0.0.1:0", echo, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
+	be := echoBackend(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cfg := Config{Connections: 1, Warmup: 10 * time.Millisecond, Duration: 20 * time.Millisecond}
