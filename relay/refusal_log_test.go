@@ -125,6 +125,9 @@ func TestSessionLines(t *testing.T) {
 		player.Close()
 	}
 	testutil.WaitFor(t, "Steve's 2 end lines", func() bool { return lines.count(`"player":"Steve"`, "session ended") == 2 })
+	// The ping's line is written once its session ends, which may come after the players' on a
+	// loaded machine: wait for it, then count every line of that client.
+	testutil.WaitFor(t, "the ping's end line", func() bool { return lines.count(`"client":"127.0.0.8:`, "session ended") == 1 })
 	// The backend's own "backend dial failed" line (sampled per backend, so a flood of pings does
 	// not double the log) is about the backend, not the session.
 	if n := lines.count(`"client":"127.0.0.8:`) - lines.count(`"client":"127.0.0.8:`, "backend dial failed"); n != 1 {
