@@ -73,7 +73,11 @@ func TestMovedSessionsKeepEveryByte(t *testing.T) {
 		framed := i%2 == 1
 		wg.Add(4)
 		go func() { defer wg.Done(); errs <- stream(p.player, bytesEach, byte(i), framed); p.player.CloseWrite() }()
-		go func() { defer wg.Done(); errs <- stream(p.backend, bytesEach, byte(i+100), false); p.backend.CloseWrite() }()
+		go func() {
+			defer wg.Done()
+			errs <- stream(p.backend, bytesEach, byte(i+100), false)
+			p.backend.CloseWrite()
+		}()
 		go func() { defer wg.Done(); errs <- expect(p.backend, bytesEach, byte(i), false) }()
 		go func() { defer wg.Done(); errs <- expect(p.player, bytesEach, byte(i+100), framed) }()
 	}

@@ -132,7 +132,12 @@ func TestDataPathLine(t *testing.T) {
 // loop per CPU Go uses, packed.
 func TestDefaultLoopsAreOnePerCPUPacked(t *testing.T) {
 	var lines *logLines
-	startProxy(t, func(c *Config) { lines = captureLog(t, c); d := DefaultDataPath(); d.DataPath = c.DataPath; c.DataPathConfig = d }, Minecraft)
+	startProxy(t, func(c *Config) {
+		lines = captureLog(t, c)
+		d := DefaultDataPath()
+		d.DataPath = c.DataPath
+		c.DataPathConfig = d
+	}, Minecraft)
 	want := map[DataPath]string{
 		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d, pack) for minecraft`, runtime.GOMAXPROCS(0)),
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
