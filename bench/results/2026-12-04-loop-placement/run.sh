@@ -55,17 +55,17 @@ ab() { # name common-args variants...
   "$BB" ab --pairs 8 --json "$@" -- $common >"$name.json" 2>"$name.err"
   echo "exit $?" >>raw.txt; grep -v '"session ended"' "$name.err" | grep -v '^{"level' >>raw.txt
 }
-mb3() { echo --variant "def=$(s def)" --variant "l1=$(s l1)" --variant "lN=$(s lN)"; }
+MB3=(--variant "def=$(s def)" --variant "l1=$(s l1)" --variant "lN=$(s lN)")
 
 # 1. Closed-loop workloads over tcp, HAProxy beside.
 for w in e4 b4 e200 b200; do
-  ab "$w-tcp" "--transport tcp --repeats 1 --direct=false ${WL[$w]}" $(mb3) \
+  ab "$w-tcp" "--transport tcp --repeats 1 --direct=false ${WL[$w]}" "${MB3[@]}" \
     --variant "h1=--target 127.0.0.1:25580 --target-pid $H1" --variant "h2=--target 127.0.0.1:25585 --target-pid $H2"
 done
 # 2. The same over ws and wss (BoringSSL), our three only.
 for tr in ws wss; do
   for w in e4 b4 b200; do
-    ab "$w-$tr" "--transport $tr --repeats 1 --direct=false ${WL[$w]}" $(mb3)
+    ab "$w-$tr" "--transport $tr --repeats 1 --direct=false ${WL[$w]}" "${MB3[@]}"
   done
 done
 echo "### closed-loop done $(load)" | tee -a raw.txt
