@@ -60,8 +60,13 @@ func (e *Engine) Register(spec Spec) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.start(&Session{spec: spec}, fds)
+}
+
+// start gives s, whose sockets are fds, to a loop.
+func (e *Engine) start(s *Session, fds [2]int) (*Session, error) {
 	l := e.pick()
-	s := &Session{spec: spec, post: e.closeLater, send: e.sendLater}
+	s.post, s.send = e.closeLater, e.sendLater
 	s.sides.owner.Store(l)
 	e.sessions.Add(1)
 	l.count.Add(1)

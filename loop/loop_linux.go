@@ -50,10 +50,11 @@ type command struct {
 	sess     *Session
 	fds      [2]int // adopt: the client's and the backend's descriptors
 	adopt    bool
-	moved    *move         // a session another loop gave up (shed): attach it
-	shed     *shedOrder    // the balancer's: give some sessions to another loop
-	reason   error         // none of the above nor fill nor shutdown: close sess with reason
-	fill     func() []byte // Session.Send's
+	moved    *move            // a session another loop gave up (shed): attach it
+	shed     *shedOrder       // the balancer's: give some sessions to another loop
+	take     chan<- takeReply // Session.Take's
+	reason   error            // none of the above nor fill nor shutdown: close sess with reason
+	fill     func() []byte    // Session.Send's
 	shutdown bool
 }
 
@@ -174,7 +175,11 @@ func (l *loop) command(c command) (stop bool) {
 	case c.shed != nil:
 		l.shed(c.shed)
 	case c.sess.sides.owner.Load() != l: // it moved after the command was posted
-		c.sess.sides.owner.Load().post(c)
+		if !c.sess.sides.owner.Load().post(c) && c.take != nil {
+			c.take <- takeReply{err: ErrClosed} // its new loop has stopped, and the session with it
+		}
+	case c.take != nil:
+		l.take(c.sess, c.take)
 	case c.fill != nil:
 		l.fill(c.sess, c.fill)
 	case c.sess.sides.client != nil:
