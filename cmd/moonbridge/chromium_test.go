@@ -138,9 +138,11 @@ func (b *browser) call(method string, params any) json.RawMessage {
 	}
 }
 
+// navigate loads url and waits until the page and its scripts have loaded.
 func (b *browser) navigate(url string) {
 	b.t.Helper()
 	b.call("Page.navigate", map[string]any{"url": url})
+	b.waitFor("the page loaded", "location.href === "+jsString(url)+" && document.readyState === 'complete'")
 }
 
 // eval runs a JavaScript expression in the page (awaiting a promise) and decodes its value into out.
