@@ -141,7 +141,7 @@ func TestDashboardHeadersAndState(t *testing.T) {
 	logs, _ := stoppableServe(t, dashboardConfig(t))
 	addr, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
 	conn, _ := play(t, addr)
-	for _, path := range []string{"/dashboard", "/dashboard/assets/app.js", "/dashboard/state"} {
+	for _, path := range []string{"/dashboard", "/dashboard/", "/dashboard/assets/app.js", "/dashboard/state"} {
 		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(admin + path)
 		if err != nil {
 			t.Fatal(err)

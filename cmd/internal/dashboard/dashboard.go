@@ -40,15 +40,17 @@ func New(src Source, sampling Sampling, tokenSet bool) *Dashboard {
 // Run keeps the history until ctx ends.
 func (d *Dashboard) Run(ctx context.Context) { d.sampler.run(ctx) }
 
-// Handle serves on mux: GET /dashboard (the page), GET /dashboard/assets/ (its styles and
+// Handle serves on mux: GET /dashboard and /dashboard/ (the page), GET /dashboard/assets/ (its styles and
 // scripts), GET /dashboard/state (the JSON the page reads) and POST /dashboard/check, which
 // answers 204 to a request the admin guard let through, so that the page can tell whether the
 // token it was given is the right one.
 func (d *Dashboard) Handle(mux *http.ServeMux) {
 	files, _ := fs.Sub(assets, "assets") // assets is embedded: the folder is there
-	mux.Handle("GET /dashboard", pageHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	page := pageHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, files, "index.html")
-	})))
+	}))
+	mux.Handle("GET /dashboard", page)
+	mux.Handle("GET /dashboard/{$}", page)
 	mux.Handle("GET /dashboard/assets/", pageHeaders(http.StripPrefix("/dashboard/assets", http.FileServerFS(files))))
 	mux.Handle("GET /dashboard/state", pageHeaders(http.HandlerFunc(d.serveState)))
 	mux.HandleFunc("POST /dashboard/check", func(w http.ResponseWriter, _ *http.Request) {

@@ -40,6 +40,10 @@ async function useToken(event) {
   const value = $('token-input').value.trim();
   $('token-input').value = '';
   if (!value) return;
+  if (!tokenSet) {
+    notify('this admin port has no token: its actions need none', true);
+    return;
+  }
   token.set(value);
   const r = await call('POST', '/dashboard/check');
   if (r.ok) {
