@@ -106,6 +106,9 @@ func TestDashboardPanelsOfThePlannedAPIs(t *testing.T) {
 	b.waitFor("the lift said", `document.getElementById('notice').textContent === 'ban of Griefer lifted'`)
 	b.eval(`document.querySelector('#panel-maintenance [data-maintenance] button').click()`, nil)
 	b.waitFor("maintenance said", `document.getElementById('notice').textContent === 'maintenance on for every route'`)
+	b.eval(`document.getElementById('token-forget').click()`, nil)
+	b.waitFor("the players hidden without the token", `!document.querySelector('#panel-sessions tr[data-session]') &&
+		document.querySelector('#panel-sessions .status').textContent === 'refused: this needs the admin token (401)'`)
 	for _, want := range []string{
 		`POST /sessions/s7/kick {"message":"bye","reason":"bye"}`,
 		`POST /bans {"kind":"uuid","value":"abc","reason":"cheat","for":"24h"}`,
