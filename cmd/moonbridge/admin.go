@@ -29,12 +29,12 @@ type adminSource interface {
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
 // list (blocklist.go), transfers (transferadmin.go) and the dashboard (dashboard.go), when
-// cfg.Listen is set: the relay's
-// series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
-// runtime's and the process's, from a registry of this run's own; Go's profiles under
-// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
-// cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
-// token) and the bounds of adminconn.go (connections, timeouts, header size).
+// cfg.Listen is set: the relay's series (sessions, bytes, refusals; see relay/metrics.go) and
+// serve's own beside the Go runtime's and the process's, from a registry of this run's own;
+// Go's profiles under /debug/pprof/ when cfg.Pprof is; and the routes API over book
+// (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard (hosts,
+// cross-origin requests, the token) and the bounds of adminconn.go (connections, timeouts,
+// header size).
 func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
