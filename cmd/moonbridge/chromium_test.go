@@ -70,7 +70,10 @@ func devtoolsEndpoint(t *testing.T, stderr interface{ Read([]byte) (int, error) 
 		for scan.Scan() {
 			seen.Write(append(scan.Bytes(), '\n'))
 			if m := devtoolsLine.FindStringSubmatch(scan.Text()); m != nil {
-				found <- m[1]
+				select {
+				case found <- m[1]:
+				default: // named already
+				}
 			}
 		}
 	}()
