@@ -22,6 +22,8 @@ func TestOverviewCountsPlayersBackendsAndBytes(t *testing.T) {
 	exchange(t, dialFrom(t, "127.0.9.1", addr), "lobby", 100)
 	exchange(t, dialFrom(t, "127.0.9.2", addr), "lobby", 100)
 	testutil.WaitFor(t, "the dead backend out", func() bool { return !srv.Overview().Routes[1].Backends[0].Up })
+	// A pump or loop counts what it wrote after the write: the player may read the echo first.
+	testutil.WaitFor(t, "the echoes counted", func() bool { return srv.Overview().RelayedDown >= 2*100 })
 	o := srv.Overview()
 	if len(o.Routes) != 2 || o.Players != 2 || o.Sessions != 2 || o.AttackMode || o.Blocked != 0 {
 		t.Fatalf("overview %+v", o)
