@@ -18,22 +18,31 @@ type playerName struct {
 	name     string
 	uuid     string // "" when the version sends none
 	found    func() // runs once when the name is found after whenFound set it; on the data path
-	// known is name for readers off the data path (a drain's transfer cookie): set with it.
-	known atomic.Pointer[string]
+	// known is name and uuid for readers off the data path (a drain's transfer cookie, the
+	// sessions API): set with them.
+	known atomic.Pointer[knownPlayer]
 }
+
+type knownPlayer struct{ name, uuid string }
 
 // setName records the player's name and UUID, for the data path and for known.
 func (p *playerName) setName(name, uuid string) {
 	p.name, p.uuid = name, uuid
-	p.known.Store(&name)
+	p.known.Store(&knownPlayer{name: name, uuid: uuid})
 }
 
 // knownName is the name as far as it is known now, from any goroutine; "" while not known.
 func (p *playerName) knownName() string {
-	if n := p.known.Load(); n != nil {
-		return *n
+	name, _ := p.knownPlayer()
+	return name
+}
+
+// knownPlayer is the name and UUID as far as they are known now, from any goroutine.
+func (p *playerName) knownPlayer() (name, uuid string) {
+	if k := p.known.Load(); k != nil {
+		return k.name, k.uuid
 	}
-	return ""
+	return "", ""
 }
 
 func (p *playerName) feed(b []byte) {

@@ -75,6 +75,22 @@ func (b Ban) Message() string {
 	return msg + "\nUntil: " + b.Expires.UTC().Format("2006-01-02 15:04 MST")
 }
 
+// Matches says whether b bans a player of name and uuid ("" for not known) at addr.
+func (b Ban) Matches(name, uuid string, addr netip.Addr) bool {
+	switch b.Kind {
+	case KindName:
+		key, err := canonicalName(name)
+		return err == nil && key == b.Value
+	case KindUUID:
+		u, err := ParseUUID(uuid)
+		return err == nil && mc.UUIDString(u) == b.Value
+	case KindAddress:
+		p, err := netip.ParsePrefix(b.Value)
+		return err == nil && p.Contains(addr.Unmap())
+	}
+	return false
+}
+
 // wide says whether the ban is an address network that needs Entry.ConfirmWide.
 func (b Ban) wide() bool {
 	if b.Kind != KindAddress {
@@ -251,16 +267,18 @@ func parseAddress(s string) (netip.Prefix, error) {
 	return p, nil
 }
 
-// checkReason bounds a reason and keeps it to text a player's screen shows: no control
-// characters but line breaks.
-func checkReason(reason string) error {
+func checkReason(reason string) error { return CheckText("reason", reason, MaxReasonBytes) }
+
+// CheckText bounds text a player's screen shows (a ban's reason, a kick's message) to max bytes
+// of UTF-8 without control characters but line breaks; field names it in the error.
+func CheckText(field, text string, max int) error {
 	switch {
-	case len(reason) > MaxReasonBytes:
-		return &InputError{Field: "reason", Value: reason, Reason: fmt.Sprintf("at most %d bytes", MaxReasonBytes)}
-	case !utf8.ValidString(reason):
-		return &InputError{Field: "reason", Value: reason, Reason: "not UTF-8"}
-	case strings.IndexFunc(reason, func(r rune) bool { return r != '\n' && unicode.IsControl(r) }) >= 0:
-		return &InputError{Field: "reason", Value: reason, Reason: "no control characters but line breaks"}
+	case len(text) > max:
+		return &InputError{Field: field, Value: text, Reason: fmt.Sprintf("at most %d bytes", max)}
+	case !utf8.ValidString(text):
+		return &InputError{Field: field, Value: text, Reason: "not UTF-8"}
+	case strings.IndexFunc(text, func(r rune) bool { return r != '\n' && unicode.IsControl(r) }) >= 0:
+		return &InputError{Field: field, Value: text, Reason: "no control characters but line breaks"}
 	}
 	return nil
 }
