@@ -59,7 +59,9 @@ func (s *session) checkPlayerBan(o *opening) bool {
 	}
 	b, ok := s.srv.bans.Player(name, uuid, time.Now())
 	if ok {
-		s.player.setName(name, uuid) // for the end line: the refused session's player
+		if !o.ranLogin {
+			s.player.setName(name, uuid, false) // for the end line: the refused session's player
+		}
 		s.refuseBanned(o, b)
 	}
 	return !ok

@@ -23,26 +23,29 @@ type playerName struct {
 	known atomic.Pointer[knownPlayer]
 }
 
-type knownPlayer struct{ name, uuid string }
+type knownPlayer struct {
+	name, uuid string
+	online     bool
+}
 
-// setName records the player's name and UUID, for the data path and for known.
-func (p *playerName) setName(name, uuid string) {
+// setName records the player's name and UUID, for the data path and for known; online: the
+// session server vouched for them (else the client's Login Start says them).
+func (p *playerName) setName(name, uuid string, online bool) {
 	p.name, p.uuid = name, uuid
-	p.known.Store(&knownPlayer{name: name, uuid: uuid})
+	p.known.Store(&knownPlayer{name: name, uuid: uuid, online: online})
 }
 
 // knownName is the name as far as it is known now, from any goroutine; "" while not known.
 func (p *playerName) knownName() string {
-	name, _ := p.knownPlayer()
-	return name
+	return p.knownPlayer().name
 }
 
-// knownPlayer is the name and UUID as far as they are known now, from any goroutine.
-func (p *playerName) knownPlayer() (name, uuid string) {
+// knownPlayer is the player as far as it is known now, from any goroutine.
+func (p *playerName) knownPlayer() knownPlayer {
 	if k := p.known.Load(); k != nil {
-		return k.name, k.uuid
+		return *k
 	}
-	return "", ""
+	return knownPlayer{}
 }
 
 func (p *playerName) feed(b []byte) {
@@ -62,7 +65,7 @@ func (p *playerName) feed(b []byte) {
 	if ls.HasUUID {
 		uuid = mc.UUIDString(ls.UUID)
 	}
-	p.setName(ls.Name, uuid)
+	p.setName(ls.Name, uuid, false)
 	if p.found != nil {
 		p.found()
 	}

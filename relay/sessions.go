@@ -17,6 +17,7 @@ type SessionInfo struct {
 	Route     string    `json:"route,omitempty"` // the route's label, once routed
 	Player    string    `json:"player,omitempty"`
 	UUID      string    `json:"uuid,omitempty"`
+	Online    bool      `json:"online"`    // the session server vouched for Player and UUID (an auth online route)
 	Client    string    `json:"client"`    // the client's address and port (after a trusted PROXY or forwarded header)
 	Transport string    `json:"transport"` // minecraft, ws or wss
 	BytesUp   int64     `json:"bytes_up"`  // player to backend
@@ -79,9 +80,9 @@ func (s *Server) findSession(id string) (*session, error) {
 // view is what the sessions API shows of s, read from any goroutine.
 func (s *session) view() SessionInfo {
 	up, down := s.relayed()
-	name, uuid := s.player.knownPlayer()
+	p := s.player.knownPlayer()
 	info := SessionInfo{
-		ID: strconv.FormatUint(s.id, 10), Player: name, UUID: uuid, Client: s.info.client.String(),
+		ID: strconv.FormatUint(s.id, 10), Player: p.name, UUID: p.uuid, Online: p.online, Client: s.info.client.String(),
 		Transport: s.protocol, BytesUp: up, BytesDown: down, Since: s.started, Relaying: s.meters.started(),
 		Route: s.routeName(),
 	}
@@ -98,6 +99,6 @@ func (s *session) routeName() string {
 
 // matches says whether b bans the session's player or client, as far as they are known now.
 func (s *session) matches(b bans.Ban) bool {
-	name, uuid := s.player.knownPlayer()
-	return b.Matches(name, uuid, s.info.client.Addr())
+	p := s.player.knownPlayer()
+	return b.Matches(p.name, p.uuid, s.info.client.Addr())
 }

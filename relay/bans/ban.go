@@ -138,7 +138,7 @@ func (e Entry) Ban(now time.Time) (Ban, error) {
 		return Ban{}, err
 	}
 	if !b.Active(now) {
-		return Ban{}, &InputError{Field: "expires", Value: e.Expires, Reason: ErrEnded.Error()}
+		return Ban{}, &InputError{Field: "expires", Value: e.Expires, Reason: ErrEnded.Error(), Err: ErrEnded}
 	}
 	if b.Added, err = parseTime("added", e.Added); err != nil {
 		return Ban{}, err
@@ -162,14 +162,17 @@ func (b Ban) Entry() Entry {
 var ErrEnded = errors.New("this end has passed already")
 
 // InputError is a ban that cannot be taken as written: which field, its value (shortened),
-// and why.
+// and why; Err, when set, is the error it stands for (ErrEnded).
 type InputError struct {
 	Field, Value, Reason string
+	Err                  error
 }
 
 func (e *InputError) Error() string {
 	return fmt.Sprintf("%s %q: %s", e.Field, shorten(e.Value), e.Reason)
 }
+
+func (e *InputError) Unwrap() error { return e.Err }
 
 // shorten keeps an error about a huge value readable: its first 40 bytes.
 func shorten(s string) string {
