@@ -320,3 +320,42 @@ func TestSessionsAPI(t *testing.T) {
 		t.Errorf("bans by kind %v", got)
 	}
 }
+
+// What the API writes to a YAML file reads back as the same bans, whatever the reason holds.
+func TestBansFileYAMLRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bans.yaml")
+	var list []bans.Ban
+	for _, e := range []bans.Entry{
+		{Kind: bans.KindName, Value: "Steve", Reason: `x-ray: "again" # not a comment` + "\nline two \\ é ✓ <b>&", Expires: "2099-01-01T00:00:00Z", Added: "2026-12-04T00:00:00Z"},
+		{Kind: bans.KindAddress, Value: "10.0.0.0/8", ConfirmWide: true},
+		{Kind: bans.KindUUID, Value: "069a79f444e94726a5befca90e38aaf5", Reason: "yes"},
+	} {
+		list = append(list, mustEntryBan(t, e))
+	}
+	text, err := encodeBans(path, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, text, 0o600)
+	got, _, err := readBansFile(path, time.Now())
+	if err != nil || len(got) != len(list) {
+		t.Fatalf("read back %+v, %v from:\n%s", got, err, text)
+	}
+	for i := range list {
+		if got[i] != list[i] {
+			t.Errorf("ban %d read back as %+v, want %+v", i, got[i], list[i])
+		}
+	}
+	if text, _ := encodeBans(path, nil); !strings.HasSuffix(string(text), "bans: []\n") {
+		t.Errorf("an empty list is written as %q", text)
+	}
+}
+
+func mustEntryBan(t *testing.T, e bans.Entry) bans.Ban {
+	t.Helper()
+	b, err := e.Ban(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

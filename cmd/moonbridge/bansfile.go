@@ -248,8 +248,35 @@ func encodeBans(path string, list []bans.Ban) ([]byte, error) {
 		text, err := json.MarshalIndent(doc, "", "  ")
 		return append(text, '\n'), err
 	}
-	text, err := yaml.MarshalWithOptions(doc, yaml.IndentSequence(true))
-	return append([]byte(bansFileHeader), text...), err
+	return appendYAML([]byte(bansFileHeader), doc.Bans), nil
+}
+
+// appendYAML writes entries as the bans: list of a YAML file, each scalar double-quoted with
+// JSON's escapes (which YAML's double quotes read the same). The YAML library's encoder takes
+// about 0.2 ms a ban, 20 s for 100,000, under the lock of every change; this takes JSON's time.
+func appendYAML(dst []byte, entries []bans.Entry) []byte {
+	if len(entries) == 0 {
+		return append(dst, "bans: []\n"...)
+	}
+	dst = append(dst, "bans:\n"...)
+	for _, e := range entries {
+		dst = appendYAMLField(append(dst, "  - "...), "kind", string(e.Kind))
+		for _, f := range [][2]string{{"value", e.Value}, {"reason", e.Reason}, {"expires", e.Expires}, {"added", e.Added}} {
+			if f[1] != "" {
+				dst = appendYAMLField(append(dst, "    "...), f[0], f[1])
+			}
+		}
+		if e.ConfirmWide {
+			dst = append(dst, "    confirm_wide: true\n"...)
+		}
+	}
+	return dst
+}
+
+func appendYAMLField(dst []byte, key, value string) []byte {
+	quoted, _ := json.Marshal(value) // a string: cannot fail
+	dst = append(append(dst, key...), ": "...)
+	return append(append(dst, quoted...), '\n')
 }
 
 func isJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".json") }
