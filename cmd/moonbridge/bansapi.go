@@ -73,6 +73,11 @@ func addBan(w http.ResponseWriter, r *http.Request, req *banRequest, store *banS
 	if err := decodeBody(w, r, req); err != nil {
 		return banAdded{}, err
 	}
+	return banAndKick(*req, store, kicker)
+}
+
+// banAndKick puts req's ban on the list and kicks the players online it matches.
+func banAndKick(req banRequest, store *banStore, kicker banKicker) (banAdded, error) {
 	b, err := req.ban(time.Now())
 	if err != nil {
 		return banAdded{}, err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -92,15 +91,8 @@ func consoleServer(t *testing.T, path string, src *fakeSessions) (*httptest.Serv
 // call sends body (a string, "" for none) with the token.
 func call(t *testing.T, server *httptest.Server, method, path, body string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(method, server.URL+path, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+adminToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, strings.TrimSpace(string(out))
+	code, out := testutil.BearerCall(t, method, server.URL+path, adminToken, body)
+	return code, strings.TrimSpace(out)
 }
 
 func TestBansAndSessionsNeedTheTokenToRead(t *testing.T) {

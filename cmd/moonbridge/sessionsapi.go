@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"net/netip"
-	"time"
 
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/bans"
@@ -97,15 +96,7 @@ func banSession(w http.ResponseWriter, r *http.Request, src sessionSource, store
 		return banAdded{}, err
 	}
 	kind, value := sessionBan(info)
-	b, err := banRequest{Kind: kind, Value: value, Reason: req.Reason, Expires: req.Expires}.ban(time.Now())
-	if err != nil {
-		return banAdded{}, err
-	}
-	replaced, err := store.add(b)
-	if err != nil {
-		return banAdded{}, err
-	}
-	return banAdded{Ban: b, Replaced: replaced, Kicked: src.KickBanned(b)}, nil
+	return banAndKick(banRequest{Kind: kind, Value: value, Reason: req.Reason, Expires: req.Expires}, store, src)
 }
 
 // sessionBan is what a session's ban names: the UUID when the session server vouched for it;
