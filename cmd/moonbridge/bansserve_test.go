@@ -96,3 +96,14 @@ func TestHangupReadsTheBansFileAgain(t *testing.T) {
 		t.Error("a reload whose config file did not load left the bans file unread")
 	}
 }
+
+// check-config refuses what serve refuses: a bans file that does not load.
+func TestCheckConfigReadsTheBansFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bans.yaml")
+	os.WriteFile(path, []byte("bans:\n  - kind: uuid\n    value: not-a-uuid\n"), 0o600)
+	cfg := localConfig()
+	cfg.BansFile = path
+	if err := prepareAsServe(cfg); err == nil || !strings.Contains(err.Error(), "bans[0]: value") {
+		t.Errorf("check-config of a bad bans file: %v", err)
+	}
+}
