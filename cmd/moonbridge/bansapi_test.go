@@ -186,6 +186,10 @@ func TestBansAPIWritesTheFile(t *testing.T) {
 			if code, body := call(t, server, "DELETE", "/bans/address/203.0.113.0/24", ""); code != 200 || !strings.Contains(body, "a bot farm") {
 				t.Errorf("DELETE a network: %d %s", code, body)
 			}
+			call(t, server, "POST", "/bans", `{"kind":"address","value":"203.0.113.0/24"}`)
+			if code, body := call(t, server, "DELETE", "/bans/address/203.0.113.0%2F24", ""); code != 200 {
+				t.Errorf("DELETE a network with its slash escaped (encodeURIComponent): %d %s", code, body)
+			}
 			if code, _ := call(t, server, "DELETE", "/bans/name/STEVE", ""); code != 200 {
 				t.Errorf("DELETE by another case: %d", code)
 			}
@@ -195,8 +199,8 @@ func TestBansAPIWritesTheFile(t *testing.T) {
 			if list, _, _ := readBansFile(path, time.Now()); len(list) != 0 {
 				t.Errorf("after the deletes the file holds %+v", list)
 			}
-			if n := strings.Count(logs.String(), `"token":true`); n != 5 || !strings.Contains(logs.String(), `"from":"127.0.0.1:`) {
-				t.Errorf("want 5 action lines saying who asked (the refused one too), log:\n%s", logs.String())
+			if n := strings.Count(logs.String(), `"token":true`); n != 7 || !strings.Contains(logs.String(), `"from":"127.0.0.1:`) {
+				t.Errorf("want 7 action lines saying who asked (the refused one too), log:\n%s", logs.String())
 			}
 		})
 	}
