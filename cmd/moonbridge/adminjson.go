@@ -77,5 +77,5 @@ func (a adminAudit) line(r *http.Request, action string, err error) *zerolog.Eve
 	if err != nil {
 		ev = a.log.Warn().Err(err)
 	}
-	return ev.Str("action", action).Str("from", r.RemoteAddr).Bool("token", a.token).Str("path", r.URL.Path)
+	return ev.Str("action", action).Str("from", r.RemoteAddr).Bool("token", a.token).Str("path", shortValue(r.URL.Path))
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/bans"
@@ -115,12 +117,18 @@ func removeBan(store *banStore, kind bans.Kind, value string) (bans.Ban, error) 
 	return removed, nil
 }
 
-// shortValue keeps a log line about a huge value short.
+// shortValue is a value as an action's log line quotes it: its first 64 bytes, control
+// characters as "?" (a refused value may hold any, and a console log is read on a terminal).
 func shortValue(s string) string {
 	if len(s) > 64 {
-		return s[:64] + "..."
+		s = s[:64] + "..."
 	}
-	return s
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // filePath is the bans file now; "" for none.

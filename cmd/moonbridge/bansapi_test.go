@@ -118,7 +118,7 @@ func TestBansAndSessionsNeedTheTokenToRead(t *testing.T) {
 func TestBansAPIRefusesHostileInput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bans.yaml")
 	src := &fakeSessions{}
-	server, store, _ := consoleServer(t, path, src)
+	server, store, logs := consoleServer(t, path, src)
 	for _, c := range []struct {
 		body string
 		code int
@@ -144,6 +144,9 @@ func TestBansAPIRefusesHostileInput(t *testing.T) {
 		if code != c.code || !strings.Contains(body, c.want) || !strings.HasPrefix(body, `{"error":`) {
 			t.Errorf("POST /bans %.60s: %d %.200s; want %d and %q", c.body, code, body, c.code, c.want)
 		}
+	}
+	if !strings.Contains(logs.String(), `"value":"Ste?ve"`) || !strings.Contains(logs.String(), `"value":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa..."`) {
+		t.Errorf("refused values are not logged shortened, without control characters:\n%.2000s", logs.String())
 	}
 	if got := store.list.All(time.Now()); len(got) != 0 || len(src.banned) != 0 {
 		t.Errorf("refused requests changed the list: %+v, kicked for %+v", got, src.banned)
