@@ -83,7 +83,7 @@ func (s *session) view() SessionInfo {
 	p := s.player.knownPlayer()
 	info := SessionInfo{
 		ID: strconv.FormatUint(s.id, 10), Player: p.name, UUID: p.uuid, Online: p.online, Client: s.info.client.String(),
-		Transport: s.protocol, BytesUp: up, BytesDown: down, Since: s.started, Relaying: s.meters.started(),
+		Transport: s.protocol, BytesUp: up, BytesDown: down, Since: s.started.UTC(), Relaying: s.meters.started(),
 		Route: s.routeName(),
 	}
 	return info
