@@ -154,7 +154,8 @@ func fileSum(path string) ([sha256.Size]byte, error) {
 
 // readBansFile reads and checks the bans file: none when it does not exist yet (the API's
 // first change makes it). A ban that has ended by now is left out; any other entry that does
-// not check out makes the whole file refused, with every such entry's index and reason.
+// not check out makes the whole file refused, the error naming the first maxEntryErrors such
+// entries, with their index and reason.
 func readBansFile(path string, now time.Time) ([]bans.Ban, [sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	text, err := readBounded(path)
