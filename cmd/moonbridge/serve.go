@@ -9,6 +9,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/bans"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
@@ -23,10 +24,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
-// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
-// server.
-func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// of the file's routes with its others (nil: the file's alone); list is the bans it checks
+// (nil: none). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	relayCfg.Bans = list
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -59,12 +61,16 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
-	srv, tlsServer, err := newRelay(cfg, book, log)
+	store, err := openBans(cfg.BansFile, log)
+	if err != nil {
+		return err
+	}
+	srv, tlsServer, err := newRelay(cfg, book, store.list, log)
 	if err != nil {
 		return err
 	}
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -80,7 +86,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, log, srv, reloads.reloads, book.Gauge(), store.list)
 	if err != nil {
 		srv.Close()
 		return err
