@@ -12,6 +12,7 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/enum"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
@@ -73,6 +74,8 @@ type Config struct {
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
+	// Tracer traces joins (tracing.go); nil: off. Read at New; a Reload does not change it.
+	Tracer *tracing.Tracer
 	Logger zerolog.Logger
 }
 
@@ -118,7 +121,8 @@ type Server struct {
 	blocks    *blockList   // addresses refused at accept (blocklist.go)
 	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
-	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
+	engine *loop.Engine    // the event loops established sessions run on; nil: goroutines (datapath.go)
+	tracer *tracing.Tracer // joins' traces (tracing.go); nil: off
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -137,6 +141,7 @@ func New(cfg Config) (*Server, error) {
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
 		bans:      cfg.Bans,
+		tracer:    cfg.Tracer,
 	}
 	if s.bans == nil {
 		s.bans = bans.NewList()

@@ -109,6 +109,7 @@ func (s *session) run() (onLoop bool) {
 // closeAndLog ends a session that did not go to an event loop: both sides close, the end line
 // is written, and the login's cipher freed (both pumps have returned).
 func (s *session) closeAndLog() {
+	s.traceEnd()
 	s.end.Close()
 	s.endMoves()
 	if !s.quiet {
@@ -157,6 +158,7 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 // relay hands the session to an event loop (onLoop) or runs both pumps until both directions
 // are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
+	s.traceRelayed()
 	s.down.SetReadDeadline(time.Time{})
 	s.line.relayed = true
 	s.end.AddSocket(func(error) { backend.Close() })

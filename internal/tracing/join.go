@@ -36,6 +36,7 @@ type Join struct {
 	firstSize  int
 	reason     string // a refusal's reason, for Close
 	refusal    error
+	held       bool // a session ends the join (Hold); Close leaves it
 	ended      bool
 }
 
@@ -153,15 +154,29 @@ func (j *Join) Parent(header http.Header) {
 	}
 }
 
-// Close ends a join whose connection closed before its session ended it: refused (Refuse said
-// why) or closed by the client. A join already ended stays as it is.
+// Hold gives the join to the connection's session, which ends it with End: from now on Close,
+// which the connection's close calls (also when a failing session closes it), leaves it.
+func (j *Join) Hold() {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	j.held = true
+	j.mu.Unlock()
+}
+
+// Close ends a join whose connection closed before it had a session: refused (Refuse said
+// why) or closed by the client. A join ended or held stays as it is.
 func (j *Join) Close() {
 	if j == nil {
 		return
 	}
 	j.mu.Lock()
-	reason, err := j.reason, j.refusal
+	reason, err, held := j.reason, j.refusal, j.held
 	j.mu.Unlock()
+	if held {
+		return
+	}
 	if reason != "" {
 		j.End("refused", err)
 		return
