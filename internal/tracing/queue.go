@@ -28,9 +28,9 @@ type queue struct {
 	timeout  time.Duration
 	log      zerolog.Logger
 
-	flushes  chan chan struct{}      // ForceFlush: export what is queued, then answer
-	stop     chan context.Context    // Shutdown: export what is queued within the context, then end
-	done     chan struct{}           // run has ended
+	flushes  chan chan struct{}   // ForceFlush: export what is queued, then answer
+	stop     chan context.Context // Shutdown: export what is queued within the context, then end
+	done     chan struct{}        // run has ended
 	stopOnce sync.Once
 	lastWarn time.Time // run's own
 
