@@ -40,7 +40,7 @@ func prepareAsServe(cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	srv, tlsServer, err := newRelay(cfg, nil, store.list, zerolog.Nop())
+	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/bans"
 )
@@ -25,10 +26,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
 // of the file's routes with its others (nil: the file's alone); list is the bans it checks
-// (nil: none). The caller closes the TLS server.
-func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// (nil: none); tracer traces its joins (nil: off). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
 	relayCfg.Bans = list
+	relayCfg.Tracer = tracer
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -65,7 +67,12 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if err != nil {
 		return err
 	}
-	srv, tlsServer, err := newRelay(cfg, book, store.list, log)
+	tracer, err := startTracing(cfg.Tracing, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing(tracer, cfg.Tracing, log) // after the relay has closed: its last joins go too
+	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, log)
 	if err != nil {
 		return err
 	}
@@ -86,7 +93,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, log, srv, reloads.reloads, book.Gauge(), store.list)
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, log, withTracer(tracer, srv, reloads.reloads, book.Gauge(), store.list)...)
 	if err != nil {
 		srv.Close()
 		return err

@@ -55,6 +55,8 @@ type Config struct {
 	LandingPage relay.LandingPage `yaml:"landing_page"`
 	// Discovery finds routes outside this file, validated and served as the file's are.
 	Discovery Discovery `yaml:"discovery"`
+	// Tracing exports traces of joins to an OpenTelemetry collector (tracing.go); off by default.
+	Tracing Tracing `yaml:"tracing"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -230,5 +232,6 @@ func Default() Config {
 		},
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Tracing:   defaultTracing(),
 	}
 }
