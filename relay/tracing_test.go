@@ -349,7 +349,7 @@ func TestTraceOfARefusedConnection(t *testing.T) {
 
 // The hooks a join runs cost no allocation with tracing off (the join path allocates what it
 // did before); with tracing on they do, which shows the count can fail.
-func TestTraceHooksOffAllocateNothing(t *testing.T) {
+func TestTraceHooksOffZeroAllocs(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		var tr *tracing.Tracer
 		if on {
