@@ -111,13 +111,17 @@ func (s *session) traceSessionServer() func(start time.Time, err error) {
 	return func(start time.Time, err error) { j.Step(tracing.StepSessionServer, start, err) }
 }
 
-// traceRelayed ends the join: the session relays now.
+// traceRelayed ends the join: the session relays now, and holds no trace while it does (a
+// Join is about 1.4 KB).
 func (s *session) traceRelayed() {
 	if s.info.trace == nil {
 		return
 	}
 	s.traceWho()
 	s.info.trace.End("relayed", nil)
+	s.info.mu.Lock() // closeTrace may read it on another goroutine (a Close of the server)
+	s.info.trace = nil
+	s.info.mu.Unlock()
 }
 
 // traceEnd ends the join of a session that ended before it relayed (unless traceRelayed has),
@@ -145,9 +149,12 @@ func (s *session) traceWho() {
 // closeTrace ends the join of a connection that closes before its session ended it: refused
 // (the reason report noted) or left.
 func (i *connInfo) closeTrace() {
-	if i.trace == nil {
+	i.mu.Lock()
+	j, client := i.trace, i.client
+	i.mu.Unlock()
+	if j == nil {
 		return
 	}
-	i.trace.Set(tracing.AttrClient, i.clientAddr().Addr().Unmap().String())
-	i.trace.Close()
+	j.Set(tracing.AttrClient, client.Addr().Unmap().String())
+	j.Close()
 }

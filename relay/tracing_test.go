@@ -99,6 +99,21 @@ func (j joinSpans) under(t *testing.T, name string, parent *tracepb.Span) *trace
 	return s
 }
 
+// tracesHeld counts the server's sessions that hold a trace.
+func tracesHeld(srv *Server) int {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	n := 0
+	for sess := range srv.sessions {
+		sess.info.mu.Lock()
+		if sess.info.trace != nil {
+			n++
+		}
+		sess.info.mu.Unlock()
+	}
+	return n
+}
+
 func stepNames(steps map[string]*tracepb.Span) []string {
 	var names []string
 	for n := range steps {
@@ -131,13 +146,16 @@ func TestTraceOfAJoin(t *testing.T) {
 			rcv := tracingtest.Start(t)
 			tr := startTracer(t, rcv.URL, nil)
 			backend := startBackend(t, false)
-			_, addr := startProxy(t, func(c *Config) {
+			srv, addr := startProxy(t, func(c *Config) {
 				c.Routes = routeTo(backend.addr())
 				c.TLS = tlsServer(t, tc.provider)
 				c.Tracer = tr
 			}, tc.transport)
 			conn := dialClient(t, tc.transport, addr)
 			exchange(t, conn, "play.example.net", 4096)
+			if n := tracesHeld(srv); n != 0 {
+				t.Errorf("%d relaying sessions still hold their trace", n)
+			}
 			conn.Close()
 			shutdownTracer(t, tr)
 
@@ -181,7 +199,7 @@ func TestTraceOfAJoin(t *testing.T) {
 func TestTraceOfAFailedJoin(t *testing.T) {
 	rcv := tracingtest.Start(t)
 	tr := startTracer(t, rcv.URL, nil)
-	_, addr := startProxy(t, func(c *Config) {
+	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(testutil.ClosedPort(t))
 		c.Tracer = tr
 	}, Minecraft)
@@ -190,6 +208,8 @@ func TestTraceOfAFailedJoin(t *testing.T) {
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	io.Copy(io.Discard, conn) // the fallback's disconnect, then the close
 	conn.Close()
+	// The session closed the player's side as it failed; its join ends as the session does.
+	testutil.WaitFor(t, "the session's end", func() bool { return srv.sessionCount() == 0 })
 	shutdownTracer(t, tr)
 
 	j := oneJoin(t, rcv.Spans())

@@ -1,6 +1,7 @@
 package tracing
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"net/http"
@@ -70,16 +71,12 @@ func New(cfg Config, log zerolog.Logger) (*Tracer, error) {
 	return &Tracer{cfg: cfg, provider: provider, tracer: provider.Tracer("github.com/moonbridge/moonbridge"), queue: q, client: client}, nil
 }
 
+// withDefaults is c with its zero settings at their defaults, for a Config built in code (the
+// file's has every key).
 func (c Config) withDefaults() Config {
-	if c.ServiceName == "" {
-		c.ServiceName = DefaultServiceName
-	}
-	if c.QueueSize <= 0 {
-		c.QueueSize = DefaultQueueSize
-	}
-	if c.ExportTimeout <= 0 {
-		c.ExportTimeout = DefaultExportTimeout
-	}
+	c.ServiceName = cmp.Or(c.ServiceName, DefaultServiceName)
+	c.QueueSize = cmp.Or(max(c.QueueSize, 0), DefaultQueueSize)
+	c.ExportTimeout = cmp.Or(max(c.ExportTimeout, 0), DefaultExportTimeout)
 	return c
 }
 
