@@ -1,15 +1,14 @@
 package tracing
 
 import (
-	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/trace"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
 // Span names of the join, by what its hello asked.
@@ -28,11 +27,11 @@ type Join struct {
 
 	mu         sync.Mutex
 	steps      [numSteps]record
-	attrs      [numAttrs]attribute.KeyValue // Key "": not set
+	attrs      [numAttrs]*commonpb.KeyValue // nil: not set
 	name       string
-	status     bool              // a server-list ping
-	parent     trace.SpanContext // a trusted traceparent's; invalid: none
-	firstBytes time.Time         // when the backend got the first bytes; zero: never
+	status     bool      // a server-list ping
+	parent     parent    // a trusted traceparent's; not valid: none
+	firstBytes time.Time // when the backend got the first bytes; zero: never
 	firstSize  int
 	reason     string // a refusal's reason, for Close
 	refusal    error
@@ -92,7 +91,7 @@ func (j *Join) Set(a Attr, v string) {
 		v = clean(v, maxClientText)
 	}
 	j.mu.Lock()
-	j.attrs[a] = attribute.String(attrInfo[a].key, v)
+	j.attrs[a] = stringKV(attrInfo[a].key, v)
 	j.mu.Unlock()
 }
 
@@ -102,7 +101,7 @@ func (j *Join) SetInt(a Attr, v int64) {
 		return
 	}
 	j.mu.Lock()
-	j.attrs[a] = attribute.Int64(attrInfo[a].key, v)
+	j.attrs[a] = intKV(attrInfo[a].key, v)
 	j.mu.Unlock()
 }
 
@@ -146,10 +145,9 @@ func (j *Join) Parent(header http.Header) {
 	if j == nil || !j.t.cfg.TrustParent {
 		return
 	}
-	ctx := propagation.TraceContext{}.Extract(context.Background(), propagation.HeaderCarrier(header))
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() && sc.IsRemote() {
+	if p := parseParent(header); p.valid {
 		j.mu.Lock()
-		j.parent = sc
+		j.parent = p
 		j.mu.Unlock()
 	}
 }
@@ -198,44 +196,57 @@ func (j *Join) End(outcome string, err error) {
 		return
 	}
 	j.ended = true
-	if j.status && !j.t.cfg.StatusPings {
+	if j.status && !j.t.cfg.StatusPings || !j.sampled() {
 		return
 	}
-	if !j.parent.IsValid() && j.t.cfg.TrustParent && !j.t.sampled() {
-		return // not drawn at Start: a trusted parent could have decided until now
-	}
-	j.export(now, outcome, err)
+	j.t.queue.add(j.spans(now, outcome, err))
 }
 
-// export makes the join's span and its steps' under it, with the times they had.
-func (j *Join) export(end time.Time, outcome string, err error) {
-	ctx := context.Background()
-	if j.parent.IsValid() {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, j.parent)
+// sampled says whether the join is exported: a trusted parent's flag decides; without one the
+// draw at Start did, or, when a parent could still have come, the draw now.
+func (j *Join) sampled() bool {
+	switch {
+	case j.parent.valid:
+		return j.parent.sampled
+	case j.t.cfg.TrustParent:
+		return j.t.sampled()
 	}
-	ctx, root := j.t.tracer.Start(ctx, j.spanName(), trace.WithTimestamp(j.start),
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(j.attributes(outcome)...))
-	var stepCtx [numSteps + 1]context.Context
-	stepCtx[noStep] = ctx
+	return true
+}
+
+// spans are the join's span and its steps' under it, with the times they had.
+func (j *Join) spans(end time.Time, outcome string, err error) []*tracepb.Span {
+	traceID := j.parent.traceID
+	if !j.parent.valid {
+		traceID = newTraceID()
+	}
+	root := &tracepb.Span{TraceId: traceID[:], SpanId: newSpanID(), Name: j.spanName(),
+		Kind: tracepb.Span_SPAN_KIND_SERVER, StartTimeUnixNano: unixNano(j.start), EndTimeUnixNano: unixNano(end),
+		Attributes: j.attributes(outcome), Status: status(err)}
+	if j.parent.valid {
+		root.ParentSpanId = j.parent.spanID[:]
+	}
+	if !j.firstBytes.IsZero() {
+		root.Events = []*tracepb.Span_Event{{Name: eventFirst, TimeUnixNano: unixNano(j.firstBytes),
+			Attributes: []*commonpb.KeyValue{intKV(keyFirstBytes, int64(j.firstSize))}}}
+	}
+	spans := []*tracepb.Span{root}
+	var ids [numSteps + 1][]byte
+	ids[noStep] = root.SpanId
 	for step, r := range j.steps {
 		if !r.set {
 			continue
 		}
-		parent := stepCtx[stepInfo[step].parent]
-		if parent == nil {
-			parent = ctx
+		parentID := ids[stepInfo[step].parent]
+		if parentID == nil {
+			parentID = root.SpanId
 		}
-		var span trace.Span
-		stepCtx[step], span = j.t.tracer.Start(parent, stepInfo[step].name, trace.WithTimestamp(r.start))
-		failed(span, r.err)
-		span.End(trace.WithTimestamp(r.end))
+		ids[step] = newSpanID()
+		spans = append(spans, &tracepb.Span{TraceId: root.TraceId, SpanId: ids[step], ParentSpanId: parentID,
+			Name: stepInfo[step].name, Kind: tracepb.Span_SPAN_KIND_INTERNAL,
+			StartTimeUnixNano: unixNano(r.start), EndTimeUnixNano: unixNano(r.end), Status: status(r.err)})
 	}
-	if !j.firstBytes.IsZero() {
-		root.AddEvent(eventFirst, trace.WithTimestamp(j.firstBytes),
-			trace.WithAttributes(attribute.Int(keyFirstBytes, j.firstSize)))
-	}
-	failed(root, err)
-	root.End(trace.WithTimestamp(end))
+	return spans
 }
 
 func (j *Join) spanName() string {
@@ -246,23 +257,51 @@ func (j *Join) spanName() string {
 }
 
 // attributes are the join's attributes that were set, its outcome and its refusal's reason.
-func (j *Join) attributes(outcome string) []attribute.KeyValue {
-	kv := make([]attribute.KeyValue, 0, numAttrs+2)
+func (j *Join) attributes(outcome string) []*commonpb.KeyValue {
+	kv := make([]*commonpb.KeyValue, 0, numAttrs+2)
 	for _, a := range j.attrs {
-		if a.Key != "" {
+		if a != nil {
 			kv = append(kv, a)
 		}
 	}
-	kv = append(kv, attribute.String(keyOutcome, outcome))
+	kv = append(kv, stringKV(keyOutcome, outcome))
 	if j.reason != "" {
-		kv = append(kv, attribute.String(keyReason, j.reason))
+		kv = append(kv, stringKV(keyReason, j.reason))
 	}
 	return kv
 }
 
-// failed marks span as failed with err's text, capped and cleaned; nil leaves it unset.
-func failed(span trace.Span, err error) {
-	if err != nil {
-		span.SetStatus(codes.Error, clean(err.Error(), maxErrorText))
+// status is an error status with err's text, capped and cleaned; nil for nil (unset).
+func status(err error) *tracepb.Status {
+	if err == nil {
+		return nil
 	}
+	return &tracepb.Status{Code: tracepb.Status_STATUS_CODE_ERROR, Message: clean(err.Error(), maxErrorText)}
+}
+
+func stringKV(key, v string) *commonpb.KeyValue {
+	return &commonpb.KeyValue{Key: key, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: v}}}
+}
+
+func intKV(key string, v int64) *commonpb.KeyValue {
+	return &commonpb.KeyValue{Key: key, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_IntValue{IntValue: v}}}
+}
+
+func unixNano(t time.Time) uint64 { return uint64(t.UnixNano()) }
+
+// newTraceID and newSpanID are random ids, never all zero (which means none).
+func newTraceID() (id [16]byte) {
+	for id == [16]byte{} {
+		binary.LittleEndian.PutUint64(id[:8], rand.Uint64())
+		binary.LittleEndian.PutUint64(id[8:], rand.Uint64())
+	}
+	return id
+}
+
+func newSpanID() []byte {
+	var id [8]byte
+	for id == [8]byte{} {
+		binary.LittleEndian.PutUint64(id[:], rand.Uint64())
+	}
+	return id[:]
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
 // Export batches: at most batchSize spans in one request, and what is queued leaves at least
@@ -19,17 +19,20 @@ const (
 	warnEvery = 30 * time.Second
 )
 
-// queue is the span processor: ended spans wait in a bounded channel for the one goroutine
-// (run) that exports them. OnEnd never waits: a full channel drops the span and counts it. It
-// stands in for the SDK's batch processor, which drops as well but does not say how many.
+// queue holds ended joins' spans for the one goroutine (run) that exports them. add never
+// waits: a join whose spans do not fit is dropped whole and counted.
 type queue struct {
-	exporter sdktrace.SpanExporter
-	spans    chan sdktrace.ReadOnlySpan
-	timeout  time.Duration
-	log      zerolog.Logger
+	export  func(context.Context, []*tracepb.Span) error
+	size    int
+	timeout time.Duration
+	log     zerolog.Logger
 
-	flushes  chan chan struct{}   // ForceFlush: export what is queued, then answer
-	stop     chan context.Context // Shutdown: export what is queued within the context, then end
+	mu      sync.Mutex
+	pending []*tracepb.Span
+	closed  bool // shut down: add drops
+
+	wake     chan struct{}        // pending has a full batch
+	stop     chan context.Context // shutdown: export what is queued within the context, then end
 	done     chan struct{}        // run has ended
 	stopOnce sync.Once
 	lastWarn time.Time // run's own
@@ -37,115 +40,92 @@ type queue struct {
 	exported, dropped, failed atomic.Uint64
 }
 
-func newQueue(exporter sdktrace.SpanExporter, size int, timeout time.Duration, log zerolog.Logger) *queue {
-	return &queue{exporter: exporter, spans: make(chan sdktrace.ReadOnlySpan, size), timeout: timeout, log: log,
-		flushes: make(chan chan struct{}), stop: make(chan context.Context, 1), done: make(chan struct{})}
+func newQueue(export func(context.Context, []*tracepb.Span) error, size int, timeout time.Duration, log zerolog.Logger) *queue {
+	return &queue{export: export, size: size, timeout: timeout, log: log, wake: make(chan struct{}, 1),
+		stop: make(chan context.Context, 1), done: make(chan struct{})}
 }
 
-func (q *queue) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-// OnEnd queues a span, or drops and counts it when the queue is full.
-func (q *queue) OnEnd(s sdktrace.ReadOnlySpan) {
-	select {
-	case q.spans <- s:
-	default:
-		q.dropped.Add(1)
+// add queues one join's spans, or drops and counts them all when they do not fit.
+func (q *queue) add(spans []*tracepb.Span) {
+	q.mu.Lock()
+	fits := !q.closed && len(q.pending)+len(spans) <= q.size
+	if fits {
+		q.pending = append(q.pending, spans...)
+	}
+	full := len(q.pending) >= batchSize
+	q.mu.Unlock()
+	if !fits {
+		q.dropped.Add(uint64(len(spans)))
+		return
+	}
+	if full {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-// run exports until Shutdown: a full batch at once, the rest every flushEvery.
+// run exports until shutdown: a full batch at once, the rest every flushEvery.
 func (q *queue) run() {
 	defer close(q.done)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
-	batch := make([]sdktrace.ReadOnlySpan, 0, batchSize)
 	for {
 		select {
-		case s := <-q.spans:
-			if batch = append(batch, s); len(batch) == batchSize {
-				batch = q.export(context.Background(), batch)
-			}
+		case <-q.wake:
+			q.send(context.Background())
 		case <-tick.C:
-			batch = q.export(context.Background(), batch)
-		case reply := <-q.flushes:
-			batch = q.drain(context.Background(), batch)
-			close(reply)
+			q.send(context.Background())
 		case ctx := <-q.stop:
-			q.drain(ctx, batch)
+			q.send(ctx)
 			return
 		}
 	}
 }
 
-// drain exports batch and everything queued now, in batches.
-func (q *queue) drain(ctx context.Context, batch []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan {
-	for {
-		select {
-		case s := <-q.spans:
-			if batch = append(batch, s); len(batch) == batchSize {
-				batch = q.export(ctx, batch)
-			}
-		default:
-			return q.export(ctx, batch)
-		}
+// send exports everything queued now, in batches.
+func (q *queue) send(ctx context.Context) {
+	q.mu.Lock()
+	spans := q.pending
+	q.pending = nil
+	q.mu.Unlock()
+	for len(spans) > 0 {
+		n := min(len(spans), batchSize)
+		q.sendBatch(ctx, spans[:n])
+		spans = spans[n:]
 	}
 }
 
-// export sends batch within the export timeout (and ctx) and counts the result; it returns
-// the batch emptied for reuse.
-func (q *queue) export(ctx context.Context, batch []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan {
-	if len(batch) == 0 {
-		return batch
-	}
+// sendBatch exports one batch within the export timeout (and ctx) and counts the result.
+func (q *queue) sendBatch(ctx context.Context, batch []*tracepb.Span) {
 	ctx, cancel := context.WithTimeout(ctx, q.timeout)
-	err := q.exporter.ExportSpans(ctx, batch)
+	err := q.export(ctx, batch)
 	cancel()
 	if err == nil {
 		q.exported.Add(uint64(len(batch)))
-	} else {
-		q.failed.Add(uint64(len(batch)))
-		q.warn(err, len(batch))
+		return
 	}
-	clear(batch) // the spans are garbage now
-	return batch[:0]
-}
-
-// warn logs a failed export, at most once per warnEvery; the counts have every one.
-func (q *queue) warn(err error, spans int) {
-	if now := time.Now(); now.Sub(q.lastWarn) >= warnEvery {
+	q.failed.Add(uint64(len(batch)))
+	if now := time.Now(); now.Sub(q.lastWarn) >= warnEvery { // the counts have every failure
 		q.lastWarn = now
-		q.log.Warn().Err(err).Int("spans", spans).Uint64("failed_total", q.failed.Load()).
+		q.log.Warn().Err(err).Int("spans", len(batch)).Uint64("failed_total", q.failed.Load()).
 			Msg("trace export failed; its spans are dropped")
 	}
 }
 
-// ForceFlush exports what is queued now, waiting at most until ctx ends.
-func (q *queue) ForceFlush(ctx context.Context) error {
-	reply := make(chan struct{})
-	select {
-	case q.flushes <- reply:
-	case <-q.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-reply:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Shutdown exports what is queued within ctx, then stops the exporter.
-func (q *queue) Shutdown(ctx context.Context) error {
+// shutdown exports what is queued within ctx and ends run; what is added later is dropped.
+func (q *queue) shutdown(ctx context.Context) error {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
 	q.stopOnce.Do(func() { q.stop <- ctx })
 	select {
 	case <-q.done:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return q.exporter.Shutdown(ctx)
 }
 
 func (q *queue) stats() Stats {

@@ -4,34 +4,41 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
-// A full queue drops what comes and counts it; what it holds is exported at a flush.
+// A join whose spans do not fit in the queue is dropped whole and counted; what the queue
+// holds is exported at shutdown.
 func TestQueueDropsWhenFull(t *testing.T) {
-	exporter := tracetest.NewInMemoryExporter()
-	q := newQueue(exporter, 2, time.Second, zerolog.Nop())
-	for range 5 {
-		q.OnEnd(tracetest.SpanStub{Name: "step"}.Snapshot()) // nothing takes them yet
-	}
+	var mu sync.Mutex
+	var got []*tracepb.Span
+	q := newQueue(func(_ context.Context, spans []*tracepb.Span) error {
+		mu.Lock()
+		got = append(got, spans...)
+		mu.Unlock()
+		return nil
+	}, 4, time.Second, zerolog.Nop())
+	join := func(n int) []*tracepb.Span { return make([]*tracepb.Span, n) }
+	q.add(join(2))
+	q.add(join(3)) // 2+3 > 4: nothing runs yet to take the first
+	q.add(join(2))
 	go q.run()
-	if err := q.ForceFlush(context.Background()); err != nil {
+	if err := q.shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if st := q.stats(); st != (Stats{Exported: 2, Dropped: 3}) {
-		t.Errorf("stats %+v, want 2 exported and 3 dropped", st)
+	q.add(join(1)) // after shutdown
+	if st := q.stats(); st != (Stats{Exported: 4, Dropped: 4}) {
+		t.Errorf("stats %+v, want 4 exported and 4 dropped", st)
 	}
-	if got := len(exporter.GetSpans()); got != 2 {
-		t.Errorf("the exporter got %d spans, want 2", got)
-	}
-	if err := q.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
+	if len(got) != 4 {
+		t.Errorf("the collector got %d spans, want 4", len(got))
 	}
 }
 

@@ -8,29 +8,20 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 )
 
 // Tracer makes the Joins of connections and exports their spans. A nil *Tracer is tracing off:
 // Start returns nil and Shutdown does nothing.
 type Tracer struct {
 	cfg      Config
-	provider *sdktrace.TracerProvider
-	tracer   trace.Tracer
 	queue    *queue
-	client   *http.Client
+	exporter *exporter
 }
 
-// Span limits: the relay caps what a client wrote itself (clean), these are the bound behind it.
-const (
-	maxAttributeLength = 256
-	maxAttributes      = 32
-	maxEvents          = 4
-)
+// scopeName names the instrumentation in the collector (the scope of every span).
+const scopeName = "github.com/moonbridge/moonbridge"
 
 // New starts a Tracer that exports to cfg.Endpoint; nil (off) when the endpoint is "".
 func New(cfg Config, log zerolog.Logger) (*Tracer, error) {
@@ -42,33 +33,11 @@ func New(cfg Config, log zerolog.Logger) (*Tracer, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	// A client of its own: no proxy from the environment, and its idle connections close at
-	// Shutdown (the exporter's shared transport would keep them).
-	client := &http.Client{Timeout: cfg.ExportTimeout, Transport: &http.Transport{
-		TLSClientConfig: cfg.TLS, MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
-		TLSHandshakeTimeout: cfg.ExportTimeout, ResponseHeaderTimeout: cfg.ExportTimeout,
-	}}
-	exporter, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(endpoint),
-		otlptracehttp.WithHeaders(cfg.Headers), otlptracehttp.WithHTTPClient(client),
-		otlptracehttp.WithTimeout(cfg.ExportTimeout), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: false}))
-	if err != nil {
-		return nil, err
-	}
-	q := newQueue(exporter, cfg.QueueSize, cfg.ExportTimeout, log)
-	provider := sdktrace.NewTracerProvider(
-		sdktrace.WithSpanProcessor(q),
-		// The Join decides: a join of its own was sampled when it started or ends (sampled); a
-		// trusted parent's flag decides for its child.
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.AlwaysSample())),
-		sdktrace.WithResource(resource.NewSchemaless(
-			attribute.String("service.name", cfg.ServiceName), attribute.String("service.version", cfg.ServiceVersion))),
-		sdktrace.WithRawSpanLimits(sdktrace.SpanLimits{
-			AttributeValueLengthLimit: maxAttributeLength, AttributeCountLimit: maxAttributes,
-			EventCountLimit: maxEvents, AttributePerEventCountLimit: maxAttributes,
-		}),
-	)
+	exp := newExporter(endpoint, cfg, &resourcepb.Resource{Attributes: []*commonpb.KeyValue{
+		stringKV("service.name", cfg.ServiceName), stringKV("service.version", cfg.ServiceVersion)}})
+	q := newQueue(exp.export, cfg.QueueSize, cfg.ExportTimeout, log)
 	go q.run()
-	return &Tracer{cfg: cfg, provider: provider, tracer: provider.Tracer("github.com/moonbridge/moonbridge"), queue: q, client: client}, nil
+	return &Tracer{cfg: cfg, queue: q, exporter: exp}, nil
 }
 
 // withDefaults is c with its zero settings at their defaults, for a Config built in code (the
@@ -98,21 +67,21 @@ func (t *Tracer) TrustsParent() bool { return t != nil && t.cfg.TrustParent }
 // sampled draws whether a join without a parent is traced.
 func (t *Tracer) sampled() bool { return rand.Float64() < t.cfg.SampleRatio }
 
-// Shutdown exports what is queued, within ctx, and stops the exporter; joins that end later
-// are not exported.
+// Shutdown exports what is queued, within ctx, and stops; joins that end later are dropped
+// and counted.
 func (t *Tracer) Shutdown(ctx context.Context) error {
 	if t == nil {
 		return nil
 	}
-	err := t.provider.Shutdown(ctx)
-	t.client.CloseIdleConnections()
+	err := t.queue.shutdown(ctx)
+	t.exporter.client.CloseIdleConnections()
 	return err
 }
 
 // Stats are the spans the queue has handled so far.
 type Stats struct {
 	Exported uint64 // the collector took them
-	Dropped  uint64 // the queue was full
+	Dropped  uint64 // the queue was full, or shut down
 	Failed   uint64 // their export failed or timed out
 }
 
@@ -122,4 +91,13 @@ func (t *Tracer) Stats() Stats {
 		return Stats{}
 	}
 	return t.queue.stats()
+}
+
+// newClient is the exporter's HTTP client: no proxy from the environment, its own idle
+// connections (closed at Shutdown), every wait bounded by the export timeout.
+func newClient(cfg Config) *http.Client {
+	return &http.Client{Timeout: cfg.ExportTimeout, Transport: &http.Transport{
+		TLSClientConfig: cfg.TLS, MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
+		TLSHandshakeTimeout: cfg.ExportTimeout, ResponseHeaderTimeout: cfg.ExportTimeout,
+	}}
 }
