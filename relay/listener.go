@@ -223,7 +223,7 @@ func (ln *listener) refuseCheap(conn *clientConn, reason string, err error) {
 // reportCheap counts a cheap refusal (refusal.go) once per connection, as report does others.
 func (ln *listener) reportCheap(info *connInfo, client netip.AddrPort, reason string, err error) {
 	if info.reported.CompareAndSwap(false, true) {
-		info.trace.Refuse(reason, err)
+		info.refuseTrace(reason, err)
 		ln.srv.cheapRefusal(ln.log, reason, client, err)
 	}
 }
@@ -232,7 +232,7 @@ func (ln *listener) reportCheap(info *connInfo, client netip.AddrPort, reason st
 // follows from it (a TLS handshake failing on a socket the timer closed) is not counted again.
 func (ln *listener) report(info *connInfo, client netip.AddrPort, reason string, err error) {
 	if info.reported.CompareAndSwap(false, true) {
-		info.trace.Refuse(reason, err)
+		info.refuseTrace(reason, err)
 		ln.srv.refusal(ln.log, reason, client, err)
 	}
 }

@@ -146,6 +146,15 @@ func (s *session) traceWho() {
 	}
 }
 
+// refuseTrace notes why the connection is refused, for its join's end. It may run on the
+// handshake timer's goroutine or the memory guard's, hence the lock.
+func (i *connInfo) refuseTrace(reason string, err error) {
+	i.mu.Lock()
+	j := i.trace
+	i.mu.Unlock()
+	j.Refuse(reason, err)
+}
+
 // closeTrace ends the join of a connection that closes before its session ended it: refused
 // (the reason report noted) or left.
 func (i *connInfo) closeTrace() {
