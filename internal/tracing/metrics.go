@@ -3,7 +3,7 @@ package tracing
 import "github.com/prometheus/client_golang/prometheus"
 
 var spansDesc = prometheus.NewDesc("moonbridge_trace_spans_total",
-	"Spans of joins by what became of them: exported, dropped (the export queue was full), failed (the collector failed or did not answer in time).",
+	"Spans of joins by what became of them: exported, dropped (the export queue was full, or the process was stopping), failed (the collector failed or did not answer in time).",
 	[]string{"result"}, nil)
 
 // Describe and Collect make the Tracer a prometheus.Collector of its queue's counts.
