@@ -408,3 +408,30 @@ func TestTraceHooksOffZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// A WebSocket upgrade access control refuses (403: the address is on the route's deny list)
+// is a refused connection whose reason names the access check.
+func TestTraceOfAnUpgradeAccessRefused(t *testing.T) {
+	rcv := tracingtest.Start(t)
+	tr := startTracer(t, rcv.URL, nil)
+	backend := startBackend(t, false)
+	_, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(backend.addr())
+		c.Routes[0].Access.Deny = mustNets(t, "127.0.0.0/8")
+		c.Tracer = tr
+	}, WS)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if conn, err := ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"}); err == nil {
+		conn.Close()
+		t.Fatal("the upgrade went through")
+	}
+	testutil.WaitFor(t, "the refused upgrade's span", func() bool { return tr.Stats().Exported >= 1 })
+	shutdownTracer(t, tr)
+
+	j := oneJoin(t, rcv.Spans())
+	wantAttrs(t, j.root, map[string]string{"moonbridge.outcome": "refused", "moonbridge.reason": "access_address"})
+	if j.root.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR {
+		t.Errorf("the span's status is %v, want an error", j.root.Status)
+	}
+}
