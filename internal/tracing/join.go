@@ -1,14 +1,14 @@
 package tracing
 
 import (
-	"encoding/binary"
-	"math/rand/v2"
+	"context"
 	"net/http"
 	"sync"
 	"time"
 
-	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Span names of the join, by what its hello asked.
@@ -27,7 +27,8 @@ type Join struct {
 
 	mu         sync.Mutex
 	steps      [numSteps]record
-	attrs      [numAttrs]*commonpb.KeyValue // nil: not set
+	traceID    trace.TraceID // the trace of the join's span when it has no parent
+	attrs      [numAttrs]attribute.KeyValue // not Valid: not set
 	name       string
 	status     bool      // a server-list ping
 	parent     parent    // a trusted traceparent's; not valid: none
@@ -91,7 +92,7 @@ func (j *Join) Set(a Attr, v string) {
 		v = clean(v, maxClientText)
 	}
 	j.mu.Lock()
-	j.attrs[a] = stringKV(attrInfo[a].key, v)
+	j.attrs[a] = attribute.String(attrInfo[a].key, v)
 	j.mu.Unlock()
 }
 
@@ -101,7 +102,7 @@ func (j *Join) SetInt(a Attr, v int64) {
 		return
 	}
 	j.mu.Lock()
-	j.attrs[a] = intKV(attrInfo[a].key, v)
+	j.attrs[a] = attribute.Int64(attrInfo[a].key, v)
 	j.mu.Unlock()
 }
 
@@ -196,57 +197,63 @@ func (j *Join) End(outcome string, err error) {
 		return
 	}
 	j.ended = true
-	if j.status && !j.t.cfg.StatusPings || !j.sampled() {
+	if j.status && !j.t.cfg.StatusPings {
 		return
 	}
-	j.t.queue.add(j.spans(now, outcome, err))
+	j.export(now, outcome, err)
 }
 
-// sampled says whether the join is exported: a trusted parent's flag decides; without one the
-// draw at Start did, or, when a parent could still have come, the draw now.
-func (j *Join) sampled() bool {
-	switch {
-	case j.parent.valid:
-		return j.parent.sampled
-	case j.t.cfg.TrustParent:
-		return j.t.sampled()
-	}
-	return true
-}
-
-// spans are the join's span and its steps' under it, with the times they had.
-func (j *Join) spans(end time.Time, outcome string, err error) []*tracepb.Span {
-	traceID := j.parent.traceID
-	if !j.parent.valid {
-		traceID = newTraceID()
-	}
-	root := &tracepb.Span{TraceId: traceID[:], SpanId: newSpanID(), Name: j.spanName(),
-		Kind: tracepb.Span_SPAN_KIND_SERVER, StartTimeUnixNano: unixNano(j.start), EndTimeUnixNano: unixNano(end),
-		Attributes: j.attributes(outcome), Status: status(err)}
+// export makes the join's spans, ending at end with outcome and err, when it is sampled and
+// the queue has room for them all. A trusted parent's flag decides the sampling; without one
+// the trace id does (drawn at Start, so the decision there stands).
+func (j *Join) export(end time.Time, outcome string, err error) {
+	ctx := withTraceID(context.Background(), j.traceID)
 	if j.parent.valid {
-		root.ParentSpanId = j.parent.spanID[:]
+		ctx = trace.ContextWithRemoteSpanContext(ctx, j.parent.spanContext())
 	}
+	if !j.t.sampled(ctx, j.traceID) {
+		return
+	}
+	j.t.queue.admit(j.spanCount(), func() { j.makeSpans(ctx, end, outcome, err) })
+}
+
+// spanCount is the number of spans makeSpans makes: the join's and one per step recorded.
+func (j *Join) spanCount() int {
+	n := 1
+	for _, r := range j.steps {
+		if r.set {
+			n++
+		}
+	}
+	return n
+}
+
+// makeSpans starts and ends the join's span and its steps' under it, with the times they had.
+func (j *Join) makeSpans(ctx context.Context, end time.Time, outcome string, err error) {
+	ctx, root := j.t.tracer.Start(ctx, j.spanName(), trace.WithTimestamp(j.start),
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(j.attributes(outcome)...))
+	setError(root, err)
 	if !j.firstBytes.IsZero() {
-		root.Events = []*tracepb.Span_Event{{Name: eventFirst, TimeUnixNano: unixNano(j.firstBytes),
-			Attributes: []*commonpb.KeyValue{intKV(keyFirstBytes, int64(j.firstSize))}}}
+		root.AddEvent(eventFirst, trace.WithTimestamp(j.firstBytes),
+			trace.WithAttributes(attribute.Int64(keyFirstBytes, int64(j.firstSize))))
 	}
-	spans := []*tracepb.Span{root}
-	var ids [numSteps + 1][]byte
-	ids[noStep] = root.SpanId
+	var under [numSteps + 1]context.Context // each step's span's context, for the steps under it
+	under[noStep] = ctx
 	for step, r := range j.steps {
 		if !r.set {
 			continue
 		}
-		parentID := ids[stepInfo[step].parent]
-		if parentID == nil {
-			parentID = root.SpanId
+		parent := under[stepInfo[step].parent]
+		if parent == nil {
+			parent = ctx
 		}
-		ids[step] = newSpanID()
-		spans = append(spans, &tracepb.Span{TraceId: root.TraceId, SpanId: ids[step], ParentSpanId: parentID,
-			Name: stepInfo[step].name, Kind: tracepb.Span_SPAN_KIND_INTERNAL,
-			StartTimeUnixNano: unixNano(r.start), EndTimeUnixNano: unixNano(r.end), Status: status(r.err)})
+		var span trace.Span
+		under[step], span = j.t.tracer.Start(parent, stepInfo[step].name, trace.WithTimestamp(r.start),
+			trace.WithSpanKind(trace.SpanKindInternal))
+		setError(span, r.err)
+		span.End(trace.WithTimestamp(r.end))
 	}
-	return spans
+	root.End(trace.WithTimestamp(end))
 }
 
 func (j *Join) spanName() string {
@@ -257,51 +264,23 @@ func (j *Join) spanName() string {
 }
 
 // attributes are the join's attributes that were set, its outcome and its refusal's reason.
-func (j *Join) attributes(outcome string) []*commonpb.KeyValue {
-	kv := make([]*commonpb.KeyValue, 0, numAttrs+2)
+func (j *Join) attributes(outcome string) []attribute.KeyValue {
+	kv := make([]attribute.KeyValue, 0, numAttrs+2)
 	for _, a := range j.attrs {
-		if a != nil {
+		if a.Valid() {
 			kv = append(kv, a)
 		}
 	}
-	kv = append(kv, stringKV(keyOutcome, outcome))
+	kv = append(kv, attribute.String(keyOutcome, outcome))
 	if j.reason != "" {
-		kv = append(kv, stringKV(keyReason, j.reason))
+		kv = append(kv, attribute.String(keyReason, j.reason))
 	}
 	return kv
 }
 
-// status is an error status with err's text, capped and cleaned; nil for nil (unset).
-func status(err error) *tracepb.Status {
-	if err == nil {
-		return nil
+// setError gives span the error status with err's text, capped and cleaned; nil leaves it unset.
+func setError(span trace.Span, err error) {
+	if err != nil {
+		span.SetStatus(codes.Error, clean(err.Error(), maxErrorText))
 	}
-	return &tracepb.Status{Code: tracepb.Status_STATUS_CODE_ERROR, Message: clean(err.Error(), maxErrorText)}
-}
-
-func stringKV(key, v string) *commonpb.KeyValue {
-	return &commonpb.KeyValue{Key: key, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: v}}}
-}
-
-func intKV(key string, v int64) *commonpb.KeyValue {
-	return &commonpb.KeyValue{Key: key, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_IntValue{IntValue: v}}}
-}
-
-func unixNano(t time.Time) uint64 { return uint64(t.UnixNano()) }
-
-// newTraceID and newSpanID are random ids, never all zero (which means none).
-func newTraceID() (id [16]byte) {
-	for id == [16]byte{} {
-		binary.LittleEndian.PutUint64(id[:8], rand.Uint64())
-		binary.LittleEndian.PutUint64(id[8:], rand.Uint64())
-	}
-	return id
-}
-
-func newSpanID() []byte {
-	var id [8]byte
-	for id == [8]byte{} {
-		binary.LittleEndian.PutUint64(id[:], rand.Uint64())
-	}
-	return id[:]
 }

@@ -3,12 +3,14 @@ package tracing
 import (
 	"encoding/hex"
 	"net/http"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // parent is a remote span a join may be the child of: a W3C traceparent header's.
 type parent struct {
-	traceID [16]byte
-	spanID  [8]byte
+	traceID trace.TraceID
+	spanID  trace.SpanID
 	sampled bool
 	valid   bool
 }
@@ -27,7 +29,7 @@ func parseParent(header http.Header) parent {
 	var p parent
 	var version, flags [1]byte
 	if !decodeHex(version[:], v[:2]) || !decodeHex(p.traceID[:], v[3:35]) || !decodeHex(p.spanID[:], v[36:52]) ||
-		!decodeHex(flags[:], v[53:55]) || p.traceID == [16]byte{} || p.spanID == [8]byte{} {
+		!decodeHex(flags[:], v[53:55]) || !p.traceID.IsValid() || !p.spanID.IsValid() {
 		return parent{}
 	}
 	p.sampled, p.valid = flags[0]&1 == 1, true
@@ -43,4 +45,14 @@ func decodeHex(dst []byte, s string) bool {
 	}
 	n, err := hex.Decode(dst, []byte(s))
 	return err == nil && n == len(dst)
+}
+
+// spanContext is p as the remote parent of a span.
+func (p parent) spanContext() trace.SpanContext {
+	var flags trace.TraceFlags
+	if p.sampled {
+		flags = trace.FlagsSampled
+	}
+	return trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: p.traceID, SpanID: p.spanID, TraceFlags: flags, Remote: true})
 }

@@ -6,128 +6,73 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rs/zerolog"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
-// Export batches: at most batchSize spans in one request, and what is queued leaves at least
-// every flushEvery.
-const (
-	batchSize  = 512
-	flushEvery = time.Second
-	// warnEvery spaces the log lines of a failing collector.
-	warnEvery = 30 * time.Second
-)
-
-// queue holds ended joins' spans for the one goroutine (run) that exports them. add never
-// waits: a join whose spans do not fit is dropped whole and counted.
+// queue is the provider's span processor: the SDK's batch span processor (one export
+// goroutine, batches of batchSize at least every flushEvery, each export bounded by the export
+// timeout, never blocking the span's End) behind an admission that keeps the count exact.
+//
+// The batch processor drops a span when its queue is full and does not say how many. So a
+// join asks admit for room for all its spans before it makes them: waiting counts the spans
+// admitted and not yet handed to the exporter (queued in the batch processor, or in the batch
+// it is building), and a join that would take it past size is dropped whole and counted here,
+// before the batch processor sees it. Since waiting never exceeds size and the batch
+// processor's queue holds size, the batch processor itself never drops.
 type queue struct {
-	export  func(context.Context, []*tracepb.Span) error
-	size    int
-	timeout time.Duration
-	log     zerolog.Logger
+	sdktrace.SpanProcessor // the batch span processor
 
-	mu      sync.Mutex
-	pending []*tracepb.Span
-	closed  bool // shut down: add drops
-
-	wake     chan struct{}        // pending has a full batch
-	stop     chan context.Context // shutdown: export what is queued within the context, then end
-	done     chan struct{}        // run has ended
-	stopOnce sync.Once
-	lastWarn time.Time // run's own
-
-	exported, dropped, failed atomic.Uint64
+	size    int64
+	mu      sync.RWMutex // admit holds it to read while the join's spans end; Shutdown to write
+	closed  bool
+	waiting atomic.Int64
+	// dropped counts the spans of sampled joins that were refused: the queue held size spans
+	// not yet handed to the exporter, or Shutdown had begun. It does not count joins left out
+	// before (not sampled, server-list pings without status_pings).
+	dropped atomic.Uint64
 }
 
-func newQueue(export func(context.Context, []*tracepb.Span) error, size int, timeout time.Duration, log zerolog.Logger) *queue {
-	return &queue{export: export, size: size, timeout: timeout, log: log, wake: make(chan struct{}, 1),
-		stop: make(chan context.Context, 1), done: make(chan struct{})}
+func newQueue(exporter sdktrace.SpanExporter, size int, timeout time.Duration) *queue {
+	return &queue{size: int64(size), SpanProcessor: sdktrace.NewBatchSpanProcessor(exporter,
+		sdktrace.WithMaxQueueSize(size), sdktrace.WithMaxExportBatchSize(min(size, batchSize)),
+		sdktrace.WithBatchTimeout(flushEvery), sdktrace.WithExportTimeout(timeout))}
 }
 
-// add queues one join's spans, or drops and counts them all when they do not fit.
-func (q *queue) add(spans []*tracepb.Span) {
-	q.mu.Lock()
-	fits := !q.closed && len(q.pending)+len(spans) <= q.size
-	if fits {
-		q.pending = append(q.pending, spans...)
+// admit runs end, which ends a join's n spans, when they fit; otherwise it counts them
+// dropped. Shutdown waits for an admitted join's end, so that its spans reach the batch
+// processor before it stops.
+func (q *queue) admit(n int, end func()) bool {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed || !q.reserve(int64(n)) {
+		q.dropped.Add(uint64(n))
+		return false
 	}
-	full := len(q.pending) >= batchSize
-	q.mu.Unlock()
-	if !fits {
-		q.dropped.Add(uint64(len(spans)))
-		return
-	}
-	if full {
-		select {
-		case q.wake <- struct{}{}:
-		default:
-		}
-	}
+	end()
+	return true
 }
 
-// run exports until shutdown: a full batch at once, the rest every flushEvery.
-func (q *queue) run() {
-	defer close(q.done)
-	tick := time.NewTicker(flushEvery)
-	defer tick.Stop()
+// reserve adds n to waiting unless that passes size.
+func (q *queue) reserve(n int64) bool {
 	for {
-		select {
-		case <-q.wake:
-			q.send(context.Background())
-		case <-tick.C:
-			q.send(context.Background())
-		case ctx := <-q.stop:
-			q.send(ctx)
-			return
+		w := q.waiting.Load()
+		if w+n > q.size {
+			return false
+		}
+		if q.waiting.CompareAndSwap(w, w+n) {
+			return true
 		}
 	}
 }
 
-// send exports everything queued now, in batches.
-func (q *queue) send(ctx context.Context) {
-	q.mu.Lock()
-	spans := q.pending
-	q.pending = nil
-	q.mu.Unlock()
-	for len(spans) > 0 {
-		n := min(len(spans), batchSize)
-		q.sendBatch(ctx, spans[:n])
-		spans = spans[n:]
-	}
-}
+// handed notes that n spans left the queue for the exporter.
+func (q *queue) handed(n int) { q.waiting.Add(-int64(n)) }
 
-// sendBatch exports one batch within the export timeout (and ctx) and counts the result.
-func (q *queue) sendBatch(ctx context.Context, batch []*tracepb.Span) {
-	ctx, cancel := context.WithTimeout(ctx, q.timeout)
-	err := q.export(ctx, batch)
-	cancel()
-	if err == nil {
-		q.exported.Add(uint64(len(batch)))
-		return
-	}
-	q.failed.Add(uint64(len(batch)))
-	if now := time.Now(); now.Sub(q.lastWarn) >= warnEvery { // the counts have every failure
-		q.lastWarn = now
-		q.log.Warn().Err(err).Int("spans", len(batch)).Uint64("failed_total", q.failed.Load()).
-			Msg("trace export failed; its spans are dropped")
-	}
-}
-
-// shutdown exports what is queued within ctx and ends run; what is added later is dropped.
-func (q *queue) shutdown(ctx context.Context) error {
+// Shutdown refuses further joins, then lets the batch processor export what it holds within
+// ctx and shut the exporter down.
+func (q *queue) Shutdown(ctx context.Context) error {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	q.stopOnce.Do(func() { q.stop <- ctx })
-	select {
-	case <-q.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (q *queue) stats() Stats {
-	return Stats{Exported: q.exported.Load(), Dropped: q.dropped.Load(), Failed: q.failed.Load()}
+	return q.SpanProcessor.Shutdown(ctx)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 )
@@ -18,29 +18,44 @@ import (
 // holds is exported at shutdown.
 func TestQueueDropsWhenFull(t *testing.T) {
 	var mu sync.Mutex
-	var got []*tracepb.Span
-	q := newQueue(func(_ context.Context, spans []*tracepb.Span) error {
-		mu.Lock()
-		got = append(got, spans...)
-		mu.Unlock()
-		return nil
-	}, 4, time.Second, zerolog.Nop())
-	join := func(n int) []*tracepb.Span { return make([]*tracepb.Span, n) }
-	q.add(join(2))
-	q.add(join(3)) // 2+3 > 4: nothing runs yet to take the first
-	q.add(join(2))
-	go q.run()
-	if err := q.shutdown(context.Background()); err != nil {
+	var got []sdktrace.ReadOnlySpan
+	tr := newTracer(Config{QueueSize: 4, ExportTimeout: time.Second, SampleRatio: 1}, exporterFunc(
+		func(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+			mu.Lock()
+			got = append(got, spans...)
+			mu.Unlock()
+			return nil
+		}), zerolog.Nop())
+	join := func(n int) { // a sampled join of n spans: the join's and n-1 steps
+		j := tr.Start(time.Now())
+		for step := range Step(n - 1) {
+			j.Step(step, time.Now(), nil)
+		}
+		j.End("relayed", nil)
+	}
+	join(2)
+	join(3) // 2+3 > 4: the batch processor exports nothing before its batch is due (a second)
+	join(2)
+	if err := tr.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	q.add(join(1)) // after shutdown
-	if st := q.stats(); st != (Stats{Exported: 4, Dropped: 4}) {
+	join(1) // after shutdown
+	if st := tr.Stats(); st != (Stats{Exported: 4, Dropped: 4}) {
 		t.Errorf("stats %+v, want 4 exported and 4 dropped", st)
 	}
 	if len(got) != 4 {
 		t.Errorf("the collector got %d spans, want 4", len(got))
 	}
 }
+
+// exporterFunc is an sdktrace.SpanExporter of one function.
+type exporterFunc func(context.Context, []sdktrace.ReadOnlySpan) error
+
+func (f exporterFunc) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	return f(ctx, spans)
+}
+
+func (exporterFunc) Shutdown(context.Context) error { return nil }
 
 // A collector that takes the connection and never answers: Shutdown returns when its context
 // ends, however long the export timeout, and leaves no goroutine behind.

@@ -3,25 +3,42 @@ package tracing
 import (
 	"cmp"
 	"context"
-	"math/rand/v2"
-	"net/http"
 	"time"
 
 	"github.com/rs/zerolog"
-	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
-	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 )
 
-// Tracer makes the Joins of connections and exports their spans. A nil *Tracer is tracing off:
-// Start returns nil and Shutdown does nothing.
+// Tracer makes the Joins of connections and exports their spans through an OpenTelemetry SDK
+// TracerProvider. A nil *Tracer is tracing off: Start returns nil and Shutdown does nothing.
 type Tracer struct {
 	cfg      Config
+	sampler  sdktrace.Sampler
+	provider *sdktrace.TracerProvider
+	tracer   trace.Tracer
 	queue    *queue
-	exporter *exporter
+	exporter *countingExporter
 }
 
 // scopeName names the instrumentation in the collector (the scope of every span).
 const scopeName = "github.com/moonbridge/moonbridge"
+
+// Export batches: at most batchSize spans in one request, and what is queued leaves at least
+// every flushEvery.
+const (
+	batchSize  = 512
+	flushEvery = time.Second
+)
+
+// Span limits: the Join caps what a client wrote itself (clean); these bound what is left.
+const (
+	maxAttributeLength = maxErrorText
+	maxAttributes      = 32
+	maxEvents          = 4
+)
 
 // New starts a Tracer that exports to cfg.Endpoint; nil (off) when the endpoint is "".
 func New(cfg Config, log zerolog.Logger) (*Tracer, error) {
@@ -33,11 +50,28 @@ func New(cfg Config, log zerolog.Logger) (*Tracer, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	exp := newExporter(endpoint, cfg, &resourcepb.Resource{Attributes: []*commonpb.KeyValue{
-		stringKV("service.name", cfg.ServiceName), stringKV("service.version", cfg.ServiceVersion)}})
-	q := newQueue(exp.export, cfg.QueueSize, cfg.ExportTimeout, log)
-	go q.run()
-	return &Tracer{cfg: cfg, queue: q, exporter: exp}, nil
+	return newTracer(cfg, newOTLPExporter(endpoint, cfg), log), nil
+}
+
+// newTracer builds the SDK pipeline around exporter: the join's sampler, ids and resource,
+// then the queue (a bounded batch span processor) and the counting exporter behind it.
+func newTracer(cfg Config, exporter sdktrace.SpanExporter, log zerolog.Logger) *Tracer {
+	sampler := sdktrace.ParentBased(sdktrace.TraceIDRatioBased(cfg.SampleRatio))
+	counted := &countingExporter{next: exporter, log: log}
+	q := newQueue(counted, cfg.QueueSize, cfg.ExportTimeout)
+	counted.handed = q.handed
+	provider := sdktrace.NewTracerProvider(
+		sdktrace.WithSpanProcessor(q),
+		sdktrace.WithSampler(sampler),
+		sdktrace.WithIDGenerator(joinIDs{}),
+		sdktrace.WithResource(resource.NewSchemaless(
+			attribute.String("service.name", cfg.ServiceName), attribute.String("service.version", cfg.ServiceVersion))),
+		sdktrace.WithRawSpanLimits(sdktrace.SpanLimits{
+			AttributeValueLengthLimit: maxAttributeLength, AttributeCountLimit: maxAttributes,
+			EventCountLimit: maxEvents, AttributePerEventCountLimit: maxAttributes,
+		}),
+	)
+	return &Tracer{cfg: cfg, sampler: sampler, provider: provider, tracer: provider.Tracer(scopeName), queue: q, exporter: counted}
 }
 
 // withDefaults is c with its zero settings at their defaults, for a Config built in code (the
@@ -55,49 +89,46 @@ func (t *Tracer) Start(accepted time.Time) *Join {
 	if t == nil {
 		return nil
 	}
-	if !t.cfg.TrustParent && !t.sampled() {
+	id := newTraceID()
+	if !t.cfg.TrustParent && !t.sampled(context.Background(), id) {
 		return nil
 	}
-	return &Join{t: t, start: accepted}
+	return &Join{t: t, start: accepted, traceID: id}
 }
 
 // TrustsParent says whether a join may take a traceparent header (Config.TrustParent).
 func (t *Tracer) TrustsParent() bool { return t != nil && t.cfg.TrustParent }
 
-// sampled draws whether a join without a parent is traced.
-func (t *Tracer) sampled() bool { return rand.Float64() < t.cfg.SampleRatio }
+// sampled asks the provider's sampler whether a join of trace id, child of ctx's remote span
+// when it has one, is traced. The sampler decides by the parent's flag, else by the trace id,
+// so the provider, asked again when the join's spans are made, answers the same.
+func (t *Tracer) sampled(ctx context.Context, id trace.TraceID) bool {
+	return t.sampler.ShouldSample(sdktrace.SamplingParameters{
+		ParentContext: ctx, TraceID: id, Name: NameConnection, Kind: trace.SpanKindServer,
+	}).Decision == sdktrace.RecordAndSample
+}
 
-// Shutdown exports what is queued, within ctx, and stops; joins that end later are dropped
-// and counted.
+// Shutdown exports what is queued, within ctx, and stops the provider; joins that end later
+// are dropped and counted. Spans an export still carries when ctx ends are counted when it
+// ends (exported or failed).
 func (t *Tracer) Shutdown(ctx context.Context) error {
 	if t == nil {
 		return nil
 	}
-	err := t.queue.shutdown(ctx)
-	t.exporter.client.CloseIdleConnections()
-	return err
+	return t.provider.Shutdown(ctx)
 }
 
-// Stats are the spans the queue has handled so far.
+// Stats are the spans of sampled joins so far, by what became of them.
 type Stats struct {
 	Exported uint64 // the collector took them
-	Dropped  uint64 // the queue was full, or shut down
+	Dropped  uint64 // refused by the queue: it was full, or shut down (see queue.admit)
 	Failed   uint64 // their export failed or timed out
 }
 
-// Stats reads the queue's counts; zero for a nil Tracer.
+// Stats reads the counts; zero for a nil Tracer.
 func (t *Tracer) Stats() Stats {
 	if t == nil {
 		return Stats{}
 	}
-	return t.queue.stats()
-}
-
-// newClient is the exporter's HTTP client: no proxy from the environment, its own idle
-// connections (closed at Shutdown), every wait bounded by the export timeout.
-func newClient(cfg Config) *http.Client {
-	return &http.Client{Timeout: cfg.ExportTimeout, Transport: &http.Transport{
-		TLSClientConfig: cfg.TLS, MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
-		TLSHandshakeTimeout: cfg.ExportTimeout, ResponseHeaderTimeout: cfg.ExportTimeout,
-	}}
+	return Stats{Exported: t.exporter.exported.Load(), Dropped: t.queue.dropped.Load(), Failed: t.exporter.failed.Load()}
 }
