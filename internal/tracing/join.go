@@ -22,12 +22,12 @@ const (
 // methods may be called from the connection's goroutines and its handshake timer; on a nil
 // *Join (tracing off, or not sampled) they do nothing and allocate nothing.
 type Join struct {
-	t     *Tracer
-	start time.Time
+	t       *Tracer
+	start   time.Time
+	traceID trace.TraceID // drawn at Start: the trace of the join's span when it has no parent
 
 	mu         sync.Mutex
 	steps      [numSteps]record
-	traceID    trace.TraceID // the trace of the join's span when it has no parent
 	attrs      [numAttrs]attribute.KeyValue // not Valid: not set
 	name       string
 	status     bool      // a server-list ping

@@ -48,6 +48,26 @@ func TestQueueDropsWhenFull(t *testing.T) {
 	}
 }
 
+// While the collector is slow, joins beyond the queue are dropped and counted, never lost:
+// every span ended is exported, dropped or failed, so the batch processor dropped none itself.
+func TestQueueCountsEverySpan(t *testing.T) {
+	release := make(chan struct{})
+	tr := newTracer(Config{QueueSize: 8, ExportTimeout: time.Minute, SampleRatio: 1}, exporterFunc(
+		func(context.Context, []sdktrace.ReadOnlySpan) error { <-release; return nil }), zerolog.Nop())
+	const joins = 20
+	for range joins {
+		tr.Start(time.Now()).End("relayed", nil)
+	}
+	close(release)
+	if err := tr.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// At most 8 spans wait in the queue and 8 in the export that hangs: at least 4 are dropped.
+	if st := tr.Stats(); st.Exported+st.Dropped+st.Failed != joins || st.Dropped < joins-16 {
+		t.Errorf("stats %+v: want all %d spans counted, at least %d dropped", st, joins, joins-16)
+	}
+}
+
 // exporterFunc is an sdktrace.SpanExporter of one function.
 type exporterFunc func(context.Context, []sdktrace.ReadOnlySpan) error
 
