@@ -3,10 +3,11 @@ package tracing
 import "github.com/prometheus/client_golang/prometheus"
 
 var spansDesc = prometheus.NewDesc("moonbridge_trace_spans_total",
-	"Spans of joins by what became of them: exported, dropped (the export queue was full, or the process was stopping), failed (the collector failed or did not answer in time).",
+	"Spans of joins by what became of them: exported, dropped (a sampled join's spans did not fit in the export queue, or the process was stopping), failed (the collector failed or did not answer in time).",
 	[]string{"result"}, nil)
 
-// Describe and Collect make the Tracer a prometheus.Collector of its queue's counts.
+// Describe and Collect make the Tracer a prometheus.Collector of its counts (Stats): exported
+// and failed as the exporter's wrapper counts them, dropped as the queue's admission does.
 func (t *Tracer) Describe(ch chan<- *prometheus.Desc) { ch <- spansDesc }
 
 func (t *Tracer) Collect(ch chan<- prometheus.Metric) {
