@@ -18,7 +18,8 @@ import (
 // admitted and not yet handed to the exporter (queued in the batch processor, or in the batch
 // it is building), and a join that would take it past size is dropped whole and counted here,
 // before the batch processor sees it. Since waiting never exceeds size and the batch
-// processor's queue holds size, the batch processor itself never drops.
+// processor's queue holds size, the batch processor itself never drops. (A ForceFlush would
+// put a marker in that queue, taking a place; nothing but a test calls it.)
 type queue struct {
 	sdktrace.SpanProcessor // the batch span processor
 
