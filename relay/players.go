@@ -64,9 +64,9 @@ func (s *session) seat(o *opening) bool {
 	return false
 }
 
-// withPlayers is a server's status JSON with the route's player line: max its MaxPlayers and
-// online the players the proxy counts on it, in place of the server's numbers (the proxy is
-// what admits players to the route, and a server behind several proxies counts them all); the
+// withPlayers is a server's status JSON with the route's player line (Route.playerNumbers): max
+// and online in place of the server's numbers, each -1 to keep the server's (the proxy is what
+// admits players to the route, and a server behind several proxies counts them all); the
 // sample and every other key stay as the server sent them.
 func withPlayers(body []byte, maxPlayers, online int) ([]byte, error) {
 	var status map[string]json.RawMessage
@@ -77,8 +77,12 @@ func withPlayers(body []byte, maxPlayers, online int) ([]byte, error) {
 	if json.Unmarshal(status["players"], &line) != nil || line == nil {
 		line = map[string]json.RawMessage{} // none, or not an object: the proxy's numbers alone
 	}
-	line["max"], _ = json.Marshal(maxPlayers)
-	line["online"], _ = json.Marshal(online)
+	if maxPlayers >= 0 {
+		line["max"], _ = json.Marshal(maxPlayers)
+	}
+	if online >= 0 {
+		line["online"], _ = json.Marshal(online)
+	}
 	status["players"], _ = json.Marshal(line)
 	return json.Marshal(status)
 }

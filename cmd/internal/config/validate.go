@@ -66,7 +66,7 @@ func (c Config) Validate() error {
 	errs = append(errs, validateAttackMode(c.Defence.AttackMode)...)
 	errs = append(errs, validateBlock(c.Defence.Block)...)
 	errs = append(errs, c.Memory.validate()...)
-	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
+	errs = append(errs, iconFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
