@@ -134,6 +134,7 @@ func (e *loginEvents) post(ctx context.Context, q queuedEvent) error {
 func (s *session) loginRelayed(route *Route) {
 	s.srv.events.logins.WithLabelValues(route.Label()).Inc()
 	s.route = route.Label()
+	s.playingOn.Store(&s.route)
 	s.player.whenFound(func() {
 		s.joined.Store(true)
 		s.srv.events.enqueue(s.conf.LoginWebhook, s.loginEvent("join"))

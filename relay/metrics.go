@@ -124,7 +124,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc, maintenanceDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -145,6 +145,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	s.meter.Collect(ch)
 	s.transfers.collect(ch)
 	s.wsModes.collect(ch)
+	s.collectMaintenance(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

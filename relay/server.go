@@ -90,7 +90,8 @@ type Server struct {
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
 
-	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
+	cookiesSeen *cookieSeen                 // transfer cookies believed here: every route's checker, across reloads
+	maintenance atomic.Pointer[Maintenance] // routes down for work (maintenance.go); nil: none
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -37,6 +37,9 @@ type session struct {
 	// join was sent.
 	route  string
 	joined atomic.Bool
+	// playingOn is route, for readers off the session's goroutine (the maintenance's kicks); set
+	// once the login was handed to a backend, after login.
+	playingOn atomic.Pointer[string]
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -93,7 +96,7 @@ func (s *session) run() (onLoop bool) {
 		}
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
-	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) || !s.seat(o) {
+	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) || !s.letIn(o) || !s.seat(o) {
 		return false
 	}
 	backend, ok := s.dial(o)
