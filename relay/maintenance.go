@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +57,11 @@ func (m *Maintenance) For(label string, now time.Time) *MaintenanceMode {
 // SetMaintenance makes m the maintenance every session asks from now on; sessions already
 // playing are not touched (KickForMaintenance is).
 func (s *Server) SetMaintenance(m Maintenance) { s.maintenance.Store(&m) }
+
+// HasRoute says whether a route labelled label is served now.
+func (s *Server) HasRoute(label string) bool {
+	return slices.ContainsFunc(s.settings().router.routes, func(r Route) bool { return r.Label() == label })
+}
 
 // maintenanceFor is the maintenance route is under now, nil when it is open.
 func (s *Server) maintenanceFor(route *Route) *MaintenanceMode {

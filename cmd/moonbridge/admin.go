@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
 
@@ -26,13 +27,13 @@ type adminSource interface {
 }
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
-// list (blocklist.go) and transfers (transferadmin.go), when cfg.Listen is set: the relay's
+// list (blocklist.go), transfers (transferadmin.go) and maintenance (maintenanceadmin.go), when cfg.Listen is set: the relay's
 // series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
 // runtime's and the process's, from a registry of this run's own; Go's profiles under
 // /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
 // cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
 // token) and the bounds of adminconn.go (connections, timeouts, header size).
-func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -59,7 +60,8 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, log zer
 	handleHealth(mux, src)
 	handleBlockList(mux, src, log)
 	handleTransfer(mux, src, log)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer"
+	handleMaintenance(mux, maint)
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /maintenance"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"

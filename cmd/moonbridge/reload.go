@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
@@ -19,11 +20,13 @@ import (
 // routes merged by the book with the routes API's and the discovered ones, which a SIGHUP
 // keeps. A file that does not load, validate or apply changes nothing; the log says why, once.
 type configReloader struct {
-	reread  func() (config.Config, error)
-	srv     *relay.Server
-	book    *routebook.Book
-	log     zerolog.Logger
-	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
+	reread func() (config.Config, error)
+	srv    *relay.Server
+	book   *routebook.Book
+	// maintenance takes the file's maintenance list at each reload; nil: none is applied.
+	maintenance *maintenance.Book
+	log         zerolog.Logger
+	reloads     *prometheus.CounterVec // moonbridge_config_reloads_total{result}
 
 	mu      sync.Mutex
 	current config.Config
@@ -61,6 +64,10 @@ func (r *configReloader) apply() error {
 	if err != nil {
 		return err
 	}
+	maintenanceFile, err := maintenance.Read(next.Maintenance)
+	if err != nil {
+		return err
+	}
 	tlsServer, fresh, err := r.tlsFor(next)
 	if err != nil {
 		return err
@@ -78,6 +85,9 @@ func (r *configReloader) apply() error {
 			tlsServer.server.Close()
 		}
 		return err
+	}
+	if r.maintenance != nil {
+		r.maintenance.ApplyFile(maintenanceFile)
 	}
 	r.logChanges(next, changes)
 	logWarnings(r.log, next)

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/relay"
 )
@@ -63,8 +64,13 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if err != nil {
 		return err
 	}
+	maint, err := startMaintenance(cfg, srv, log)
+	if err != nil {
+		return err
+	}
+	defer maint.Stop()
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, maintenance: maint, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -80,11 +86,23 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, maint, log, srv, reloads.reloads, book.Gauge())
 	if err != nil {
 		srv.Close()
 		return err
 	}
 	defer stopAdmin()
 	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
+}
+
+// startMaintenance is the maintenance book of srv with the config file's maintenance list in
+// force, before the relay takes its first session.
+func startMaintenance(cfg config.Config, srv *relay.Server, log zerolog.Logger) (*maintenance.Book, error) {
+	file, err := maintenance.Read(cfg.Maintenance)
+	if err != nil {
+		return nil, err
+	}
+	book := maintenance.New(srv, log)
+	book.ApplyFile(file)
+	return book, nil
 }

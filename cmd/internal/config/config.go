@@ -51,6 +51,8 @@ type Config struct {
 	LandingPage relay.LandingPage `yaml:"landing_page"`
 	// Discovery finds routes outside this file, validated and served as the file's are.
 	Discovery Discovery `yaml:"discovery"`
+	// Maintenance puts routes, or every route, under maintenance (maintenance.go).
+	Maintenance []MaintenanceEntry `yaml:"maintenance"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -224,7 +226,8 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Client:    defaultClient(),
-		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Client:      defaultClient(),
+		Discovery:   Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Maintenance: []MaintenanceEntry{},
 	}
 }
