@@ -1,6 +1,7 @@
 package mc
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -48,4 +49,22 @@ func TestPlainText(t *testing.T) {
 			t.Errorf("PlainText(%s) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// Whatever an owner (or a holder of the admin token) writes, ParseText gives a JSON text
+// component within the bound or refuses it, and PlainText reads any component without failing.
+func FuzzParseText(f *testing.F) {
+	for _, seed := range []string{"§aHi", `{"text":"a","extra":["b",{"text":"c"}]}`, `[[[[]]]]`, `{"text":"\"}`, "a\nb"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := ParseText(s)
+		if err != nil {
+			return
+		}
+		if !json.Valid(out) || len(out) > 6*MaxTextBytes+16 || jsonDepth(string(out)) > maxTextDepth+1 {
+			t.Fatalf("ParseText(%q) = %s", s, out)
+		}
+		PlainText(out)
+	})
 }

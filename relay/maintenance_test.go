@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -11,6 +12,9 @@ import (
 	"github.com/moonbridge/moonbridge/bench/modern/playtest"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
+	"github.com/moonbridge/moonbridge/mc/auth/authtest"
 )
 
 // workMode is a maintenance that lets Steve in and tells the others to come back.
@@ -169,5 +173,29 @@ func TestMaintenanceKicksPlayersWhenAsked(t *testing.T) {
 	old.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.ReadAll(old); err != nil && !strings.Contains(err.Error(), "reset") {
 		t.Errorf("the 1.20.4 player: %v, want its connection closed", err)
+	}
+}
+
+// On an auth online route the allowlist is checked after the session server: a UUID on it lets
+// its player in, and a player not on it reads the message through the login's cipher.
+func TestMaintenanceOnAnOnlineRoute(t *testing.T) {
+	backend := authtest.Backend{Forwarding: auth.ForwardBungeeCord}
+	setup := startLoginProxy(t, true, &backend, "go", Minecraft)
+	mode := workMode(t)
+	mode.Allow, _ = NewAllowlist([]string{authfake.Profile("Alex").ID.String()})
+	setup.srv.SetMaintenance(Maintenance{All: mode})
+	alex := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Alex", Protocol: 767, Sessions: setup.sessions})
+	backendLogin(t, &backend)
+	readLoginSuccess(t, alex, false)
+
+	steve := loginThrough(t, setup, Minecraft, authtest.Player{Name: "Steve", Protocol: 767, Sessions: setup.sessions})
+	body, err := steve.ReadFrame()
+	if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !bytes.Contains(fields, []byte(`"Back at "`)) {
+		t.Fatalf("Steve read %q %v, want the maintenance message", body, err)
+	}
+	select {
+	case l := <-backend.Got:
+		t.Fatalf("a login the maintenance turned away reached the backend: %+v", l)
+	default:
 	}
 }
