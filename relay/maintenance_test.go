@@ -199,3 +199,17 @@ func TestMaintenanceOnAnOnlineRoute(t *testing.T) {
 	default:
 	}
 }
+
+// A legacy ping (clients before 1.7) of a route under maintenance gets the maintenance's text
+// in its own form, without a backend asked.
+func TestMaintenanceAnswersLegacyPings(t *testing.T) {
+	backend := startLiveStatusServer(t, paperStatus)
+	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.ln.Addr().String()) }, Minecraft)
+	srv.SetMaintenance(Maintenance{All: workMode(t)})
+	if got, want := legacyPing(t, addr), "§1\x00127\x00Maintenance\x00Down for work\x000\x000"; got != want {
+		t.Errorf("legacy kick %q, want %q", got, want)
+	}
+	if n := backend.count(); n != 0 {
+		t.Errorf("the backend was asked %d times", n)
+	}
+}

@@ -7,6 +7,7 @@ package maintenance
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -93,7 +94,7 @@ var ErrEndPassed = errors.New("end: the time has passed; the maintenance would n
 type UnknownRouteError struct{ Route string }
 
 func (e *UnknownRouteError) Error() string {
-	return "no route is labelled " + strconv.Quote(e.Route) + ` (route "" is every route)`
+	return fmt.Sprintf(`no route is labelled %.100q (route "" is every route)`, e.Route)
 }
 
 // Put switches one route's maintenance (or every route's) as the admin endpoint was asked by
