@@ -26,6 +26,8 @@
 //	matchRoute  the route of host and path, its access rules, the wildcard's capture
 //	admit       the route's connection limit
 //	logIn       the proxy runs the login when the route's auth says so (login.go)
+//	letIn       a route under maintenance: its status answered, a login not on its allowlist
+//	            told the owner's message (maintenancejoin.go)
 //	seat        a join counts as a player: max_players_per_address, the route's max_players
 //	dial        the route's pool: backends in their balance order, those up by health check,
 //	            [PROXY header] + handshake + buffered bytes in one write; a login may wake a
