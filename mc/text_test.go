@@ -42,8 +42,8 @@ func TestPlainText(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"text":"Down ","color":"red","extra":["for ",{"text":"work","bold":true}]}`: "Down for work",
 		`["a",{"text":"b"}]`: "ab",
-		`"plain"`:           "plain",
-		`{"translate":"x"}`: "",
+		`"plain"`:            "plain",
+		`{"translate":"x"}`:  "",
 	} {
 		if got := PlainText([]byte(in)); got != want {
 			t.Errorf("PlainText(%s) = %q, want %q", in, got, want)
