@@ -17,8 +17,8 @@ import (
 // whole (Server.SetMaintenance) apart from the Config, since the admin endpoint switches it
 // without a reload; a session reads it once, when it asks.
 type Maintenance struct {
-	// All applies to every route, Routes to the route of each label; a route's own mode wins
-	// over All while it is active.
+	// All applies to every route without an entry of its own in Routes; Routes to the route of
+	// each label, a nil entry keeping the route open (an owner's "every route but this one").
 	All    *MaintenanceMode
 	Routes map[string]*MaintenanceMode
 }
@@ -39,17 +39,18 @@ func (m *MaintenanceMode) ActiveAt(now time.Time) bool {
 	return m != nil && (m.Start.IsZero() || !now.Before(m.Start)) && (m.End.IsZero() || now.Before(m.End))
 }
 
-// For is the maintenance that applies to the route labelled label at now: its own, else
-// every route's; nil when the route is open.
+// For is the maintenance that applies to the route labelled label at now: its own entry's when
+// it has one, else every route's; nil when the route is open.
 func (m *Maintenance) For(label string, now time.Time) *MaintenanceMode {
 	if m == nil {
 		return nil
 	}
-	if own := m.Routes[label]; own.ActiveAt(now) {
-		return own
+	mode, own := m.Routes[label]
+	if !own {
+		mode = m.All
 	}
-	if m.All.ActiveAt(now) {
-		return m.All
+	if mode.ActiveAt(now) {
+		return mode
 	}
 	return nil
 }
@@ -59,8 +60,16 @@ func (m *Maintenance) For(label string, now time.Time) *MaintenanceMode {
 func (s *Server) SetMaintenance(m Maintenance) { s.maintenance.Store(&m) }
 
 // HasRoute says whether a route labelled label is served now.
-func (s *Server) HasRoute(label string) bool {
-	return slices.ContainsFunc(s.settings().router.routes, func(r Route) bool { return r.Label() == label })
+func (s *Server) HasRoute(label string) bool { return slices.Contains(s.RouteLabels(), label) }
+
+// RouteLabels lists the labels of the routes served now, in route order.
+func (s *Server) RouteLabels() []string {
+	routes := s.settings().router.routes
+	labels := make([]string, len(routes))
+	for i := range routes {
+		labels[i] = routes[i].Label()
+	}
+	return labels
 }
 
 // maintenanceFor is the maintenance route is under now, nil when it is open.

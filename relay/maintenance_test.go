@@ -93,7 +93,7 @@ func TestMaintenanceBelievesUUIDsOnlyFromTheSessionServer(t *testing.T) {
 }
 
 // Start and end times bound a maintenance: before its start and after its end the route is
-// open; a route's own maintenance wins over every route's.
+// open; a route's own entry, on or off, decides for it over every route's.
 func TestMaintenanceTimes(t *testing.T) {
 	now := time.Now()
 	future, past := workMode(t), workMode(t)
@@ -101,7 +101,7 @@ func TestMaintenanceTimes(t *testing.T) {
 	past.Start, past.End = now.Add(-2*time.Hour), now.Add(-time.Hour)
 	running := workMode(t)
 	running.End = now.Add(time.Hour)
-	m := &Maintenance{All: past, Routes: map[string]*MaintenanceMode{"lobby": future, "pvp": running}}
+	m := &Maintenance{All: running, Routes: map[string]*MaintenanceMode{"lobby": future, "pvp": running, "survival": past, "open": nil}}
 	if got := m.For("lobby", now); got != nil {
 		t.Error("a maintenance that starts in an hour applies now")
 	}
@@ -113,6 +113,12 @@ func TestMaintenanceTimes(t *testing.T) {
 	}
 	if got := m.For("pvp", now); got != running {
 		t.Error("a running maintenance does not apply")
+	}
+	if got := m.For("open", now); got != nil {
+		t.Error("a route whose own entry is off is under every route's maintenance")
+	}
+	if got := m.For("creative", now); got != running {
+		t.Error("a route without an entry of its own is not under every route's maintenance")
 	}
 	var none *Maintenance
 	if none.For("lobby", now) != nil {

@@ -13,9 +13,8 @@ var maintenanceDesc = prometheus.NewDesc("moonbridge_maintenance",
 // collectMaintenance sends a route's maintenance state for every route served now, as of the
 // scrape: a scheduled start or end shows without anything switching it.
 func (s *Server) collectMaintenance(ch chan<- prometheus.Metric) {
-	now, m, routes := time.Now(), s.maintenance.Load(), s.settings().router.routes
-	for i := range routes {
-		label := routes[i].Label()
+	now, m := time.Now(), s.maintenance.Load()
+	for _, label := range s.RouteLabels() {
 		on := 0.0
 		if m.For(label, now) != nil {
 			on = 1

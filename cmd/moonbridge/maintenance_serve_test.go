@@ -152,8 +152,12 @@ func TestMaintenanceAPIRefusesBadBodies(t *testing.T) {
 			t.Errorf("%s: %d %.200s, want %d saying %q", name, code, answer, tc.code, tc.says)
 		}
 	}
-	if list := httpGet(t, admin+"/maintenance"); !strings.Contains(list, `"icon":"`+png) || strings.Count(list, `"route"`) != 1 {
-		t.Errorf("GET /maintenance: %.300s, want the one entry taken, with its icon", list)
+	var got maintenanceAnswer
+	if err := json.Unmarshal([]byte(httpGet(t, admin+"/maintenance")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Entries) != 1 || got.Entries[0].Icon != png || !got.On || got.Active || len(got.Routes) != 1 || got.Routes[0].Route != "*" {
+		t.Errorf("GET /maintenance: %+v, want the one entry taken, with its icon, switched on for later", got)
 	}
 }
 

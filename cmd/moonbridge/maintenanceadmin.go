@@ -15,14 +15,14 @@ import (
 // an allowlist of relay.MaxAllowlist entries (a UUID is 36 bytes) and two texts fit.
 const maxMaintenanceBody = 128 << 10
 
-// maintenanceAnswer is what GET and PUT /maintenance answer: every entry in force, and what a
-// PUT with kick did.
+// maintenanceAnswer is what GET and PUT /maintenance answer: the maintenance now
+// (maintenance.Status), and what a PUT with kick did.
 type maintenanceAnswer struct {
-	Maintenance []maintenance.Entry     `json:"maintenance"`
-	Kicks       *relay.MaintenanceKicks `json:"kicks,omitempty"`
+	maintenance.Status
+	Kicks *relay.MaintenanceKicks `json:"kicks,omitempty"`
 }
 
-// handleMaintenance serves GET /maintenance (the entries in force) and PUT /maintenance (one
+// handleMaintenance serves GET /maintenance (the maintenance now) and PUT /maintenance (one
 // route's entry, or every route's: config.MaintenanceEntry in JSON, the icon as a PNG in
 // base64, kick to end the sessions of players not on the allowlist). A PUT answers 400 for a
 // body that is not one JSON object of known keys or has a bad value (the error names the
@@ -30,7 +30,7 @@ type maintenanceAnswer struct {
 // the request first: a PUT needs the admin token.
 func handleMaintenance(mux *http.ServeMux, book *maintenance.Book) {
 	mux.HandleFunc("GET /maintenance", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, maintenanceAnswer{Maintenance: book.List()})
+		writeJSON(w, maintenanceAnswer{Status: book.Status()})
 	})
 	mux.HandleFunc("PUT /maintenance", func(w http.ResponseWriter, r *http.Request) {
 		entry, status, err := readMaintenanceEntry(w, r)
@@ -48,7 +48,7 @@ func handleMaintenance(mux *http.ServeMux, book *maintenance.Book) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		writeJSON(w, maintenanceAnswer{Maintenance: book.List(), Kicks: kicks})
+		writeJSON(w, maintenanceAnswer{Status: book.Status(), Kicks: kicks})
 	})
 }
 

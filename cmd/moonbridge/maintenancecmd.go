@@ -157,10 +157,10 @@ func printMaintenance(w io.Writer, answer []byte) error {
 	if err := json.Unmarshal(answer, &a); err != nil {
 		return fmt.Errorf("the admin endpoint's answer: %w", err)
 	}
-	if len(a.Maintenance) == 0 {
+	if len(a.Entries) == 0 {
 		fmt.Fprintln(w, "no maintenance")
 	}
-	for _, e := range a.Maintenance {
+	for _, e := range a.Entries {
 		route := e.Route
 		if route == "" {
 			route = "(every route)"

@@ -26,7 +26,7 @@ import (
 type Relay interface {
 	SetMaintenance(relay.Maintenance)
 	KickForMaintenance(label string) relay.MaintenanceKicks
-	HasRoute(label string) bool
+	RouteLabels() []string
 }
 
 // Book holds the maintenance entries by route label ("" for every route).
@@ -109,7 +109,7 @@ func (b *Book) Put(e config.MaintenanceEntry, from string) (*relay.MaintenanceKi
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if e.Route != "" && !b.relay.HasRoute(e.Route) && !b.hasEntry(e.Route) {
+	if e.Route != "" && !slices.Contains(b.relay.RouteLabels(), e.Route) && !b.hasEntry(e.Route) {
 		return nil, &UnknownRouteError{Route: e.Route}
 	}
 	s := switched{entry: e, mode: mode, api: true}
@@ -142,13 +142,10 @@ func (b *Book) effective() map[string]switched {
 func (b *Book) push() {
 	m := relay.Maintenance{Routes: map[string]*relay.MaintenanceMode{}}
 	for route, s := range b.effective() {
-		if s.mode == nil {
-			continue
-		}
 		if route == "" {
 			m.All = s.mode
 		} else {
-			m.Routes[route] = s.mode
+			m.Routes[route] = s.mode // nil, an entry that is off, keeps the route open
 		}
 	}
 	b.relay.SetMaintenance(m)
@@ -229,34 +226,69 @@ func switchText(on bool) string {
 	return "maintenance off"
 }
 
-// Entry is one route's maintenance as GET /maintenance lists it: as switched (the icon as the
-// PNG in base64), whether it applies now, and where it came from ("file" or "api").
+// Status is what GET /maintenance answers: every route's maintenance (route ""), each served
+// route's state, and the entries in force.
+type Status struct {
+	On      bool   `json:"on"`                // every route's maintenance is switched on
+	Active  bool   `json:"active"`            // and applies now (within its times)
+	Message string `json:"message,omitempty"` // its message, while on
+	// Routes are the routes served now, each as the maintenance that decides for it says.
+	Routes []RouteState `json:"routes"`
+	// Entries are the entries in force, "" (every route) first, then by route.
+	Entries []Entry `json:"maintenance"`
+}
+
+// RouteState is one served route under the entry that decides for it: its own, or else every
+// route's (Own false).
+type RouteState struct {
+	Route  string `json:"route"`
+	On     bool   `json:"on"`
+	Active bool   `json:"active"`
+	Own    bool   `json:"own"`
+}
+
+// Entry is one entry in force: as switched (the icon as the PNG in base64), whether it applies
+// now, and where it came from ("file" or "api").
 type Entry struct {
 	config.MaintenanceEntry
 	Active bool   `json:"active"`
 	Source string `json:"source"`
 }
 
-// List is every route's entry in force, "" (every route) first, then by route.
-func (b *Book) List() []Entry {
+// Status is the maintenance now.
+func (b *Book) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := time.Now()
-	eff := b.effective()
-	out := make([]Entry, 0, len(eff))
-	for _, route := range slices.Sorted(maps.Keys(eff)) {
-		s := eff[route]
-		e := Entry{MaintenanceEntry: s.entry, Active: s.mode.ActiveAt(now), Source: "file"}
-		if s.api {
-			e.Source = "api"
-		}
-		e.Icon = ""
-		if s.mode != nil {
-			e.Icon = strings.TrimPrefix(s.mode.Favicon, "data:image/png;base64,")
-		}
-		out = append(out, e)
+	now, eff := time.Now(), b.effective()
+	all := eff[""]
+	st := Status{On: all.entry.On, Active: all.mode.ActiveAt(now), Routes: []RouteState{}, Entries: []Entry{}}
+	if st.On {
+		st.Message = all.entry.Message
 	}
-	return out
+	for _, route := range b.relay.RouteLabels() {
+		s, own := eff[route]
+		if !own {
+			s = all
+		}
+		st.Routes = append(st.Routes, RouteState{Route: route, On: s.entry.On, Active: s.mode.ActiveAt(now), Own: own})
+	}
+	for _, route := range slices.Sorted(maps.Keys(eff)) {
+		st.Entries = append(st.Entries, entryOf(eff[route], now))
+	}
+	return st
+}
+
+// entryOf is s as Status lists it.
+func entryOf(s switched, now time.Time) Entry {
+	e := Entry{MaintenanceEntry: s.entry, Active: s.mode.ActiveAt(now), Source: "file"}
+	if s.api {
+		e.Source = "api"
+	}
+	e.Icon = ""
+	if s.mode != nil {
+		e.Icon = strings.TrimPrefix(s.mode.Favicon, "data:image/png;base64,")
+	}
+	return e
 }
 
 // keys is the union of a's and b's keys, sorted.

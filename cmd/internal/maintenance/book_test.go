@@ -3,6 +3,7 @@ package maintenance
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func (f *fakeRelay) KickForMaintenance(label string) relay.MaintenanceKicks {
 	f.kicked = append(f.kicked, label)
 	return relay.MaintenanceKicks{Kicked: 1}
 }
-func (f *fakeRelay) HasRoute(label string) bool { return label == "lobby" || label == "pvp" }
+func (f *fakeRelay) RouteLabels() []string { return []string{"lobby", "pvp"} }
 
 func entry(route string, on bool, motd string) config.MaintenanceEntry {
 	e := config.DefaultMaintenanceEntry()
@@ -67,8 +68,8 @@ func TestLastWriterWins(t *testing.T) {
 	if m := r.m.Routes["lobby"]; m == nil || !strings.Contains(string(m.MOTD), "changed") {
 		t.Errorf("the file's changed entry is not in force: %+v", m)
 	}
-	if got := b.List(); len(got) != 1 || got[0].Source != "file" || !got[0].Active {
-		t.Errorf("list %+v", got)
+	if got := b.Status().Entries; len(got) != 1 || got[0].Source != "file" || !got[0].Active {
+		t.Errorf("entries %+v", got)
 	}
 	b.ApplyFile(read(t))
 	if r.m.Routes["lobby"] != nil {
@@ -102,8 +103,8 @@ func TestPut(t *testing.T) {
 	if m := r.m.Routes["pvp"]; m == nil || m.ActiveAt(time.Now()) {
 		t.Errorf("a maintenance an hour ahead: %+v", m)
 	}
-	if list := b.List(); len(list) != 2 || list[0].Route != "" || list[1].Active || list[0].Kick {
-		t.Errorf("list %+v", list)
+	if list := b.Status().Entries; len(list) != 2 || list[0].Route != "" || list[1].Active || list[0].Kick {
+		t.Errorf("entries %+v", list)
 	}
 	ended := entry("lobby", true, "over")
 	ended.End = time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
@@ -125,4 +126,27 @@ func TestScheduledStartIsLogged(t *testing.T) {
 	testutil.WaitFor(t, "the line of the start", func() bool {
 		return strings.Contains(logs.String(), `"by":"its start or end time"`)
 	})
+}
+
+// Every route's maintenance with one route left open: the relay gets the open route's own
+// (off) entry, and the status says, for each served route, which entry decides and whether it
+// applies.
+func TestEveryRouteButOne(t *testing.T) {
+	r := &fakeRelay{}
+	b := New(r, zerolog.Nop())
+	defer b.Stop()
+	if _, err := b.Put(entry("", true, "all"), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Put(entry("pvp", false, ""), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if mode, listed := r.m.Routes["pvp"]; !listed || mode != nil || r.m.All == nil {
+		t.Errorf("the relay got all %v, pvp %v (listed %v); want every route's, and pvp open", r.m.All, mode, listed)
+	}
+	st := b.Status()
+	want := []RouteState{{Route: "lobby", On: true, Active: true}, {Route: "pvp", Own: true}}
+	if !st.On || !st.Active || st.Message != config.DefaultMaintenanceEntry().Message || !slices.Equal(st.Routes, want) {
+		t.Errorf("status %+v, want every route on with its message and routes %+v", st, want)
+	}
 }
