@@ -57,8 +57,13 @@ var (
 			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
 			"Event loops: one per direction whose destination has not taken all of a read yet.", nil, nil)
 	loopSessionsDesc = prometheus.NewDesc("moonbridge_loop_sessions",
-		"Established sessions on each event loop now (relay.loops, docs/tuning.md): a new session "+
-			"goes to the loop with the fewest.", []string{"loop"}, nil)
+		"Established sessions on each event loop now (relay.loops, relay.placement, docs/tuning.md): "+
+			"packed, the first loops carry them and the others stay empty until those are full.", []string{"loop"}, nil)
+	loopBusyDesc = prometheus.NewDesc("moonbridge_loop_busy_ratio",
+		"Share of the last quarter second each event loop spent working rather than waiting "+
+			"(relay.placement pack; a loop at 0.9 or more is full and sessions move off it).", []string{"loop"}, nil)
+	loopMovesDesc = prometheus.NewDesc("moonbridge_loop_moves_total",
+		"Established sessions moved from one event loop to another (relay.placement pack).", nil, nil)
 	attackModeDesc = prometheus.NewDesc("moonbridge_attack_mode",
 		"1 while the attack mode is on (new connections, pings or logins over their thresholds), else 0.", nil, nil)
 	attackActivationsDesc = prometheus.NewDesc("moonbridge_attack_mode_activations_total",
@@ -124,7 +129,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc, maintenanceDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, loopBusyDesc, loopMovesDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc, maintenanceDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -193,6 +198,12 @@ func (s *Server) snapshot() []prometheus.Metric {
 	add(buffersDesc, prometheus.GaugeValue, float64(batchesOut()+loops.Held))
 	for i, n := range loops.PerLoop {
 		add(loopSessionsDesc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
+	}
+	for i, b := range loops.Busy {
+		add(loopBusyDesc, prometheus.GaugeValue, b, strconv.Itoa(i))
+	}
+	if loops.Busy != nil {
+		add(loopMovesDesc, prometheus.CounterValue, float64(loops.Moves))
 	}
 	add(panicsDesc, prometheus.CounterValue, float64(s.panics.Load()), "goroutine")
 	add(panicsDesc, prometheus.CounterValue, float64(loops.Panics), "loop")

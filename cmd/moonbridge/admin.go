@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/dashboard"
 	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
@@ -24,15 +25,17 @@ type adminSource interface {
 	healthSource
 	blockListSource
 	routeMover
+	dashboard.Source
 }
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
-// list (blocklist.go), transfers (transferadmin.go) and maintenance (maintenanceadmin.go), when cfg.Listen is set: the relay's
-// series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
-// runtime's and the process's, from a registry of this run's own; Go's profiles under
-// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
-// cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
-// token) and the bounds of adminconn.go (connections, timeouts, header size).
+// list (blocklist.go), transfers (transferadmin.go), maintenance (maintenanceadmin.go) and the
+// dashboard (dashboard.go), when cfg.Listen is set: the relay's series (sessions, bytes,
+// refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's, from
+// a registry of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and the
+// routes API over book (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard
+// (hosts, cross-origin requests, the token) and the bounds of adminconn.go (connections,
+// timeouts, header size).
 func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
@@ -61,7 +64,8 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 	handleBlockList(mux, src, log)
 	handleTransfer(mux, src, log)
 	handleMaintenance(mux, maint)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /maintenance"
+	stopDashboard := handleDashboard(mux, src, cfg)
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /maintenance, /dashboard"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"
@@ -82,6 +86,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		server.Shutdown(ctx)
+		stopDashboard()
 	}, nil
 }
 
