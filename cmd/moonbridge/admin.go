@@ -63,7 +63,8 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 	handleHealth(mux, src)
 	handleBlockList(mux, src, log)
 	handleTransfer(mux, src, log)
-	handleMaintenance(mux, maint)
+	guard := newAdminGuard(cfg, log)
+	handleMaintenance(mux, maint, guard)
 	stopDashboard := handleDashboard(mux, src, cfg)
 	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /maintenance, /dashboard"
 	if cfg.Pprof {
@@ -74,7 +75,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 		api.Handle(mux)
 		paths += ", /routes"
 	}
-	server := newAdminServer(cfg, newAdminGuard(cfg, log).wrap(mux))
+	server := newAdminServer(cfg, guard.wrap(mux))
 	go func() {
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("admin endpoint stopped")

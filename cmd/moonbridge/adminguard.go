@@ -21,7 +21,8 @@ import (
 //     comes from no browser and passes.
 //   - 403, a state-changing request a browser marks cross-origin (Sec-Fetch-Site, Origin).
 //   - 401, a state-changing request (any method but GET and HEAD) without the bearer token of
-//     the admin token file, when there is one; 503 while that file cannot be read.
+//     the admin token file, when there is one; 503 while that file cannot be read. A path that
+//     shows players needs the token to be read too (withToken, in its handler).
 type adminGuard struct {
 	tokenFile string          // config.Admin.TokenPath(); "" for none
 	hosts     map[string]bool // admin.allowed_hosts, lower-case, without a final dot
@@ -87,23 +88,32 @@ func addrOf(a net.Addr) netip.Addr {
 
 // requireToken lets a state-changing request through only with the token (when there is one).
 func (g adminGuard) requireToken(next http.Handler) http.Handler {
-	if g.tokenFile == "" {
-		return next
-	}
+	checked := g.withToken(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
 		}
+		checked.ServeHTTP(w, r)
+	})
+}
+
+// withToken lets any request through only with the token (when there is one): for a path
+// whose reading shows players (GET /maintenance's allowlists) as well as for every change.
+func (g adminGuard) withToken(next http.Handler) http.Handler {
+	if g.tokenFile == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		want, err := config.ReadAPIToken(g.tokenFile)
 		if err != nil {
-			g.log.Error().Err(err).Msg("admin endpoint: the token file cannot be read; every state-changing request is refused")
+			g.log.Error().Err(err).Msg("admin endpoint: the token file cannot be read; every request that needs it is refused")
 			http.Error(w, "the admin token file cannot be read (the log says why)", http.StatusServiceUnavailable)
 			return
 		}
 		if !config.CarriesToken(r, want) {
 			g.log.Warn().Str("method", r.Method).Str("path", r.URL.Path).Str("from", r.RemoteAddr).
-				Msg("admin endpoint: a state-changing request without the token refused")
+				Msg("admin endpoint: a request without the token refused")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="moonbridge admin"`)
 			http.Error(w, "this needs the token of admin.token_file: Authorization: Bearer TOKEN", http.StatusUnauthorized)
 			return

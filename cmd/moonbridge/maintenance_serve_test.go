@@ -122,11 +122,15 @@ func putMaintenance(t *testing.T, admin, body string, token bool) (int, string) 
 }
 
 // What the least trusted writer of PUT /maintenance can send is refused with a status that
-// says why, and changes nothing; reading needs no token, switching does.
+// says why, and changes nothing; reading (player names on allowlists) and switching need the
+// token.
 func TestMaintenanceAPIRefusesBadBodies(t *testing.T) {
 	_, admin, _, _ := maintenanceServe(t)
 	if code, _ := putMaintenance(t, admin, `{"on":true}`, false); code != http.StatusUnauthorized {
 		t.Errorf("without the token: %d, want 401", code)
+	}
+	if code, _ := adminCall(t, http.MethodGet, admin+"/maintenance", "", nil); code != http.StatusUnauthorized {
+		t.Errorf("reading the allowlist's player names without the token: %d, want 401", code)
 	}
 	png := iconBase64(t)
 	for name, tc := range map[string]struct {
@@ -153,8 +157,9 @@ func TestMaintenanceAPIRefusesBadBodies(t *testing.T) {
 		}
 	}
 	var got maintenanceAnswer
-	if err := json.Unmarshal([]byte(httpGet(t, admin+"/maintenance")), &got); err != nil {
-		t.Fatal(err)
+	code, list := adminCall(t, http.MethodGet, admin+"/maintenance", "", http.Header{"Authorization": {"Bearer " + adminToken}})
+	if err := json.Unmarshal([]byte(list), &got); code != http.StatusOK || err != nil {
+		t.Fatalf("GET /maintenance with the token: %d %v", code, err)
 	}
 	if len(got.Entries) != 1 || got.Entries[0].Icon != png || !got.On || got.Active || len(got.Routes) != 1 || got.Routes[0].Route != "*" {
 		t.Errorf("GET /maintenance: %+v, want the one entry taken, with its icon, switched on for later", got)

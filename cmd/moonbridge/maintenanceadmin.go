@@ -27,11 +27,11 @@ type maintenanceAnswer struct {
 // base64, kick to end the sessions of players not on the allowlist). A PUT answers 400 for a
 // body that is not one JSON object of known keys or has a bad value (the error names the
 // key), 413 past maxMaintenanceBody, 404 for a route that is not served. adminGuard checks
-// the request first: a PUT needs the admin token.
-func handleMaintenance(mux *http.ServeMux, book *maintenance.Book) {
-	mux.HandleFunc("GET /maintenance", func(w http.ResponseWriter, r *http.Request) {
+// the request first: both need the admin token, since the allowlists name players.
+func handleMaintenance(mux *http.ServeMux, book *maintenance.Book, guard adminGuard) {
+	mux.Handle("GET /maintenance", guard.withToken(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, maintenanceAnswer{Status: book.Status()})
-	})
+	})))
 	mux.HandleFunc("PUT /maintenance", func(w http.ResponseWriter, r *http.Request) {
 		entry, status, err := readMaintenanceEntry(w, r)
 		if err != nil {
