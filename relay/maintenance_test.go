@@ -1,9 +1,11 @@
 package relay
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +219,38 @@ func TestMaintenanceAnswersLegacyPings(t *testing.T) {
 	}
 	if n := backend.count(); n != 0 {
 		t.Errorf("the backend was asked %d times", n)
+	}
+}
+
+// peekLoginStart reads a Login Start that arrives in one write or byte by byte, into a reader
+// that held none of it, as soon as it is there (the client then waits for the answer, which
+// must come before the connection's deadline), and leaves every byte in the reader.
+func TestPeekLoginStart(t *testing.T) {
+	frame := []byte{0, 0, 5, 'S', 't', 'e', 'v', 'e'}
+	frame = append(frame, make([]byte, 16)...)
+	frame[0] = byte(len(frame) - 1)
+	for name, chunk := range map[string]int{"one write": len(frame), "byte by byte": 1} {
+		server, client := net.Pipe()
+		answered := make(chan error, 1)
+		go func() {
+			defer client.Close()
+			for b := frame; len(b) > 0; b = b[min(chunk, len(b)):] {
+				client.Write(b[:min(chunk, len(b))])
+			}
+			client.SetReadDeadline(time.Now().Add(testutil.WaitBound))
+			_, err := client.Read(make([]byte, 1))
+			answered <- err
+		}()
+		server.SetReadDeadline(time.Now().Add(3 * testutil.WaitBound))
+		r := bufio.NewReader(server)
+		ls, err := peekLoginStart(r, 767)
+		server.Write([]byte{1})
+		if err := <-answered; err != nil {
+			t.Errorf("%s: the client's wait for the answer: %v", name, err)
+		}
+		if err != nil || ls.Name != "Steve" || r.Buffered() != len(frame) {
+			t.Errorf("%s: Login Start %+v, %v, %d bytes left in the reader; want Steve and all %d", name, ls, err, r.Buffered(), len(frame))
+		}
+		server.Close()
 	}
 }

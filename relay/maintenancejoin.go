@@ -51,16 +51,17 @@ func (s *session) whoJoins(o *opening) (name string, uuid auth.UUID, verified bo
 }
 
 // peekLoginStart reads Login Start's head from r without consuming it, waiting (within the
-// connection's read deadline) for as much of it as ParseLoginStart needs.
+// connection's read deadline) for as much of it as ParseLoginStart needs: each round parses
+// all that r holds, then waits for one byte more.
 func peekLoginStart(r *bufio.Reader, protocol int32) (mc.LoginStart, error) {
-	for want := 1; ; want = r.Buffered() + 1 {
-		b, readErr := r.Peek(min(max(want, r.Buffered()), mc.MaxLoginStartHead))
+	for {
+		b, _ := r.Peek(min(r.Buffered(), mc.MaxLoginStartHead))
 		ls, err := mc.ParseLoginStart(b, protocol)
 		if !errors.Is(err, mc.ErrNeedMore) || len(b) >= mc.MaxLoginStartHead {
 			return ls, err
 		}
-		if readErr != nil {
-			return ls, readErr
+		if _, err := r.Peek(len(b) + 1); err != nil {
+			return ls, err
 		}
 	}
 }
