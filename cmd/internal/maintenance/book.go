@@ -107,22 +107,31 @@ func (b *Book) Put(e config.MaintenanceEntry, from string) (*relay.MaintenanceKi
 	if mode != nil && !mode.End.IsZero() && !time.Now().Before(mode.End) {
 		return nil, ErrEndPassed
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if e.Route != "" && !slices.Contains(b.relay.RouteLabels(), e.Route) && !b.hasEntry(e.Route) {
-		return nil, &UnknownRouteError{Route: e.Route}
-	}
 	s := switched{entry: e, mode: mode, api: true}
 	s.entry.Kick = false
-	b.api[e.Route] = s
-	b.push()
-	var kicks *relay.MaintenanceKicks
+	if err := b.switchAPI(s); err != nil {
+		return nil, err
+	}
+	var kicks *relay.MaintenanceKicks // after the switch, outside the lock: it waits for the Disconnects
 	if e.Kick && mode != nil {
 		k := b.relay.KickForMaintenance(e.Route)
 		kicks = &k
 	}
 	b.logSwitch(s, "the admin endpoint", from, kicks)
 	return kicks, nil
+}
+
+// switchAPI puts s in force for its route, which must be served or have an entry already.
+func (b *Book) switchAPI(s switched) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	route := s.entry.Route
+	if route != "" && !slices.Contains(b.relay.RouteLabels(), route) && !b.hasEntry(route) {
+		return &UnknownRouteError{Route: route}
+	}
+	b.api[route] = s
+	b.push()
+	return nil
 }
 
 func (b *Book) hasEntry(route string) bool {
