@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -151,4 +152,17 @@ func validateMaintenance(entries []MaintenanceEntry) []error {
 		}
 	}
 	return errs
+}
+
+// maintenanceWarnings are the maintenance entries for a label no route of the file has.
+func (c Config) maintenanceWarnings() []Warning {
+	var out []Warning
+	for i, e := range c.Maintenance {
+		if e.Route == "" || slices.ContainsFunc(c.Routes, func(r Route) bool { return r.Label() == e.Route }) {
+			continue
+		}
+		out = append(out, Warning{WarnMaintenanceRoute, fmt.Sprintf("maintenance[%d].route", i),
+			fmt.Sprintf("%q names no route of this file: it applies only to a route of that label from the routes API or discovery", e.Route)})
+	}
+	return out
 }

@@ -79,3 +79,21 @@ func TestIconFromBase64(t *testing.T) {
 		}
 	}
 }
+
+// A maintenance entry for a label no route of the file has is a warning: it applies only if
+// the routes API or discovery serves a route of that label.
+func TestMaintenanceForAnUnknownRouteWarns(t *testing.T) {
+	cfg, err := Parse([]byte("maintenance:\n  - route: surival\n    on: true\n  - route: \"*\"\n    on: true\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range cfg.Warnings() {
+		if w.Kind == WarnMaintenanceRoute {
+			got = append(got, w.String())
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], `maintenance[0].route: "surival" names no route of this file`) {
+		t.Errorf("warnings %q, want one for surival", got)
+	}
+}

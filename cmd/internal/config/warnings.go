@@ -40,6 +40,9 @@ const (
 	// WarnRemoteAPI: the routes API on an admin address beyond loopback (allow_remote), where
 	// its token and changes cross the network in plain HTTP.
 	WarnRemoteAPI WarningKind = "remote-routes-api"
+	// WarnMaintenanceRoute: a maintenance entry for a label no route of the file has (a typo,
+	// or a route the routes API or discovery serves).
+	WarnMaintenanceRoute WarningKind = "maintenance-route"
 )
 
 // widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
@@ -66,6 +69,7 @@ func (c Config) Warnings() []Warning {
 	out = append(out, c.headerWarnings()...)
 	out = append(out, c.trustWarnings()...)
 	out = append(out, c.proxyHeaderWarnings()...)
+	out = append(out, c.maintenanceWarnings()...)
 	if api := c.Admin.RoutesAPI; api.Enabled && !isLoopback(c.Admin.Listen) {
 		out = append(out, Warning{WarnRemoteAPI, "admin.routes_api.allow_remote", fmt.Sprintf("the routes API is served on %s, beyond loopback: its token and every change cross the network in plain HTTP; keep that network private, or put a TLS proxy in front", c.Admin.Listen)})
 	}
