@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -38,7 +37,7 @@ func (s *session) letIn(o *opening) bool {
 
 // whoJoins is the player a login names: the one the proxy's login found (verified when the
 // session server vouched for it), else the name in Login Start, read without taking it from r
-// (the backend gets it).
+// (the backend gets it; peekLoginStart, banned.go).
 func (s *session) whoJoins(o *opening) (name string, uuid auth.UUID, verified bool, err error) {
 	if s.login != nil {
 		return s.login.Profile.Name, s.login.Profile.ID, s.login.Enc != nil, nil
@@ -48,22 +47,6 @@ func (s *session) whoJoins(o *opening) (name string, uuid auth.UUID, verified bo
 		return "", uuid, false, clientError("login start", err)
 	}
 	return ls.Name, uuid, false, nil
-}
-
-// peekLoginStart reads Login Start's head from r without consuming it, waiting (within the
-// connection's read deadline) for as much of it as ParseLoginStart needs: each round parses
-// all that r holds, then waits for one byte more.
-func peekLoginStart(r *bufio.Reader, protocol int32) (mc.LoginStart, error) {
-	for {
-		b, _ := r.Peek(min(r.Buffered(), mc.MaxLoginStartHead))
-		ls, err := mc.ParseLoginStart(b, protocol)
-		if !errors.Is(err, mc.ErrNeedMore) || len(b) >= mc.MaxLoginStartHead {
-			return ls, err
-		}
-		if _, err := r.Peek(len(b) + 1); err != nil {
-			return ls, err
-		}
-	}
 }
 
 // maintenanceStatus is the server-list answer of route under mode: the owner's MOTD, icon

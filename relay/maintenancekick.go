@@ -2,93 +2,81 @@ package relay
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/moonbridge/moonbridge/mc"
 )
 
-// kickLeave is how long a player told it is kicked has to read the Disconnect and leave before
-// its session is closed (the Disconnect may still be on its way, held for a slow player).
-const kickLeave = 2 * time.Second
-
 // MaintenanceKicks is what KickForMaintenance did.
 type MaintenanceKicks struct {
 	Kicked  int `json:"kicked"`  // sessions ended
-	Told    int `json:"told"`    // of them, players whose Disconnect with the message went out within a second
+	Told    int `json:"told"`    // of them, players whose Disconnect with the message went out
 	Allowed int `json:"allowed"` // players on the allowlist, left playing
 }
 
-// KickForMaintenance ends the sessions of players on routes under maintenance now (the route
-// labelled label, or every route for "") who are not on its allowlist: with a Disconnect saying
-// the maintenance message where the stream takes one (a client of 1.20.5 or later whose stream
-// the proxy follows, the way a drain tells its players), else closed, with the reason on the
-// session's end line. Sessions still setting up are not touched: letIn turns them away.
+// KickForMaintenance ends the sessions in play on routes under maintenance now (the route
+// labelled label, or every route for "") whose player is not on the allowlist: each as the
+// admin API's kick does (kick.go), with the maintenance message in a Disconnect where the stream
+// takes one, else closed, the session's end line saying which. Sessions still setting up are
+// not touched: letIn turns them away.
 func (s *Server) KickForMaintenance(label string) MaintenanceKicks {
 	var k MaintenanceKicks
-	now := time.Now()
-	var tell []*session
+	now, m := time.Now(), s.maintenance.Load()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for _, sess := range s.sessionList() {
-		route := sess.playingOn.Load()
-		if route == nil || label != "" && *route != label {
-			continue
-		}
-		mode := s.maintenance.Load().For(*route, now)
+		route := sess.routeName()
+		mode := m.For(route, now)
 		switch {
-		case mode == nil:
+		case route == "" || label != "" && route != label || mode == nil || !sess.meters.started():
 			continue
 		case sess.allowedIn(mode):
 			k.Allowed++
 			continue
 		}
 		k.Kicked++
-		if sess.moves.Load() != nil {
-			tell = append(tell, sess)
-		} else {
-			sess.abort(&MaintenanceKickError{Route: *route})
-		}
+		wg.Go(func() { // at once: each waits up to kickWait for its Disconnect
+			told := sess.kickForMaintenance(route, mode).DisconnectSent
+			mu.Lock()
+			defer mu.Unlock()
+			if told {
+				k.Told++
+			}
+		})
 	}
-	k.Told = putInAll(tell, moveWait, func(sess *session, done func(bool)) bool {
-		return sess.tellMaintenance(s.maintenance.Load().For(*sess.playingOn.Load(), now), done)
-	})
+	wg.Wait()
 	return k
 }
 
-// allowedIn says whether the session's player is on mode's allowlist: by the name and UUID the
-// proxy's login verified, else by the name Login Start gave.
-func (s *session) allowedIn(mode *MaintenanceMode) bool {
-	if s.login != nil { // set before playingOn, which the caller read
-		return mode.Allow.allows(s.login.Profile.Name, s.login.Profile.ID, s.login.Enc != nil)
+// kickForMaintenance kicks the session with mode's message: a stream that takes no packet of
+// the proxy's (no mover) is closed at once, its end line says so.
+func (s *session) kickForMaintenance(route string, mode *MaintenanceMode) KickResult {
+	if s.moves.Load() == nil {
+		s.abort(&MaintenanceKickError{Route: route, NoRoom: true})
+		return KickResult{ID: strconv.FormatUint(s.id, 10), Note: noRoomNote}
 	}
-	return mode.Allow.allows(s.player.knownName(), [16]byte{}, false)
+	return s.kick(mc.PlainText(mode.message()), &MaintenanceKickError{Route: route})
 }
 
-// tellMaintenance sends the player mode's message as a Disconnect and closes the session
-// kickLeave later; a stream that could not take it is closed at once.
-func (s *session) tellMaintenance(mode *MaintenanceMode, done func(bool)) bool {
-	route := *s.playingOn.Load()
-	if mode == nil { // switched off meanwhile
-		return false
-	}
-	return s.tell(mc.PlainText(mode.message()), func(sent bool) {
-		if !sent {
-			s.abort(&MaintenanceKickError{Route: route})
-		} else {
-			time.AfterFunc(kickLeave, func() { s.abort(&MaintenanceKickError{Route: route, Told: true}) })
-		}
-		done(sent)
-	})
+// allowedIn says whether the session's player, as far as it is known now, is on mode's
+// allowlist: by name, or by the UUID the session server vouched for.
+func (s *session) allowedIn(mode *MaintenanceMode) bool {
+	p := s.player.knownPlayer()
+	uuid, _ := parseUUIDText(p.uuid)
+	return mode.Allow.allows(p.name, uuid, p.online)
 }
 
 // MaintenanceKickError ends a playing session that a route's maintenance kicked.
 type MaintenanceKickError struct {
-	Route string
-	Told  bool // the player was sent the message; false: the stream had no room for a Disconnect
+	Route  string
+	NoRoom bool // closed without a Disconnect: the stream takes no packet of the proxy's
 }
 
 func (e *MaintenanceKickError) Error() string {
-	if e.Told {
-		return "kicked for the maintenance of route " + strconv.Quote(e.Route) + " (told why)"
+	text := "kicked for the maintenance of route " + strconv.Quote(e.Route)
+	if e.NoRoom {
+		text += ": " + noRoomNote
 	}
-	return "kicked for the maintenance of route " + strconv.Quote(e.Route) +
-		": closed without a Disconnect, the stream had no room for one (a client before 1.20.5, or a stream the proxy does not follow)"
+	return text
 }

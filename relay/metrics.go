@@ -24,7 +24,8 @@ var (
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
 			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
-			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown, "+
+			"memory limit), login_refused (a login the proxy ran), banned (a ban: docs/bans.md), kicked (the admin API), "+
+			"client_error, backend_error, shutdown, "+
 			"panic (a bug of the proxy's: moonbridge_session_panics_total).",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
@@ -119,6 +120,10 @@ func outcome(reason error) string {
 		return "server_full"
 	case errors.As(reason, new(*auth.LoginError)):
 		return "login_refused"
+	case errors.As(reason, new(*BannedError)):
+		return "banned"
+	case errors.As(reason, new(*KickedError)):
+		return "kicked"
 	case errors.As(reason, new(*BackendLoginError)):
 		return "backend_error"
 	case errors.As(reason, &side):
@@ -243,6 +248,13 @@ func (m *meters) start(read func() (up, down int64)) {
 	m.mu.Lock()
 	m.read = read
 	m.mu.Unlock()
+}
+
+// started says whether the session relays (a backend took it).
+func (m *meters) started() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.read != nil
 }
 
 // relayed is what the session has moved so far, each way.

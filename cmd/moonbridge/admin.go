@@ -26,17 +26,19 @@ type adminSource interface {
 	blockListSource
 	routeMover
 	dashboard.Source
+	sessionSource
 }
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
-// list (blocklist.go), transfers (transferadmin.go), maintenance (maintenanceadmin.go) and the
-// dashboard (dashboard.go), when cfg.Listen is set: the relay's series (sessions, bytes,
-// refusals; see relay/metrics.go) and serve's own beside the Go runtime's and the process's, from
-// a registry of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and the
-// routes API over book (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard
-// (hosts, cross-origin requests, the token) and the bounds of adminconn.go (connections,
-// timeouts, header size).
-func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// list (blocklist.go), transfers (transferadmin.go), the bans (bansapi.go, over store), the
+// sessions (sessionsapi.go), maintenance (maintenanceadmin.go, over maint) and the dashboard
+// (dashboard.go), when cfg.Listen is set: the relay's series (sessions, bytes, refusals; see
+// relay/metrics.go) and serve's own beside the Go runtime's and the process's, from a registry
+// of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and the routes API over
+// book (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard (hosts,
+// cross-origin requests, the token) and the bounds of adminconn.go (connections, timeouts,
+// header size).
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -63,10 +65,12 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 	handleHealth(mux, src)
 	handleBlockList(mux, src, log)
 	handleTransfer(mux, src, log)
-	guard := newAdminGuard(cfg, log)
-	handleMaintenance(mux, maint, guard)
+	audit := adminAudit{log: log, token: cfg.TokenPath() != ""}
+	handleBans(mux, store, src, audit)
+	handleSessions(mux, src, store, audit)
+	handleMaintenance(mux, maint)
 	stopDashboard := handleDashboard(mux, src, cfg)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /maintenance, /dashboard"
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /bans, /sessions, /maintenance, /dashboard"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"
@@ -75,7 +79,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, maint *
 		api.Handle(mux)
 		paths += ", /routes"
 	}
-	server := newAdminServer(cfg, guard.wrap(mux))
+	server := newAdminServer(cfg, newAdminGuard(cfg, log).wrap(mux))
 	go func() {
 		if err := server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("admin endpoint stopped")

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -20,9 +21,10 @@ import (
 //     sends its own name, so its requests go no further. A request without Host (HTTP/1.0)
 //     comes from no browser and passes.
 //   - 403, a state-changing request a browser marks cross-origin (Sec-Fetch-Site, Origin).
-//   - 401, a state-changing request (any method but GET and HEAD) without the bearer token of
-//     the admin token file, when there is one; 503 while that file cannot be read. A path that
-//     shows players needs the token to be read too (withToken, in its handler).
+//   - 401, a state-changing request (any method but GET and HEAD), or a read of what names
+//     players and their addresses (privateReads: the sessions, the bans, the maintenance's
+//     allowlists), without the bearer token of the admin token file, when there is one; 503
+//     while that file cannot be read.
 type adminGuard struct {
 	tokenFile string          // config.Admin.TokenPath(); "" for none
 	hosts     map[string]bool // admin.allowed_hosts, lower-case, without a final dot
@@ -86,28 +88,33 @@ func addrOf(a net.Addr) netip.Addr {
 	return addr.Unmap()
 }
 
-// requireToken lets a state-changing request through only with the token (when there is one).
-func (g adminGuard) requireToken(next http.Handler) http.Handler {
-	checked := g.withToken(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			next.ServeHTTP(w, r)
-			return
-		}
-		checked.ServeHTTP(w, r)
+// privateReads are the paths (and the paths under them) whose reads need the token too: they
+// name players and their addresses (the maintenance's allowlists name players).
+var privateReads = []string{"/sessions", "/bans", "/maintenance"}
+
+// needsToken says whether r needs the token (when there is one): a change, or a private read.
+func needsToken(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return true
+	}
+	return slices.ContainsFunc(privateReads, func(p string) bool {
+		return r.URL.Path == p || strings.HasPrefix(r.URL.Path, p+"/")
 	})
 }
 
-// withToken lets any request through only with the token (when there is one): for a path
-// whose reading shows players (GET /maintenance's allowlists) as well as for every change.
-func (g adminGuard) withToken(next http.Handler) http.Handler {
+// requireToken lets a request that needsToken through only with the token (when there is one).
+func (g adminGuard) requireToken(next http.Handler) http.Handler {
 	if g.tokenFile == "" {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !needsToken(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		want, err := config.ReadAPIToken(g.tokenFile)
 		if err != nil {
-			g.log.Error().Err(err).Msg("admin endpoint: the token file cannot be read; every request that needs it is refused")
+			g.log.Error().Err(err).Msg("admin endpoint: the token file cannot be read; every state-changing request is refused")
 			http.Error(w, "the admin token file cannot be read (the log says why)", http.StatusServiceUnavailable)
 			return
 		}

@@ -9,7 +9,9 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/bans"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
@@ -24,10 +26,12 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
-// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
-// server.
-func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// of the file's routes with its others (nil: the file's alone); list is the bans it checks
+// (nil: none); tracer traces its joins (nil: off). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	relayCfg.Bans = list
+	relayCfg.Tracer = tracer
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -60,7 +64,16 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
-	srv, tlsServer, err := newRelay(cfg, book, log)
+	store, err := openBans(cfg.BansFile, log)
+	if err != nil {
+		return err
+	}
+	tracer, err := startTracing(cfg.Tracing, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing(tracer, cfg.Tracing, log) // after the relay has closed: its last joins go too
+	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, log)
 	if err != nil {
 		return err
 	}
@@ -70,7 +83,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	}
 	defer maint.Stop()
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, maintenance: maint, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, maintenance: maint, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -86,7 +99,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, maint, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, maint, log, withTracer(tracer, srv, reloads.reloads, book.Gauge(), store.list)...)
 	if err != nil {
 		srv.Close()
 		return err
