@@ -14,6 +14,7 @@ import (
 type players struct {
 	perAddr  map[netip.Addr]int
 	perRoute map[string]int
+	version  uint64 // raised by every join the replicas check (replicas.go)
 }
 
 func newPlayers() players {
@@ -50,6 +51,11 @@ func (s *session) seat(o *opening) bool {
 		return true
 	}
 	release, err := s.srv.counter.acquirePlayer(s.info.clientAddr().Addr(), o.route)
+	if err == nil {
+		if err = s.srv.seatAcross(o.route); err != nil {
+			release()
+		}
+	}
 	switch {
 	case err == nil:
 		s.end.Add(func(error) { release() })

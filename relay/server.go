@@ -65,6 +65,9 @@ type Config struct {
 	RestartingMOTD string
 	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none.
 	Transfer Transfer
+	// Replicas is the state shared with the other replicas of one network (replicas.go), for
+	// the Server's life (a Reload does not change it); nil: none.
+	Replicas Replicas
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
@@ -89,6 +92,7 @@ type Server struct {
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
+	replicas  Replicas        // shared with the other replicas; nil: none (replicas.go)
 
 	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
 
@@ -130,6 +134,7 @@ func New(cfg Config) (*Server, error) {
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
 	}
+	s.replicas, s.counter.replicas = cfg.Replicas, cfg.Replicas
 	s.mem.sessions = s.sessionCount
 	s.mem.handshakes.limits = s.counter.networkLimits
 	s.attachPools(set.router.pools())

@@ -1,0 +1,70 @@
+package replicas
+
+import "github.com/redis/go-redis/v9"
+
+// luaHelpers are the functions both player scripts use. A count is stored as
+// "<version> <players>"; put writes one only over an older version, so a heartbeat that read
+// the counts before a join does not undo the join's write. others sums the live replicas'
+// counts but the caller's, and drops the fields of replicas that are not live any more.
+const luaHelpers = `
+local function ms_now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function live_set(key, live_ms)
+  local set = {}
+  for _, r in ipairs(redis.call('ZRANGEBYSCORE', key, ms_now() - live_ms, '+inf')) do set[r] = true end
+  return set
+end
+local function put(key, id, version, count)
+  local cur = redis.call('HGET', key, id)
+  if cur and tonumber(string.match(cur, '^(%d+)')) > tonumber(version) then return end
+  redis.call('HSET', key, id, version .. ' ' .. count)
+  redis.call('PEXPIRE', key, 86400000)
+end
+local function others(key, id, live)
+  local sum = 0
+  local all = redis.call('HGETALL', key)
+  for j = 1, #all, 2 do
+    if all[j] ~= id then
+      if live[all[j]] then
+        sum = sum + tonumber(string.match(all[j + 1], ' (%d+)$'))
+      else
+        redis.call('HDEL', key, all[j])
+      end
+    end
+  end
+  return sum
+end
+`
+
+// heartbeatScript marks the replica live and writes its count on each route, and answers the
+// other replicas' players on each. KEYS: the replicas set, then one players hash per route;
+// ARGV: id, liveness (ms), version, then one count per route.
+var heartbeatScript = redis.NewScript(luaHelpers + `
+local now = ms_now()
+local live_ms = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 100 * live_ms)
+local live = live_set(KEYS[1], live_ms)
+local out = {}
+for i = 2, #KEYS do
+  put(KEYS[i], ARGV[1], ARGV[3], ARGV[i + 2])
+  out[i - 1] = others(KEYS[i], ARGV[1], live)
+end
+return out
+`)
+
+// seatScript admits one more player on a route when the live replicas' players with this
+// replica's new count are within the route's max_players, and then writes that count. KEYS:
+// the replicas set, the route's players hash; ARGV: id, liveness (ms), version, this
+// replica's count with the new player, max_players. It answers {1 admitted or 0, the others'
+// players}. An admission marks the replica live, as a heartbeat does, so that a join before
+// the replica's first heartbeat counts.
+var seatScript = redis.NewScript(luaHelpers + `
+local sum = others(KEYS[2], ARGV[1], live_set(KEYS[1], tonumber(ARGV[2])))
+if sum + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return {0, sum} end
+redis.call('ZADD', KEYS[1], ms_now(), ARGV[1])
+put(KEYS[2], ARGV[1], ARGV[3], ARGV[4])
+return {1, sum}
+`)
