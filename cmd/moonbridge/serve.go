@@ -23,10 +23,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
-// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
-// server.
-func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// of the file's routes with its others (nil: the file's alone), and shares its state with
+// shared (nil: none). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, shared relay.Replicas, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	relayCfg.Replicas = shared
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -59,10 +60,15 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
-	srv, tlsServer, err := newRelay(cfg, book, log)
+	shared, err := openReplicas(cfg.Replicas, log)
 	if err != nil {
 		return err
 	}
+	srv, tlsServer, err := newRelay(cfg, book, sharedOrNil(shared), log)
+	if err != nil {
+		return err
+	}
+	defer startReplicas(shared, srv)()
 	setBufferProfile(cfg.Memory)
 	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
@@ -80,7 +86,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, withReplicas(shared, srv, reloads.reloads, book.Gauge())...)
 	if err != nil {
 		srv.Close()
 		return err

@@ -51,6 +51,8 @@ type Config struct {
 	LandingPage relay.LandingPage `yaml:"landing_page"`
 	// Discovery finds routes outside this file, validated and served as the file's are.
 	Discovery Discovery `yaml:"discovery"`
+	// Replicas shares players, blocks and rates with other instances on Redis (replicas.go).
+	Replicas Replicas `yaml:"replicas"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -226,5 +228,6 @@ func Default() Config {
 		},
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Replicas:  defaultReplicas(),
 	}
 }

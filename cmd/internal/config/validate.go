@@ -70,6 +70,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
+	errs = append(errs, c.Replicas.validate()...)
 	return errors.Join(errs...)
 }
 
