@@ -64,7 +64,7 @@ func findMetric(t *testing.T, srv prometheus.Collector, name string, labels map[
 // waitForMetric polls until the series exists with the value, or fails after
 // testutil.WaitBound. A missing series is a failure even when want is 0: a renamed metric must
 // not pass for an idle one.
-func waitForMetric(t *testing.T, srv *Server, name string, labels map[string]string, want float64) {
+func waitForMetric(t *testing.T, srv prometheus.Collector, name string, labels map[string]string, want float64) {
 	t.Helper()
 	var got float64
 	var ok bool

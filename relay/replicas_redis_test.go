@@ -138,3 +138,133 @@ func TestReplicasHoldMaxPlayersTogether(t *testing.T) {
 		t.Errorf("%d players admitted over 3 replicas, want max_players 10", admitted)
 	}
 }
+
+// Issue 42: an address blocked on one replica is refused on the others within a second, and
+// clearing the block list on one clears it for all.
+func TestReplicasShareBlocks(t *testing.T) {
+	_, nodes := startNetwork(t, 2, func(c *Config) {
+		c.Routes = routeTo(testutil.ClosedPort(t))
+		c.Defence.Block = Block{After: 2, Window: 10 * time.Second, For: time.Minute}
+	})
+	a, b := nodes[0], nodes[1]
+	if !statusAnswered(t, "127.0.44.1", b.addr) {
+		t.Fatal("an address nobody blocked got no answer")
+	}
+	sendGarbage(t, "127.0.44.1", a.addr, 2)
+	blocked := time.Now()
+	if !testutil.Within(time.Second, func() bool { return !statusAnswered(t, "127.0.44.1", b.addr) }) {
+		t.Fatal("an address blocked on one replica was still answered by another after a second")
+	}
+	t.Logf("refused by the other replica %v after the block", time.Since(blocked))
+	waitForMetric(t, b.srv, refusedSeries, map[string]string{"reason": refusedBlocked}, 1)
+	if !statusAnswered(t, "127.0.44.2", b.addr) {
+		t.Error("an address nobody blocked was refused")
+	}
+	a.srv.ClearBlockList()
+	if !testutil.Within(time.Second, func() bool { return statusAnswered(t, "127.0.44.1", b.addr) }) {
+		t.Error("the block list cleared on one replica still refuses on another after a second")
+	}
+}
+
+// Issue 42: a network's new connections count on every replica together: once one replica has
+// let the network's burst in, another refuses it (within a flush of the counts) before its own
+// bucket runs out.
+func TestReplicasShareNetworkRates(t *testing.T) {
+	backend := startGameServer(t, paperStatus)
+	_, nodes := startNetwork(t, 2, func(c *Config) {
+		c.Routes = routeTo(backend)
+		c.Limits.ConnectionRatePerNetwork = 0.01 // the shared window: a minute
+		c.Limits.ConnectionBurstPerNetwork = 4
+	})
+	a, b := nodes[0], nodes[1]
+	awaitFreshWindow(time.Minute)
+	for i := range 4 {
+		if status := askStatus(t, dialFrom(t, fmt.Sprintf("127.0.45.%d", i+1), a.addr)); !strings.Contains(status, "Paper") {
+			t.Fatalf("connection %d of the network's burst: %q, want the server's answer", i+1, status)
+		}
+	}
+	time.Sleep(250 * time.Millisecond) // a's counts reach Redis
+	refused := false
+	for i := range 4 { // b's own bucket lets 4 in
+		if refused = strings.Contains(askStatus(t, dialFrom(t, fmt.Sprintf("127.0.45.%d", i+10), b.addr)), "over all replicas"); refused {
+			break
+		}
+		time.Sleep(250 * time.Millisecond) // b's count reaches Redis, and the total comes back
+	}
+	if !refused {
+		t.Error("the other replica let the network in up to its own burst, as if alone")
+	}
+	waitForMetric(t, b.srv, refusedSeries, map[string]string{"reason": refusedNetworkRate}, 1)
+}
+
+// awaitFreshWindow waits, when the current shared-rate window of this length (counted from the
+// Unix epoch, as the replicas count them) ends within 5 s, for the next one, so that a test's
+// events fall in one window.
+func awaitFreshWindow(window time.Duration) {
+	if left := window - time.Duration(time.Now().UnixNano()%int64(window)); left < 5*time.Second {
+		time.Sleep(left)
+	}
+}
+
+// timedJoin is join, and how long it took.
+func timedJoin(t *testing.T, from, addr string) (bool, time.Duration) {
+	start := time.Now()
+	admitted := join(t, from, addr)
+	return admitted, time.Since(start)
+}
+
+// Issue 42, Redis away or slow: while Redis hangs a join waits at most its bound; while it is
+// gone the replicas go on alone (sessions up, joins admitted, each its own count), say so once
+// in the log and in the metrics; once it is back the counts and a block made meanwhile reach the
+// others again, and that is said once too.
+func TestReplicasGoOnWhileRedisIsAway(t *testing.T) {
+	redis := redistest.Start(t)
+	route := cappedRoute(t, 100)
+	var nodes []*replica
+	for _, id := range []string{"a", "b"} {
+		settings := testSettings(redis, id)
+		settings.JoinWait, settings.Timeout = 50*time.Millisecond, 3*time.Second
+		nodes = append(nodes, startReplica(t, settings, func(c *Config) {
+			route(c)
+			c.Defence.Block = Block{After: 2, Window: 10 * time.Second, For: time.Minute}
+		}))
+	}
+	a, b := nodes[0], nodes[1]
+	playerA, playerB := dialFrom(t, "127.0.46.1", a.addr), dialFrom(t, "127.0.46.2", b.addr)
+	exchange(t, playerA, "h", 10)
+	exchange(t, playerB, "h", 10)
+	testutil.WaitFor(t, "2 players online on a", func() bool { return onlineOn(t, a) == 2 })
+
+	redis.Pause()
+	admitted, took := timedJoin(t, "127.0.46.3", a.addr)
+	if !admitted || took < 50*time.Millisecond || took > time.Second {
+		t.Errorf("a join while Redis hangs: admitted %v after %v, want admitted after the 50ms bound (and well under a second)", admitted, took)
+	}
+	waitForMetric(t, a.store, "moonbridge_replicas_redis_up", nil, 0)
+	redis.Stop()
+	for i := range 3 {
+		if admitted, took := timedJoin(t, fmt.Sprintf("127.0.46.%d", 10+i), a.addr); !admitted || took > time.Second {
+			t.Errorf("a join while Redis is gone: admitted %v after %v", admitted, took)
+		}
+	}
+	exchange(t, playerA, "", 10)
+	exchange(t, playerB, "", 10)
+	testutil.WaitFor(t, "a to count its own players alone", func() bool { return onlineOn(t, a) == 5 })
+	sendGarbage(t, "127.0.46.99", a.addr, 2)
+	if n := a.log.count("Redis is away"); n != 1 {
+		t.Errorf("%d lines say Redis is away, want 1", n)
+	}
+
+	redis.Start()
+	for _, r := range nodes {
+		waitForMetric(t, r.store, "moonbridge_replicas_redis_up", nil, 1)
+	}
+	testutil.WaitFor(t, "b to count a's players again", func() bool { return onlineOn(t, b) == 6 })
+	testutil.WaitFor(t, "b to refuse the address a blocked while Redis was away", func() bool {
+		return !statusAnswered(t, "127.0.46.99", b.addr)
+	})
+	if n := a.log.count("Redis answers again"); n != 1 {
+		t.Errorf("%d lines say Redis is back, want 1", n)
+	}
+	exchange(t, playerA, "", 10)
+}

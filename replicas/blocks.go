@@ -38,7 +38,7 @@ func (s *Store) Block(key netip.Addr, until time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.mine) >= maxBlocks {
-		b.dropExpired(b.mine, now())
+		b.dropExpired(b.mine, time.Now())
 	}
 	if len(b.mine) < maxBlocks {
 		b.mine[key], b.pending[key] = until, until
@@ -118,7 +118,7 @@ func (s *Store) publishBlocks() error {
 			for key, until := range pending {
 				p.ZAddGT(ctx, s.key("blocks"), redis.Z{Score: float64(until.UnixMilli()), Member: key.String()})
 			}
-			p.ZRemRangeByScore(ctx, s.key("blocks"), "-inf", strconv.FormatInt(now().UnixMilli(), 10))
+			p.ZRemRangeByScore(ctx, s.key("blocks"), "-inf", strconv.FormatInt(time.Now().UnixMilli(), 10))
 			p.Incr(ctx, s.key("blocks", "version"))
 			return nil
 		})
@@ -141,7 +141,7 @@ func (s *Store) readBlocks(version string) {
 	var entries []redis.Z
 	err := s.call("read blocks", func(ctx context.Context) (err error) {
 		entries, err = s.rdb.ZRangeByScoreWithScores(ctx, s.key("blocks"), &redis.ZRangeBy{
-			Min: strconv.FormatInt(now().UnixMilli(), 10), Max: "+inf", Count: maxBlocks,
+			Min: strconv.FormatInt(time.Now().UnixMilli(), 10), Max: "+inf", Count: maxBlocks,
 		}).Result()
 		return err
 	})
@@ -167,7 +167,7 @@ func (s *Store) readBlocks(version string) {
 func (b *blockCache) republish() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.dropExpired(b.mine, now())
+	b.dropExpired(b.mine, time.Now())
 	maps.Copy(b.pending, b.mine)
 	b.version = ""
 }

@@ -45,7 +45,7 @@ func (s *Store) OtherPlayers(route string) int {
 
 // othersLocked is OtherPlayers with s.players.mu held.
 func (s *Store) othersLocked(route string) int {
-	if now().Sub(s.players.at) > s.cfg.liveFor() {
+	if time.Now().Sub(s.players.at) > s.cfg.liveFor() {
 		return 0
 	}
 	return s.players.others[route]
@@ -73,7 +73,7 @@ func (s *Store) heartbeat() {
 			s.players.published[route] = true
 		}
 	}
-	s.players.at = now()
+	s.players.at = time.Now()
 }
 
 // heartbeatArgs are the heartbeat script's routes, keys and arguments: every route the relay

@@ -40,7 +40,7 @@ func (s *Store) Count(name string, window time.Duration) int {
 	r := &s.rates
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	start := now().UnixNano() / int64(window)
+	start := time.Now().UnixNano() / int64(window)
 	c := r.names[name]
 	if c == nil || c.start != start || c.window != window {
 		if c == nil && len(r.names) >= maxRateNames {
@@ -90,7 +90,7 @@ func (s *Store) takeRates() []rateBatch {
 	r := &s.rates
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t := now().UnixNano()
+	t := time.Now().UnixNano()
 	var batch []rateBatch
 	for name, c := range r.names {
 		if t/int64(c.window) != c.start {

@@ -49,8 +49,19 @@ func New(cfg Settings, log zerolog.Logger) *Store {
 		players: newPlayerCache(), blocks: newBlockCache(), rates: newRateCounts(),
 	}
 	s.health.log = s.log
+	quietRedisLog.Do(func() { redis.SetLogger(noRedisLog{}) })
 	return s
 }
+
+// quietRedisLog drops go-redis' own log lines, once for the process (go-redis keeps one logger
+// for all its clients, on the standard library's log): it writes one for each failed dial,
+// many a second while Redis is away, where the Store's health says once that Redis is away,
+// with the error, and counts the failures.
+var quietRedisLog sync.Once
+
+type noRedisLog struct{}
+
+func (noRedisLog) Printf(context.Context, string, ...any) {}
 
 // Start runs the heartbeat, which publishes counts and reads the others', and the block and
 // rate refreshes, until Close.
@@ -107,6 +118,3 @@ func (s *Store) callWithin(op string, bound time.Duration, f func(ctx context.Co
 	}
 	return err
 }
-
-// now is the local clock; tests do not replace it.
-func now() time.Time { return time.Now() }

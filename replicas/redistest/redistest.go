@@ -1,7 +1,7 @@
 // Package redistest runs a real redis-server (Debian's package, which scripts/bootstrap.sh base
 // installs) for tests: on a free loopback port, with its files in the test's temporary
 // directory, stopped when the test ends. Stop and Start let a test take Redis away and bring it
-// back on the same address.
+// back on the same address, and Pause makes it hang.
 package redistest
 
 import (
@@ -9,6 +9,7 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -46,6 +47,15 @@ func (s *Server) Start() {
 		s.t.Fatalf("redis-server: %v", err)
 	}
 	testutil.WaitFor(s.t, "redis-server to answer PING on "+s.Addr, s.answers)
+}
+
+// Pause stops the server's process (SIGSTOP) without closing its sockets: connections to it
+// are accepted by the kernel and then answered by nobody, as a Redis that hangs. Stop ends it.
+func (s *Server) Pause() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		s.t.Fatalf("pausing redis-server: %v", err)
+	}
 }
 
 // Stop kills the server and waits for it; a stopped server's Stop does nothing.
