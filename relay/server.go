@@ -116,6 +116,8 @@ type Server struct {
 	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
 	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
+
+	meterReplicas int // the replicas the login meter's budget is shared by, under mu (metershare.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.

@@ -51,8 +51,10 @@ func (s *Store) othersLocked(route string) int {
 	return s.players.others[route]
 }
 
-// heartbeat publishes this replica's counts and reads the others'.
+// heartbeat publishes this replica's counts and reads the others', and counts the replicas on
+// its egress address.
 func (s *Store) heartbeat() {
+	s.countEgress()
 	perRoute, version := s.counts()
 	routes, keys, args := s.heartbeatArgs(perRoute, version)
 	var others []int64

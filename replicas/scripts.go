@@ -38,6 +38,16 @@ local function others(key, id, live)
 end
 `
 
+// egressScript marks the replica live among those of one egress address and answers how many
+// are. KEYS: the egress' set; ARGV: id, liveness (ms).
+var egressScript = redis.NewScript(luaHelpers + `
+local now = ms_now()
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], 100 * tonumber(ARGV[2]))
+return redis.call('ZCARD', KEYS[1])
+`)
+
 // heartbeatScript marks the replica live and writes its count on each route, and answers the
 // other replicas' players on each. KEYS: the replicas set, then one players hash per route;
 // ARGV: id, liveness (ms), version, then one count per route.

@@ -19,6 +19,10 @@ type Settings struct {
 	// ReplicaID names this replica in Redis; it must differ between replicas (the host name
 	// and process id by default).
 	ReplicaID string
+	// Egress names the address this replica reaches the session server from: the replicas
+	// that name the same one share the login meter's budget ("" is a name too: every replica
+	// that leaves it empty shares one).
+	Egress string
 	// Timeout bounds every background call (heartbeat, refreshes, publishing a block).
 	Timeout time.Duration
 	// JoinWait bounds what a player's join waits on Redis (the check of max_players across

@@ -13,6 +13,10 @@ import (
 // every change of them (relay.Server.RoutePlayers).
 type Counts func() (perRoute map[string]int, version uint64)
 
+// MeterShare is told how many live replicas share this one's egress address, whenever that
+// changes (relay.Server.ShareLoginMeter).
+type MeterShare func(replicas int)
+
 // Store is one replica's view of the shared state. New makes it, Start runs its heartbeat and
 // refreshes, Close stops them.
 type Store struct {
@@ -21,6 +25,8 @@ type Store struct {
 	log    zerolog.Logger
 	health health
 	counts Counts
+	share  MeterShare
+	shared int // the replicas share was last told of; the heartbeat's own
 
 	players playerCache
 	blocks  blockCache
@@ -63,10 +69,10 @@ type noRedisLog struct{}
 
 func (noRedisLog) Printf(context.Context, string, ...any) {}
 
-// Start runs the heartbeat, which publishes counts and reads the others', and the block and
-// rate refreshes, until Close.
-func (s *Store) Start(counts Counts) {
-	s.counts = counts
+// Start runs the heartbeat, which publishes counts and reads the others' and tells share how
+// many replicas share the egress address, and the block and rate refreshes, until Close.
+func (s *Store) Start(counts Counts, share MeterShare) {
+	s.counts, s.share = counts, share
 	s.every(s.cfg.Heartbeat, s.heartbeat)
 	s.every(s.cfg.BlockRefresh, s.refreshBlocks)
 	s.every(rateFlushEvery, s.flushRates)

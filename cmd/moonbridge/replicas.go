@@ -21,7 +21,7 @@ import (
 // the password and CA files, so that serve and check-config refuse the same section.
 func replicaSettings(r config.Replicas) (replicas.Settings, error) {
 	out := replicas.Settings{Address: r.Address, Username: r.Username, KeyPrefix: r.KeyPrefix, ReplicaID: r.ID,
-		Timeout: r.Timeout, JoinWait: r.JoinWait, Heartbeat: r.Heartbeat}
+		Egress: r.LoginEgress, Timeout: r.Timeout, JoinWait: r.JoinWait, Heartbeat: r.Heartbeat}
 	if r.PasswordFile != "" {
 		raw, err := os.ReadFile(r.PasswordFile)
 		if err != nil {
@@ -89,7 +89,7 @@ func startReplicas(store *replicas.Store, srv *relay.Server) (stop func()) {
 	if store == nil {
 		return func() {}
 	}
-	store.Start(srv.RoutePlayers)
+	store.Start(srv.RoutePlayers, srv.ShareLoginMeter)
 	return func() { store.Close() }
 }
 

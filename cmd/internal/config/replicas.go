@@ -22,6 +22,9 @@ type Replicas struct {
 	KeyPrefix string `yaml:"key_prefix"`
 	// ID names this instance among the replicas; "": its host name and process id.
 	ID string `yaml:"id"`
+	// LoginEgress names the address this instance reaches the session server from: the
+	// instances that name the same one share login.meter's budget. "" is one name too.
+	LoginEgress string `yaml:"login_egress"`
 	// Timeout bounds each background call (heartbeat, refreshes, publishing a block).
 	Timeout time.Duration `yaml:"timeout"`
 	// JoinWait bounds what a player's join waits on Redis for max_players across replicas.
@@ -56,8 +59,10 @@ func (r Replicas) validate() []error {
 	if r.KeyPrefix == "" || strings.ContainsAny(r.KeyPrefix, " \t\r\n") {
 		errs = append(errs, invalid(key+".key_prefix", "%q must be non-empty text without spaces, such as moonbridge:", r.KeyPrefix))
 	}
-	if strings.ContainsAny(r.ID, " \t\r\n") {
-		errs = append(errs, invalid(key+".id", "%q may not hold spaces", r.ID))
+	for _, name := range []struct{ key, value string }{{"id", r.ID}, {"login_egress", r.LoginEgress}} {
+		if strings.ContainsAny(name.value, " \t\r\n") {
+			errs = append(errs, invalid(key+"."+name.key, "%q may not hold spaces", name.value))
+		}
 	}
 	if r.Timeout <= 0 {
 		errs = append(errs, invalid(key+".timeout", "must be a positive duration such as 500ms"))

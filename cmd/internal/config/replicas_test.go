@@ -21,11 +21,11 @@ func TestReplicasKeys(t *testing.T) {
 	}
 	text := "replicas:\n  enabled: true\n  address: redis.internal:6380\n  username: mb\n  password_file: " + secret +
 		"\n  tls:\n    enabled: true\n    ca_file: " + secret + "\n    server_name: redis.example.net\n  key_prefix: \"net1:\"\n" +
-		"  id: pod-1\n  timeout: 1s\n  join_wait: 20ms\n  heartbeat: 500ms\n"
+		"  id: pod-1\n  login_egress: nat-eu\n  timeout: 1s\n  join_wait: 20ms\n  heartbeat: 500ms\n"
 	cfg, err := Parse([]byte(text), noEnv)
 	want := Replicas{Enabled: true, Address: "redis.internal:6380", Username: "mb", PasswordFile: secret,
 		TLS:       ReplicasTLS{Enabled: true, CAFile: secret, ServerName: "redis.example.net"},
-		KeyPrefix: "net1:", ID: "pod-1", Timeout: time.Second, JoinWait: 20 * time.Millisecond, Heartbeat: 500 * time.Millisecond}
+		KeyPrefix: "net1:", ID: "pod-1", LoginEgress: "nat-eu", Timeout: time.Second, JoinWait: 20 * time.Millisecond, Heartbeat: 500 * time.Millisecond}
 	if err != nil || !reflect.DeepEqual(cfg.Replicas, want) {
 		t.Errorf("got %+v, %v", cfg.Replicas, err)
 	}
@@ -34,6 +34,7 @@ func TestReplicasKeys(t *testing.T) {
 		on + "  address: redis\n":                                        `line 3: replicas.address: "redis" is not HOST:PORT`,
 		on + "  key_prefix: \"\"\n":                                      `line 3: replicas.key_prefix: "" must be non-empty`,
 		on + "  id: \"a b\"\n":                                           `line 3: replicas.id: "a b" may not hold spaces`,
+		on + "  login_egress: \"a b\"\n":                                 `line 3: replicas.login_egress: "a b" may not hold spaces`,
 		on + "  timeout: 0s\n":                                           "line 3: replicas.timeout: must be a positive duration",
 		on + "  join_wait: 2s\n":                                         "line 3: replicas.join_wait: must be a positive duration of at most 1s",
 		on + "  heartbeat: 20s\n":                                        "line 3: replicas.heartbeat: must be from 100ms to 10s",
