@@ -48,6 +48,16 @@ redis.call('PEXPIRE', KEYS[1], 100 * tonumber(ARGV[2]))
 return redis.call('ZCARD', KEYS[1])
 `)
 
+// saveRoutesScript writes the routes API's routes when the version the writer last saw is
+// still the stored one, and answers the new version, or -1 when another replica wrote since.
+// KEYS: the routes hash; ARGV: the version seen ("0" for none), the routes' text.
+var saveRoutesScript = redis.NewScript(`
+local v = redis.call('HGET', KEYS[1], 'version') or '0'
+if v ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[1], 'text', ARGV[2])
+return redis.call('HINCRBY', KEYS[1], 'version', 1)
+`)
+
 // heartbeatScript marks the replica live and writes its count on each route, and answers the
 // other replicas' players on each. KEYS: the replicas set, then one players hash per route;
 // ARGV: id, liveness (ms), version, then one count per route.

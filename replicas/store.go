@@ -31,6 +31,7 @@ type Store struct {
 	players playerCache
 	blocks  blockCache
 	rates   rateCounts
+	routes  sharedRoutes
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -52,7 +53,7 @@ func New(cfg Settings, log zerolog.Logger) *Store {
 			MaxRetries: -1,
 		}),
 		ctx: ctx, cancel: cancel,
-		players: newPlayerCache(), blocks: newBlockCache(), rates: newRateCounts(),
+		players: newPlayerCache(), blocks: newBlockCache(), rates: newRateCounts(), routes: sharedRoutes{version: "0"},
 	}
 	s.health.log = s.log
 	quietRedisLog.Do(func() { redis.SetLogger(noRedisLog{}) })
@@ -70,11 +71,13 @@ type noRedisLog struct{}
 func (noRedisLog) Printf(context.Context, string, ...any) {}
 
 // Start runs the heartbeat, which publishes counts and reads the others' and tells share how
-// many replicas share the egress address, and the block and rate refreshes, until Close.
+// many replicas share the egress address, and the refreshes of blocks, rates and routes, until
+// Close.
 func (s *Store) Start(counts Counts, share MeterShare) {
 	s.counts, s.share = counts, share
 	s.every(s.cfg.Heartbeat, s.heartbeat)
 	s.every(s.cfg.BlockRefresh, s.refreshBlocks)
+	s.every(s.cfg.BlockRefresh, s.refreshRoutes)
 	s.every(rateFlushEvery, s.flushRates)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/replicas"
 )
@@ -99,4 +100,38 @@ func withReplicas(store *replicas.Store, metrics ...prometheus.Collector) []prom
 		metrics = append(metrics, store)
 	}
 	return metrics
+}
+
+// apiRouteStore is where the routes API keeps its routes: in the replicas' Redis when both are
+// on (admin.routes_api.state_file is not read then), else in the state file.
+func apiRouteStore(api config.RoutesAPI, shared *replicas.Store) (stored []config.Route, persist func([]config.Route) error, err error) {
+	if shared == nil || !api.Enabled {
+		stored, err = routebook.LoadAPIRoutes(api)
+		return stored, routebook.StateWriter(api), err
+	}
+	return nil, routebook.SharedWriter(shared.SaveRoutes), nil
+}
+
+// followSharedRoutes serves the routes API's routes another replica saved, once they change.
+func followSharedRoutes(api config.RoutesAPI, shared *replicas.Store, book *routebook.Book, log zerolog.Logger) {
+	if shared == nil || !api.Enabled {
+		return
+	}
+	shared.FollowRoutes(func(text []byte) {
+		if err := book.ApplyShared(text); err != nil {
+			log.Error().Err(err).Msg("the routes API's routes from the other replicas are not applied; the running routes stay")
+			return
+		}
+		log.Info().Msg("the routes API's routes from the other replicas applied")
+	})
+}
+
+// logAPIStart says at start where the routes API keeps its routes: in Redis with the replicas,
+// else as routebook.LogAPIStart says.
+func logAPIStart(api config.RoutesAPI, shared *replicas.Store, stored int, log zerolog.Logger) {
+	if shared == nil || !api.Enabled {
+		routebook.LogAPIStart(log, api, stored)
+		return
+	}
+	log.Info().Msg("Routes API on /routes: its routes are kept in Redis and served by every replica (admin.routes_api.state_file is not read)")
 }

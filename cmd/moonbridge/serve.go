@@ -55,15 +55,16 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	stored, err := routebook.LoadAPIRoutes(cfg.Admin.RoutesAPI)
-	if err != nil {
-		return err
-	}
-	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
 	shared, err := openReplicas(cfg.Replicas, log)
 	if err != nil {
 		return err
 	}
+	stored, persist, err := apiRouteStore(cfg.Admin.RoutesAPI, shared)
+	if err != nil {
+		return err
+	}
+	book := routebook.New(log, stored, persist)
+	followSharedRoutes(cfg.Admin.RoutesAPI, shared, book, log)
 	srv, tlsServer, err := newRelay(cfg, book, sharedOrNil(shared), log)
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
-	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
+	logAPIStart(cfg.Admin.RoutesAPI, shared, len(stored), log)
 	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, withReplicas(shared, srv, reloads.reloads, book.Gauge())...)
 	if err != nil {
 		srv.Close()
