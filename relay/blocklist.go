@@ -225,8 +225,8 @@ func (b *blockList) size(now time.Time) int {
 	return b.countBlocked(now)
 }
 
-// isBlocked says whether client is on the block list; with an empty list it costs one atomic
-// load.
+// isBlocked says whether client is on the block list, or on the one the replicas share; with
+// both empty it costs two atomic loads (one without replicas).
 func (s *Server) isBlocked(client netip.Addr) bool {
 	if s.blocks.held.Load() == 0 {
 		return s.blockedElsewhere(client)

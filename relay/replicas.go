@@ -26,6 +26,10 @@ type Replicas interface {
 	// Count counts one event of name (a network and what it did) in windows of window and
 	// says how many the replicas counted together in the current one.
 	Count(name string, window time.Duration) int
+	// AttackRates shares this replica's last measurement of the attack mode's rates (new
+	// connections, status pings, logins a second, each network's share capped) and says the
+	// other replicas' latest, summed.
+	AttackRates(mine [3]float64) (others [3]float64)
 }
 
 // RoutePlayers is what the replicas publish: the players on each route that has players or a
@@ -119,4 +123,17 @@ func (c *counter) overShared(what string, network netip.Prefix, buckets *rateBuc
 	}
 	window, allowed := sharedRateWindow(buckets.rate, buckets.burst)
 	return c.replicas.Count(what+":"+network.String(), window) > allowed
+}
+
+// withOtherReplicas adds the other replicas' latest attack mode measurement to this one's, so
+// that a flood spread over the replicas starts the mode on every one of them.
+func (s *Server) withOtherReplicas(perSecond [attackKinds]float64) [attackKinds]float64 {
+	if s.replicas == nil {
+		return perSecond
+	}
+	others := s.replicas.AttackRates(perSecond)
+	for kind := range attackKinds {
+		perSecond[kind] += others[kind]
+	}
+	return perSecond
 }

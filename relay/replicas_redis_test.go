@@ -309,3 +309,31 @@ func TestReplicasShareTheLoginMeter(t *testing.T) {
 		waitForMetric(t, setup.srv, "moonbridge_session_server_requests_total", nil, 2)
 	}
 }
+
+// Issue 42: the attack mode measures the replicas together: a flood spread over two replicas,
+// each under the threshold alone, starts it on both.
+func TestReplicasShareTheAttackMode(t *testing.T) {
+	_, nodes := startNetwork(t, 2, func(c *Config) {
+		c.Routes = routeTo(testutil.ClosedPort(t))
+		c.Defence.AttackMode = AttackMode{Enabled: true, ConnectionsPerSecond: 40, PingsPerSecond: 1000,
+			LoginsPerSecond: 1000, Cooldown: time.Minute, Interval: 200 * time.Millisecond}
+	})
+	on := func() bool {
+		for _, r := range nodes {
+			if v, _ := metricValue(t, r.srv, attackSeries, nil); v != 1 {
+				return false
+			}
+		}
+		return true
+	}
+	// 25 new connections a second on each replica, each from a network of its own.
+	for i := 0; i < 200 && !on(); i++ {
+		for j, r := range nodes {
+			dialFrom(t, fmt.Sprintf("127.%d.%d.1", 50+j, i), r.addr).Close()
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	if !on() {
+		t.Error("a flood of 50 connections a second over two replicas, 25 on each, did not start the attack mode (threshold 40) on both")
+	}
+}

@@ -51,10 +51,11 @@ func (s *Store) othersLocked(route string) int {
 	return s.players.others[route]
 }
 
-// heartbeat publishes this replica's counts and reads the others', and counts the replicas on
-// its egress address.
+// heartbeat publishes this replica's counts and attack mode rates and reads the others', and
+// counts the replicas on its egress address.
 func (s *Store) heartbeat() {
 	s.countEgress()
+	s.publishAttack()
 	perRoute, version := s.counts()
 	routes, keys, args := s.heartbeatArgs(perRoute, version)
 	var others []int64

@@ -58,6 +58,27 @@ redis.call('HSET', KEYS[1], 'text', ARGV[2])
 return redis.call('HINCRBY', KEYS[1], 'version', 1)
 `)
 
+// attackScript writes the replica's attack mode rates and answers the other live replicas'
+// summed, as text (Lua numbers would reach Redis' answer as integers). KEYS: the rates hash, the
+// replicas set; ARGV: id, liveness (ms), "<connections> <pings> <logins>".
+var attackScript = redis.NewScript(luaHelpers + `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], 100 * tonumber(ARGV[2]))
+local live = live_set(KEYS[2], tonumber(ARGV[2]))
+local sum = {0, 0, 0}
+local all = redis.call('HGETALL', KEYS[1])
+for j = 1, #all, 2 do
+  if all[j] ~= ARGV[1] and live[all[j]] then
+    local i = 1
+    for n in string.gmatch(all[j + 1], '%S+') do
+      if i <= 3 then sum[i] = sum[i] + (tonumber(n) or 0) end
+      i = i + 1
+    end
+  end
+end
+return {tostring(sum[1]), tostring(sum[2]), tostring(sum[3])}
+`)
+
 // heartbeatScript marks the replica live and writes its count on each route, and answers the
 // other replicas' players on each. KEYS: the replicas set, then one players hash per route;
 // ARGV: id, liveness (ms), version, then one count per route.

@@ -32,6 +32,7 @@ type Store struct {
 	blocks  blockCache
 	rates   rateCounts
 	routes  sharedRoutes
+	attack  attackRates
 
 	ctx    context.Context
 	cancel context.CancelFunc
