@@ -19,9 +19,11 @@ type Replicas interface {
 	// implementation that cannot tell in time admits it.
 	Seat(route string, maxPlayers, here int, version uint64) error
 	// Block shares a block of a block list key until a time; Blocked says whether another
-	// replica blocked the key; ClearBlocks empties the shared list.
+	// replica blocked the key, HasBlocks in one atomic load whether any key is blocked;
+	// ClearBlocks empties the shared list.
 	Block(key netip.Addr, until time.Time)
 	Blocked(key netip.Addr, at time.Time) bool
+	HasBlocks() bool
 	ClearBlocks() error
 	// Count counts one event of name (a network and what it did) in windows of window and
 	// says how many the replicas counted together in the current one.
@@ -84,7 +86,7 @@ func (c *counter) seatCount(label string) (here int, version uint64) {
 
 // blockedElsewhere says whether another replica blocked client's block list key.
 func (s *Server) blockedElsewhere(client netip.Addr) bool {
-	return s.replicas != nil && s.replicas.Blocked(s.counter.addrKey(client), time.Now())
+	return s.replicas != nil && s.replicas.HasBlocks() && s.replicas.Blocked(s.counter.addrKey(client), time.Now())
 }
 
 // shareBlock tells the other replicas of a block of key this replica has just made.

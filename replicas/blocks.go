@@ -45,18 +45,17 @@ func (s *Store) Block(key netip.Addr, until time.Time) {
 	}
 }
 
-// Blocked says whether key is on the shared block list at t; one atomic load while it is
-// empty.
+// Blocked says whether key is on the shared block list at t.
 func (s *Store) Blocked(key netip.Addr, t time.Time) bool {
 	b := &s.blocks
-	if b.held.Load() == 0 {
-		return false
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	until, ok := b.blocked[key]
 	return ok && t.Before(until)
 }
+
+// HasBlocks says whether the shared block list holds any entry, in one atomic load.
+func (s *Store) HasBlocks() bool { return s.blocks.held.Load() > 0 }
 
 // ClearBlocks empties the shared block list, as the admin's DELETE /blocklist does the local
 // one.
