@@ -45,17 +45,13 @@ const (
 
 // withDefaults fills the zero periods and bounds.
 func (s Settings) withDefaults() Settings {
-	if s.Timeout <= 0 {
-		s.Timeout = DefaultTimeout
-	}
-	if s.JoinWait <= 0 {
-		s.JoinWait = DefaultJoinWait
-	}
-	if s.Heartbeat <= 0 {
-		s.Heartbeat = DefaultHeartbeat
-	}
-	if s.BlockRefresh <= 0 {
-		s.BlockRefresh = DefaultBlockRefresh
+	for _, d := range []struct {
+		field *time.Duration
+		value time.Duration
+	}{{&s.Timeout, DefaultTimeout}, {&s.JoinWait, DefaultJoinWait}, {&s.Heartbeat, DefaultHeartbeat}, {&s.BlockRefresh, DefaultBlockRefresh}} {
+		if *d.field <= 0 {
+			*d.field = d.value
+		}
 	}
 	return s
 }
