@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,24 @@ func TestReplicasKeys(t *testing.T) {
 	// Off, the section's other keys are not checked: they are not used.
 	if _, err := Parse([]byte("replicas:\n  address: redis\n"), noEnv); err != nil {
 		t.Errorf("off: %v", err)
+	}
+}
+
+// Issue 42: with replicas on, a routes API state file is named as unused (the API's routes are
+// in Redis); without replicas it is not.
+func TestReplicasStateFileWarning(t *testing.T) {
+	cfg := Default()
+	cfg.Admin.RoutesAPI.Enabled, cfg.Admin.RoutesAPI.StateFile = true, "/var/lib/moonbridge/routes.yml"
+	unused := func(c Config) bool {
+		return slices.ContainsFunc(c.Warnings(), func(w Warning) bool {
+			return w.Kind == WarnStateFileUnused && w.Key == "admin.routes_api.state_file"
+		})
+	}
+	if unused(cfg) {
+		t.Error("a state file without replicas is named as unused")
+	}
+	cfg.Replicas.Enabled = true
+	if !unused(cfg) {
+		t.Errorf("with replicas on the state file is not named as unused: %v", cfg.Warnings())
 	}
 }
