@@ -9,7 +9,6 @@ import (
 	"net"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,11 +48,11 @@ func (s *Server) Start() {
 	testutil.WaitFor(s.t, "redis-server to answer PING on "+s.Addr, s.answers)
 }
 
-// Pause stops the server's process (SIGSTOP) without closing its sockets: connections to it
-// are accepted by the kernel and then answered by nobody, as a Redis that hangs. Stop ends it.
+// Pause stops the server's process without closing its sockets: connections to it are
+// accepted by the kernel and then answered by nobody, as a Redis that hangs. Stop ends it.
 func (s *Server) Pause() {
 	s.t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := pause(s.cmd.Process); err != nil {
 		s.t.Fatalf("pausing redis-server: %v", err)
 	}
 }
