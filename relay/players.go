@@ -14,11 +14,14 @@ import (
 type players struct {
 	perAddr  map[netip.Addr]int
 	perRoute map[string]int
-	version  uint64 // raised by every join the replicas check (replicas.go)
+	// pending are the joins in perRoute waiting for their check across the replicas, version
+	// is raised by every such check (replicas.go).
+	pending map[string]int
+	version uint64
 }
 
 func newPlayers() players {
-	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}}
+	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}, pending: map[string]int{}}
 }
 
 // acquirePlayer counts one more player from addr on route, or refuses it when addr is at
@@ -33,6 +36,7 @@ func (c *counter) acquirePlayer(addr netip.Addr, route *Route) (release func(), 
 	if n := route.MaxPlayers; n > 0 && c.players.perRoute[label] >= n {
 		return nil, limitError(refusedRoutePlayers, n, "players on this route")
 	}
+	c.notePending(route)
 	return takeTwo(&c.mu, c.players.perAddr, key, c.players.perRoute, label), nil
 }
 
@@ -52,9 +56,7 @@ func (s *session) seat(o *opening) bool {
 	}
 	release, err := s.srv.counter.acquirePlayer(s.info.clientAddr().Addr(), o.route)
 	if err == nil {
-		if err = s.srv.seatAcross(o.route); err != nil {
-			release()
-		}
+		err = s.srv.seatAcross(o.route, release)
 	}
 	switch {
 	case err == nil:

@@ -13,11 +13,12 @@ import (
 type Replicas interface {
 	// OtherPlayers is how many players the other replicas have on the route of this label.
 	OtherPlayers(route string) int
-	// Seat says whether one more player fits on the route across the replicas: here is this
-	// replica's players on it with the new one, version the players' version with it
-	// (RoutePlayers). A non-nil answer refuses the join as the route being full; an
-	// implementation that cannot tell in time admits it.
-	Seat(route string, maxPlayers, here int, version uint64) error
+	// Seat says whether one more player fits on the route across the replicas. It calls count,
+	// once, when it is the route's only check under way on this replica, for this replica's
+	// players on the route with the new one and the players' version with it (RoutePlayers). A
+	// non-nil answer refuses the join as the route being full; an implementation that cannot
+	// tell in time admits it.
+	Seat(route string, maxPlayers int, count func() (here int, version uint64)) error
 	// Block shares a block of a block list key until a time; Blocked says whether another
 	// replica blocked the key, HasBlocks in one atomic load whether any key is blocked;
 	// ClearBlocks empties the shared list.
@@ -35,7 +36,8 @@ type Replicas interface {
 }
 
 // RoutePlayers is what the replicas publish: the players on each route that has players or a
-// max_players, by label, and their version, which grows with every join.
+// max_players, by label (not the joins waiting for their check across the replicas), and
+// their version, which grows with every such check.
 func (s *Server) RoutePlayers() (perRoute map[string]int, version uint64) {
 	routes := s.settings().router.routes
 	c := s.counter
@@ -48,7 +50,7 @@ func (s *Server) RoutePlayers() (perRoute map[string]int, version uint64) {
 		}
 	}
 	for label, n := range c.players.perRoute {
-		perRoute[label] = n
+		perRoute[label] = n - c.players.pending[label]
 	}
 	return perRoute, c.players.version
 }
@@ -63,25 +65,52 @@ func (s *Server) networkPlayers(route *Route) int {
 	return n
 }
 
-// seatAcross checks a join this replica has counted on route against the route's max_players
-// across the replicas; the caller gives back its count when it is refused.
-func (s *Server) seatAcross(route *Route) error {
+// seatAcross checks a join this replica has counted on route (pending, notePending) against the
+// route's max_players across the replicas, and gives back its count with release when it is
+// refused. A join is pending until it asks (seatCount), or until Seat decides without asking.
+// A refused join counts from its ask until release: a join is refused only when the route is
+// full, when one more in the count refuses nobody who would fit.
+func (s *Server) seatAcross(route *Route, release func()) error {
 	if s.replicas == nil || route.MaxPlayers <= 0 {
 		return nil
 	}
-	here, version := s.counter.seatCount(route.Label())
-	if s.replicas.Seat(route.Label(), route.MaxPlayers, here, version) != nil {
+	label, c := route.Label(), s.counter
+	asked := false
+	err := s.replicas.Seat(label, route.MaxPlayers, func() (int, uint64) { asked = true; return c.seatCount(label) })
+	if !asked {
+		c.settle(label)
+	}
+	if err != nil {
+		release()
 		return limitError(refusedRoutePlayers, route.MaxPlayers, "players on this route")
 	}
 	return nil
 }
 
-// seatCount raises the players' version and reads label's players with it.
+// notePending counts a join acquirePlayer has just counted on route as pending until its check
+// across the replicas ends (settle); the caller holds c.mu.
+func (c *counter) notePending(route *Route) {
+	if c.replicas != nil && route.MaxPlayers > 0 {
+		c.players.pending[route.Label()]++
+	}
+}
+
+// settle counts a pending join on label as a player: Seat decided without asking.
+func (c *counter) settle(label string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	drop(c.players.pending, label)
+}
+
+// seatCount counts the join asking on label as a player, raises the players' version and reads
+// label's players with it: not the joins still waiting for their turn to ask (counting them
+// would refuse a join that fits for joins that may yet be refused).
 func (c *counter) seatCount(label string) (here int, version uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	drop(c.players.pending, label)
 	c.players.version++
-	return c.players.perRoute[label], c.players.version
+	return c.players.perRoute[label] - c.players.pending[label], c.players.version
 }
 
 // blockedElsewhere says whether another replica blocked client's block list key.

@@ -2,7 +2,6 @@ package replicas
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -107,34 +106,6 @@ func (p *playerCache) wasPublished(route string) bool {
 	defer p.mu.Unlock()
 	_, ok := p.published[route]
 	return ok
-}
-
-// ErrNetworkFull is Seat's answer when the route's players across the replicas would pass its
-// max_players.
-var ErrNetworkFull = errors.New("the route is full across the replicas")
-
-// Seat asks Redis whether one more player fits on route: here is this replica's count with the
-// player, version the counts' version with it. It waits at most Settings.JoinWait; without an
-// answer in time (or while Redis is away, without asking) the join is admitted, and the
-// caller's own count of this replica is what holds. Only ErrNetworkFull refuses.
-func (s *Store) Seat(route string, maxPlayers, here int, version uint64) error {
-	if s.Away() {
-		return nil
-	}
-	keys := []string{s.key("replicas"), s.key("players", route)}
-	var answer []int64
-	err := s.callWithin("seat", s.cfg.JoinWait, func(ctx context.Context) (err error) {
-		answer, err = seatScript.Run(ctx, s.rdb, keys, s.cfg.ReplicaID, s.liveMillis(), version, here, maxPlayers).Int64Slice()
-		return err
-	})
-	if err != nil || len(answer) != 2 {
-		return nil
-	}
-	s.players.note(route, int(answer[1]))
-	if answer[0] == 0 {
-		return ErrNetworkFull
-	}
-	return nil
 }
 
 // note keeps what a join learnt of the other replicas' players on route.

@@ -21,6 +21,11 @@ func testStore(t *testing.T, server *redistest.Server, id string) *Store {
 	return s
 }
 
+// seatOf is a join's count: here players with it, at version.
+func seatOf(here int, version uint64) func() (int, uint64) {
+	return func() (int, uint64) { return here, version }
+}
+
 func counting(perRoute map[string]int, version uint64) Counts {
 	return func() (map[string]int, uint64) { return perRoute, version }
 }
@@ -30,13 +35,13 @@ func counting(perRoute map[string]int, version uint64) Counts {
 func TestSeatCountsEveryLiveReplica(t *testing.T) {
 	server := redistest.Start(t)
 	a, b := testStore(t, server, "a"), testStore(t, server, "b")
-	if err := a.Seat("r", 5, 3, 1); err != nil {
+	if err := a.Seat("r", 5, seatOf(3, 1)); err != nil {
 		t.Fatalf("3 players of 5 on one replica: %v", err)
 	}
-	if err := b.Seat("r", 5, 3, 1); !errors.Is(err, ErrNetworkFull) {
+	if err := b.Seat("r", 5, seatOf(3, 1)); !errors.Is(err, ErrNetworkFull) {
 		t.Errorf("3 more on another replica, 6 of 5: %v, want ErrNetworkFull", err)
 	}
-	if err := b.Seat("r", 5, 2, 2); err != nil {
+	if err := b.Seat("r", 5, seatOf(2, 2)); err != nil {
 		t.Errorf("2 more on another replica, 5 of 5: %v", err)
 	}
 }
@@ -46,7 +51,7 @@ func TestSeatCountsEveryLiveReplica(t *testing.T) {
 func TestALateHeartbeatDoesNotUndoAJoin(t *testing.T) {
 	server := redistest.Start(t)
 	a, b := testStore(t, server, "a"), testStore(t, server, "b")
-	if err := a.Seat("r", 10, 3, 5); err != nil {
+	if err := a.Seat("r", 10, seatOf(3, 5)); err != nil {
 		t.Fatal(err)
 	}
 	a.counts = counting(map[string]int{"r": 2}, 4)

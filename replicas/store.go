@@ -33,6 +33,7 @@ type Store struct {
 	rates   rateCounts
 	routes  sharedRoutes
 	attack  attackRates
+	seats   seatLanes
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -49,9 +50,9 @@ func New(cfg Settings, log zerolog.Logger) *Store {
 			Addr: cfg.Address, Username: cfg.Username, Password: cfg.Password, TLSConfig: cfg.TLS,
 			DialTimeout: cfg.Timeout, ReadTimeout: cfg.Timeout, WriteTimeout: cfg.Timeout,
 			PoolTimeout: cfg.Timeout, ContextTimeoutEnabled: true,
-			// A failed call is not retried: the caller's bound is what it waits, and the next
-			// heartbeat or refresh tries again.
-			MaxRetries: -1,
+			// A call is tried again once, within its bound (a connection from before Redis
+			// restarted fails at once); past the bound the next heartbeat or refresh tries.
+			MaxRetries: 1,
 		}),
 		ctx: ctx, cancel: cancel,
 		players: newPlayerCache(), blocks: newBlockCache(), rates: newRateCounts(), routes: sharedRoutes{version: "0"},
@@ -118,12 +119,13 @@ func (s *Store) call(op string, f func(ctx context.Context) error) error {
 func (s *Store) callWithin(op string, bound time.Duration, f func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(s.ctx, bound)
 	defer cancel()
+	started := time.Now()
 	err := f(ctx)
 	if err != nil && s.ctx.Err() == nil {
-		s.health.failed(op, err)
+		s.health.failed(started, op, err)
 		return err
 	}
-	if err == nil && s.health.succeeded() {
+	if err == nil && s.health.succeeded(started) {
 		s.blocks.republish()
 	}
 	return err
