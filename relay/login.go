@@ -46,7 +46,7 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	s.srv.countTransferCookie(p.Cookie)
 	s.login = p
 	s.player.want = false
-	s.player.setName(p.Profile.Name, p.Profile.ID.String())
+	s.player.setName(p.Profile.Name, p.Profile.ID.String(), p.Enc != nil)
 	return nil
 }
 

@@ -76,6 +76,8 @@ func (s *session) matchRoute(o *opening) bool {
 		return false
 	}
 	o.route, o.capture = route, capture
+	label := route.Label()
+	s.routeLabel.Store(&label)
 	return true
 }
 

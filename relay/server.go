@@ -15,6 +15,7 @@ import (
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/bans"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
@@ -65,6 +66,10 @@ type Config struct {
 	RestartingMOTD string
 	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none.
 	Transfer Transfer
+	// Bans refuses players by name, UUID or address before any backend is dialled (banned.go);
+	// nil: a list of the server's own, empty. Read at New: a Reload keeps the list, whose
+	// contents its owner changes (cmd/moonbridge: the bans file and the admin API).
+	Bans *bans.List
 	// Replicas is the state shared with the other replicas of one network (replicas.go), for
 	// the Server's life (a Reload does not change it); nil: none.
 	Replicas Replicas
@@ -92,6 +97,8 @@ type Server struct {
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
+	bans      *bans.List      // who is refused before any dial (banned.go)
+	lastID    atomic.Uint64   // the last session id given (sessions.go)
 	replicas  Replicas        // shared with the other replicas; nil: none (replicas.go)
 
 	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
@@ -135,6 +142,10 @@ func New(cfg Config) (*Server, error) {
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
+		bans:      cfg.Bans,
+	}
+	if s.bans == nil {
+		s.bans = bans.NewList()
 	}
 	s.replicas, s.counter.replicas = cfg.Replicas, cfg.Replicas
 	s.mem.sessions = s.sessionCount
@@ -226,6 +237,7 @@ func (s *Server) track(sess *session) bool {
 	if s.ctx.Err() != nil {
 		return false
 	}
+	sess.id = s.lastID.Add(1)
 	s.sessions[sess] = struct{}{}
 	s.live.Add(1) // under mu, before Close can reach live.Wait
 	return true

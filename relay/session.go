@@ -33,10 +33,12 @@ type session struct {
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
-	// route names where a login went, for its events (its backend is line.backend); joined: its
-	// join was sent.
-	route  string
-	joined atomic.Bool
+	// id names the session in the admin API (sessions.go); routeLabel is its route's label
+	// once routed (routeName), for its login events (its backend is line.backend) and for
+	// readers off the session's goroutine. joined: its join was sent.
+	id         uint64
+	routeLabel atomic.Pointer[string]
+	joined     atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -93,7 +95,8 @@ func (s *session) run() (onLoop bool) {
 		}
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
-	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) || !s.seat(o) {
+	if !s.readHello(o) || !s.checkAddressBan(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) ||
+		!s.checkPlayerBan(o) || !s.seat(o) {
 		return false
 	}
 	backend, ok := s.dial(o)

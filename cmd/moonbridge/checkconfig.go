@@ -34,14 +34,18 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 }
 
 // prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
-// certificates and favicon must load and the relay accept its settings.
+// certificates, favicon and bans file must load and the relay accept its settings.
 func prepareAsServe(cfg config.Config) error {
 	if cfg.Replicas.Enabled {
 		if _, err := replicaSettings(cfg.Replicas); err != nil {
 			return err
 		}
 	}
-	srv, tlsServer, err := newRelay(cfg, nil, nil, zerolog.Nop())
+	store, err := openBans(cfg.BansFile, zerolog.Nop())
+	if err != nil {
+		return err
+	}
+	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

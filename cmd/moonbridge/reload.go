@@ -22,6 +22,7 @@ type configReloader struct {
 	reread  func() (config.Config, error)
 	srv     *relay.Server
 	book    *routebook.Book
+	bans    *banStore // read again at each SIGHUP, whether or not the config file loads
 	log     zerolog.Logger
 	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
 
@@ -44,6 +45,7 @@ func newReloadCounter() *prometheus.CounterVec {
 func (r *configReloader) reload() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer func() { r.bans.reload(r.current.BansFile) }()
 	if err := r.apply(); err != nil {
 		r.reloads.WithLabelValues("failed").Inc()
 		r.log.Error().Err(err).Msg("SIGHUP: configuration not reloaded; keeping the running one")

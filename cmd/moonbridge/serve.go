@@ -9,6 +9,7 @@ import (
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/bans"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
@@ -23,11 +24,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
-// of the file's routes with its others (nil: the file's alone), and shares its state with
-// shared (nil: none). The caller closes the TLS server.
-func newRelay(cfg config.Config, book *routebook.Book, shared relay.Replicas, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// of the file's routes with its others (nil: the file's alone); list is the bans it checks
+// (nil: none); it shares its state with shared (nil: none). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, shared relay.Replicas, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
-	relayCfg.Replicas = shared
+	relayCfg.Bans, relayCfg.Replicas = list, shared
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -63,15 +64,19 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	if err != nil {
 		return err
 	}
+	store, err := openBans(cfg.BansFile, log)
+	if err != nil {
+		return err
+	}
 	book := routebook.New(log, stored, persist)
 	followSharedRoutes(cfg.Admin.RoutesAPI, shared, book, log)
-	srv, tlsServer, err := newRelay(cfg, book, sharedOrNil(shared), log)
+	srv, tlsServer, err := newRelay(cfg, book, store.list, sharedOrNil(shared), log)
 	if err != nil {
 		return err
 	}
 	defer startReplicas(shared, srv)()
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -87,7 +92,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	logAPIStart(cfg.Admin.RoutesAPI, shared, len(stored), log)
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, withReplicas(shared, srv, reloads.reloads, book.Gauge())...)
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, log, withReplicas(shared, srv, reloads.reloads, book.Gauge(), store.list)...)
 	if err != nil {
 		srv.Close()
 		return err

@@ -31,16 +31,20 @@ type Config struct {
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
-	ClientIPHeaders []string             `yaml:"client_ip_headers"`
-	Access          Access               `yaml:"access"`
-	Limits          relay.Limits         `yaml:"limits"`
-	Defence         relay.Defence        `yaml:"defence"`
-	Memory          Memory               `yaml:"memory"`
-	Relay           relay.DataPathConfig `yaml:"relay"`
-	Fallback        Fallback             `yaml:"fallback"`
-	Shutdown        Shutdown             `yaml:"shutdown"`
-	Client          Client               `yaml:"client"`
-	Login           Login                `yaml:"login"`
+	ClientIPHeaders []string      `yaml:"client_ip_headers"`
+	Access          Access        `yaml:"access"`
+	Limits          relay.Limits  `yaml:"limits"`
+	Defence         relay.Defence `yaml:"defence"`
+	// BansFile holds the bans by name, UUID and address (docs/bans.md): YAML (.yaml, .yml) or
+	// JSON (.json), read at start and on SIGHUP, rewritten whole by the admin API's changes;
+	// "": the API's bans are kept in memory only.
+	BansFile string               `yaml:"bans_file"`
+	Memory   Memory               `yaml:"memory"`
+	Relay    relay.DataPathConfig `yaml:"relay"`
+	Fallback Fallback             `yaml:"fallback"`
+	Shutdown Shutdown             `yaml:"shutdown"`
+	Client   Client               `yaml:"client"`
+	Login    Login                `yaml:"login"`
 
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
