@@ -35,19 +35,17 @@ type Replicas interface {
 	AttackRates(mine [3]float64) (others [3]float64)
 }
 
-// RoutePlayers is what the replicas publish: the players on each route that has players or a
-// max_players, by label (not the joins waiting for their check across the replicas), and
-// their version, which grows with every such check.
+// RoutePlayers is what the replicas publish: the players on each route served now or with
+// players, by label (not the joins waiting for their check across the replicas), and their
+// version, which grows with every such check.
 func (s *Server) RoutePlayers() (perRoute map[string]int, version uint64) {
 	routes := s.settings().router.routes
 	c := s.counter
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	perRoute = make(map[string]int, len(c.players.perRoute))
+	perRoute = make(map[string]int, len(routes))
 	for i := range routes {
-		if routes[i].MaxPlayers > 0 {
-			perRoute[routes[i].Label()] = 0
-		}
+		perRoute[routes[i].Label()] = 0
 	}
 	for label, n := range c.players.perRoute {
 		perRoute[label] = n - c.players.pending[label]

@@ -100,7 +100,8 @@ func onlineOn(t *testing.T, r *replica) float64 {
 	return pingStatus(t, Minecraft, r.addr, "h")["players"].(map[string]any)["online"].(float64)
 }
 
-// Issue 42: the players of every replica add up in each one's server-list entry.
+// Issue 42: the players of every replica add up in each one's server-list entry and metrics,
+// per route and in total.
 func TestReplicasCountPlayersTogether(t *testing.T) {
 	_, nodes := startNetwork(t, 3, cappedRoute(t, 100))
 	for i, r := range nodes {
@@ -112,6 +113,8 @@ func TestReplicasCountPlayersTogether(t *testing.T) {
 	}
 	for _, r := range nodes {
 		testutil.WaitFor(t, "6 players online on every replica", func() bool { return onlineOn(t, r) == 6 })
+		waitForMetric(t, r.store, "moonbridge_replicas_network_players", map[string]string{"route": "survival"}, 6)
+		waitForMetric(t, r.store, "moonbridge_replicas_network_players_total", nil, 6)
 	}
 }
 
