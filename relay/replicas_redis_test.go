@@ -114,7 +114,7 @@ func TestReplicasCountPlayersTogether(t *testing.T) {
 	for _, r := range nodes {
 		testutil.WaitFor(t, "6 players online on every replica", func() bool { return onlineOn(t, r) == 6 })
 		waitForMetric(t, r.store, "moonbridge_replicas_network_players", map[string]string{"route": "survival"}, 6)
-		waitForMetric(t, r.store, "moonbridge_replicas_network_players_total", nil, 6)
+		waitForMetric(t, r.store, "moonbridge_replicas_network_players_all_routes", nil, 6)
 	}
 }
 

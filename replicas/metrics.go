@@ -15,7 +15,7 @@ var (
 	networkPlayersDesc = prometheus.NewDesc("moonbridge_replicas_network_players",
 		"Players on a route over every live replica: this one's now and the others' as last learnt.",
 		[]string{"route"}, nil)
-	networkTotalDesc = prometheus.NewDesc("moonbridge_replicas_network_players_total",
+	networkTotalDesc = prometheus.NewDesc("moonbridge_replicas_network_players_all_routes",
 		"Players on every route over every live replica: this one's now and the others' as last learnt.", nil, nil)
 )
 
