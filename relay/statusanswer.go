@@ -94,7 +94,7 @@ func (s *session) serveStatus(r *bufio.Reader, hello mc.Hello, body []byte, rout
 // playerLine is body with route's player line (withPlayers), or body when it is not a JSON
 // object (ParseStatusResponse checked that it is: this does not happen).
 func (s *session) playerLine(body []byte, route *Route) []byte {
-	if lined, err := withPlayers(body, route.MaxPlayers, s.srv.counter.routePlayers(route)); err == nil {
+	if lined, err := withPlayers(body, route.MaxPlayers, s.srv.networkPlayers(route)); err == nil {
 		return lined
 	}
 	return body

@@ -57,6 +57,8 @@ type Config struct {
 	Discovery Discovery `yaml:"discovery"`
 	// Tracing exports traces of joins to an OpenTelemetry collector (tracing.go); off by default.
 	Tracing Tracing `yaml:"tracing"`
+	// Replicas shares players, blocks and rates with other instances on Redis (replicas.go).
+	Replicas Replicas `yaml:"replicas"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -233,5 +235,6 @@ func Default() Config {
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 		Tracing:   defaultTracing(),
+		Replicas:  defaultReplicas(),
 	}
 }
