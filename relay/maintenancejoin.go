@@ -61,7 +61,7 @@ func (s *session) maintenanceStatus(route *Route, mode *MaintenanceMode) []byte 
 	maxPlayers, _ := route.playerNumbers(func() int { return 0 })
 	status := map[string]any{
 		"version":     map[string]any{"name": mode.VersionName, "protocol": -1},
-		"players":     map[string]int{"max": max(maxPlayers, 0), "online": s.srv.counter.routePlayers(route)},
+		"players":     map[string]int{"max": max(maxPlayers, 0), "online": s.srv.networkPlayers(route)},
 		"description": textOrEmpty(mode.MOTD),
 	}
 	if favicon != "" {

@@ -14,10 +14,14 @@ import (
 type players struct {
 	perAddr  map[netip.Addr]int
 	perRoute map[string]int
+	// pending are the joins in perRoute waiting for their check across the replicas, version
+	// is raised by every such check (replicas.go).
+	pending map[string]int
+	version uint64
 }
 
 func newPlayers() players {
-	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}}
+	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}, pending: map[string]int{}}
 }
 
 // acquirePlayer counts one more player from addr on route, or refuses it when addr is at
@@ -32,6 +36,7 @@ func (c *counter) acquirePlayer(addr netip.Addr, route *Route) (release func(), 
 	if n := route.MaxPlayers; n > 0 && c.players.perRoute[label] >= n {
 		return nil, limitError(refusedRoutePlayers, n, "players on this route")
 	}
+	c.notePending(route)
 	return takeTwo(&c.mu, c.players.perAddr, key, c.players.perRoute, label), nil
 }
 
@@ -50,6 +55,9 @@ func (s *session) seat(o *opening) bool {
 		return true
 	}
 	release, err := s.srv.counter.acquirePlayer(s.info.clientAddr().Addr(), o.route)
+	if err == nil {
+		err = s.srv.seatAcross(o.route, release)
+	}
 	switch {
 	case err == nil:
 		s.end.Add(func(error) { release() })

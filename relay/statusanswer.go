@@ -93,7 +93,7 @@ func (s *session) serveStatus(r *bufio.Reader, hello mc.Hello, body []byte, rout
 // playerLine is body with route's player line (withPlayers), or body when the route keeps the
 // server's or body is not a JSON object (ParseStatusResponse checked that it is).
 func (s *session) playerLine(body []byte, route *Route) []byte {
-	maxPlayers, online := route.playerNumbers(func() int { return s.srv.counter.routePlayers(route) })
+	maxPlayers, online := route.playerNumbers(func() int { return s.srv.networkPlayers(route) })
 	if maxPlayers < 0 && online < 0 {
 		return body
 	}

@@ -154,10 +154,10 @@ func (r *configReloader) logChanges(next config.Config, listeners relay.Listener
 
 // notReloaded are the top-level keys a reload does not apply: the logger, the admin endpoint,
 // the memory profile and limit (process-wide: buffer pools, Go's memory limit), the relay's
-// data path (its event loops), the discovery sources (their watches) and tracing (its exporter)
-// are set once (a reload does apply discovery.docker.endpoint to wake.container); client is not
-// serve's.
-var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true, "tracing": true}
+// data path (its event loops), the discovery sources (their watches), tracing (its exporter)
+// and the replicas' shared state (its connections to Redis) are set once (a reload does apply
+// discovery.docker.endpoint to wake.container); client is not serve's.
+var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true, "tracing": true, "replicas": true}
 
 // changedKeys lists the top-level keys whose values differ, and those among them that take a
 // restart.

@@ -27,10 +27,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
 // of the file's routes with its others (nil: the file's alone); list is the bans it checks
-// (nil: none); tracer traces its joins (nil: off). The caller closes the TLS server.
-func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// (nil: none); tracer traces its joins (nil: off); it shares its state with shared (nil: none).
+// The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, shared relay.Replicas, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
-	relayCfg.Bans = list
+	relayCfg.Bans, relayCfg.Replicas = list, shared
 	relayCfg.Tracer = tracer
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
@@ -59,11 +60,14 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	stored, err := routebook.LoadAPIRoutes(cfg.Admin.RoutesAPI)
+	shared, err := openReplicas(cfg.Replicas, log)
 	if err != nil {
 		return err
 	}
-	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
+	stored, persist, err := apiRouteStore(cfg.Admin.RoutesAPI, shared)
+	if err != nil {
+		return err
+	}
 	store, err := openBans(cfg.BansFile, log)
 	if err != nil {
 		return err
@@ -73,7 +77,9 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	defer stopTracing(tracer, cfg.Tracing, log) // after the relay has closed: its last joins go too
-	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, log)
+	book := routebook.New(log, stored, persist)
+	followSharedRoutes(cfg.Admin.RoutesAPI, shared, book, log)
+	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, sharedOrNil(shared), log)
 	if err != nil {
 		return err
 	}
@@ -82,6 +88,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	defer maint.Stop()
+	defer startReplicas(shared, srv)()
 	setBufferProfile(cfg.Memory)
 	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, maintenance: maint, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
@@ -98,8 +105,9 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
-	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, maint, log, withTracer(tracer, srv, reloads.reloads, book.Gauge(), store.list)...)
+	logAPIStart(cfg.Admin.RoutesAPI, shared, len(stored), log)
+	collectors := withTracer(tracer, withReplicas(shared, srv, reloads.reloads, book.Gauge(), store.list)...)
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, maint, log, collectors...)
 	if err != nil {
 		srv.Close()
 		return err

@@ -57,6 +57,8 @@ type Config struct {
 	Discovery Discovery `yaml:"discovery"`
 	// Tracing exports traces of joins to an OpenTelemetry collector (tracing.go); off by default.
 	Tracing Tracing `yaml:"tracing"`
+	// Replicas shares players, blocks and rates with other instances on Redis (replicas.go).
+	Replicas Replicas `yaml:"replicas"`
 	// Maintenance puts routes, or every route, under maintenance (maintenance.go).
 	Maintenance []MaintenanceEntry `yaml:"maintenance"`
 }
@@ -235,6 +237,7 @@ func Default() Config {
 		Client:      defaultClient(),
 		Discovery:   Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 		Tracing:     defaultTracing(),
+		Replicas:    defaultReplicas(),
 		Maintenance: []MaintenanceEntry{},
 	}
 }

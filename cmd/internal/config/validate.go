@@ -73,6 +73,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
 	errs = append(errs, c.Tracing.validate()...)
+	errs = append(errs, c.Replicas.validate()...)
 	errs = append(errs, validateMaintenance(c.Maintenance)...)
 	return errors.Join(errs...)
 }
