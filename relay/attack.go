@@ -100,7 +100,7 @@ func (s *Server) watchAttack() {
 			return
 		case now := <-timer.C:
 			cfg := s.settings().Defence.AttackMode.withDefaults()
-			s.measureAttack(cfg, readRates(cfg, s.counter.takeShares(now.Sub(last))), now)
+			s.measureAttack(cfg, readRates(cfg, s.withOtherReplicas(s.counter.takeShares(now.Sub(last)))), now)
 			last = now
 			timer.Reset(cfg.Interval)
 		}

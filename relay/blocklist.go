@@ -225,13 +225,13 @@ func (b *blockList) size(now time.Time) int {
 	return b.countBlocked(now)
 }
 
-// isBlocked says whether client is on the block list; with an empty list it costs one atomic
-// load.
+// isBlocked says whether client is on the block list, or on the one the replicas share; with
+// both empty it costs two atomic loads (one without replicas).
 func (s *Server) isBlocked(client netip.Addr) bool {
 	if s.blocks.held.Load() == 0 {
-		return false
+		return s.blockedElsewhere(client)
 	}
-	return s.blocks.has(s.counter.addrKey(client), time.Now())
+	return s.blocks.has(s.counter.addrKey(client), time.Now()) || s.blockedElsewhere(client)
 }
 
 // strike notes a cheap refusal of client for the block list and logs the block it starts.
@@ -257,6 +257,7 @@ func (s *Server) strikeBy(log zerolog.Logger, client netip.Addr, count func(neti
 	if !count(key, time.Now()) {
 		return
 	}
+	s.shareBlock(key)
 	suppressed, ok := s.sampler.allow("address_blocked", time.Now())
 	if !ok {
 		return
@@ -304,5 +305,6 @@ func (s *Server) BlockList() []BlockedNetwork {
 // ClearBlockList empties the block list (and the strikes counted toward it) and says how many
 // addresses were blocked.
 func (s *Server) ClearBlockList() int {
+	s.clearSharedBlocks()
 	return s.blocks.reset(s.settings().Defence.Block)
 }

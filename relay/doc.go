@@ -29,6 +29,8 @@
 //	logIn       the proxy runs the login when the route's auth says so (login.go)
 //	checkPlayerBan   a banned name or UUID: the profile of the proxy's login, else Login Start,
 //	            waited for while the list bans players (banned.go)
+//	letIn       a route under maintenance: its status answered, a login not on its allowlist
+//	            told the owner's message (maintenancejoin.go)
 //	seat        a join counts as a player: max_players_per_address, the route's max_players
 //	dial        the route's pool: backends in their balance order, those up by health check,
 //	            [PROXY header] + handshake + buffered bytes in one write; a login may wake a

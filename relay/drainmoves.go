@@ -2,7 +2,6 @@ package relay
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -117,7 +116,7 @@ func (s *Server) MoveRoute(route string) (RouteMoves, error) {
 	if !set.Transfer.Enabled() {
 		return RouteMoves{}, ErrNoTransferTarget
 	}
-	if !slices.ContainsFunc(set.router.routes, func(r Route) bool { return r.Label() == route }) {
+	if !s.HasRoute(route) {
 		return RouteMoves{}, &UnknownRouteError{Route: route}
 	}
 	m := RouteMoves{Route: route}

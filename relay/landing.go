@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"strings"
 
 	"github.com/gorilla/websocket"
 
@@ -131,7 +130,7 @@ func summarize(body []byte) *statusSummary {
 	if json.Unmarshal(body, &status) != nil {
 		return nil
 	}
-	s := &statusSummary{MOTD: mc.StripFormatting(plainText(status.Description)), Version: mc.StripFormatting(status.Version.Name)}
+	s := &statusSummary{MOTD: mc.StripFormatting(mc.PlainText(status.Description)), Version: mc.StripFormatting(status.Version.Name)}
 	if status.Players != nil {
 		s.Online, s.Max = status.Players.Online, status.Players.Max
 	} else {
@@ -144,36 +143,6 @@ func summarize(body []byte) *statusSummary {
 }
 
 var pngDataURL = regexp.MustCompile(`^data:image/png;base64,[A-Za-z0-9+/=\r\n]+$`)
-
-// plainText flattens a chat component (a string, an object with text and extra, or a list)
-// into its text.
-func plainText(raw json.RawMessage) string {
-	var text string
-	if json.Unmarshal(raw, &text) == nil {
-		return text
-	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
-		var b strings.Builder
-		for _, part := range list {
-			b.WriteString(plainText(part))
-		}
-		return b.String()
-	}
-	var component struct {
-		Text  string            `json:"text"`
-		Extra []json.RawMessage `json:"extra"`
-	}
-	if json.Unmarshal(raw, &component) != nil {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(component.Text)
-	for _, part := range component.Extra {
-		b.WriteString(plainText(part))
-	}
-	return b.String()
-}
 
 // writeLanding writes the page; it loads nothing from elsewhere and runs no script.
 func writeLanding(w http.ResponseWriter, d landingData) {

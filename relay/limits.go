@@ -111,6 +111,7 @@ type counter struct {
 	logins   rateBuckets[netip.Prefix] // logins per network
 	players  players
 	shares   attackShares
+	replicas Replicas // the rates shared with other replicas; nil: none (replicas.go)
 }
 
 func newCounter(l Limits) *counter {
@@ -167,6 +168,11 @@ func (c *counter) acquireAddr(addr netip.Addr) (release func(), err error) {
 	if !c.netRate.take(network, now) {
 		c.addrRate.giveBack(key)
 		return nil, &LimitError{Reason: refusedNetworkRate, Limit: c.netRate.String()}
+	}
+	if c.overShared("connections", network, &c.netRate) {
+		c.addrRate.giveBack(key)
+		c.netRate.giveBack(network)
+		return nil, &LimitError{Reason: refusedNetworkRate, Limit: c.netRate.String() + " over all replicas"}
 	}
 	return takeTwo(&c.mu, c.perAddr, key, c.perNet, network), nil
 }

@@ -45,22 +45,34 @@ func startLoginProxyWith(t *testing.T, online bool, backend *authtest.Backend, t
 		}
 		newCipher = cfb8.NewBoringPair
 	}
+	return startLoginProxyConfig(t, online, backend, func(c *Config) {
+		c.Routes[0].Login.NewCipher = newCipher
+		if edit != nil {
+			edit(&c.Routes[0])
+		}
+		c.TLS = tlsServer(t, tlsProvider)
+	}, protocols...)
+}
+
+// startLoginProxyConfig is startLoginProxy with the proxy's configuration changed by mutate
+// (when not nil), its one route's login made already.
+func startLoginProxyConfig(t *testing.T, online bool, backend *authtest.Backend, mutate func(*Config), protocols ...Protocol) loginSetup {
+	t.Helper()
 	ss := authtest.NewSessionServer(t)
 	backend.Got = make(chan authtest.BackendLogin, 4)
 	backend.Received = new(testutil.SyncBuffer)
 	ln := testutil.Serve(t, backend.Serve)
 	cfg := &auth.Config{Online: online, Forwarding: backend.Forwarding, VelocitySecret: []byte("s3cret"),
-		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}, NewCipher: newCipher}
+		Keys: authtest.Keys(t), Sessions: auth.SessionServer{BaseURL: ss.URL, Timeout: 2 * time.Second}}
 	var lines *logLines
 	srv, addr := startProxy(t, func(c *Config) {
 		lines = captureLog(t, c)
 		c.Routes = routeTo(ln.Addr().String())
 		c.Routes[0].Login = cfg
-		if edit != nil {
-			edit(&c.Routes[0])
-		}
-		c.TLS = tlsServer(t, tlsProvider)
 		c.Limits.ConnectionRate, c.Limits.ConnectionBurst = 1000, 1000 // a test logs many players in
+		if mutate != nil {
+			mutate(c)
+		}
 	}, protocols...)
 	return loginSetup{srv: srv, addr: addr, sessions: ss, backend: backend, lines: lines}
 }

@@ -134,7 +134,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, loopBusyDesc, loopMovesDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, loopBusyDesc, loopMovesDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc, maintenanceDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -155,6 +155,7 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 	s.meter.Collect(ch)
 	s.transfers.collect(ch)
 	s.wsModes.collect(ch)
+	s.collectMaintenance(ch)
 }
 
 func (s *Server) snapshot() []prometheus.Metric {

@@ -16,10 +16,10 @@ import (
 	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
-// metricValue gathers srv's series (through a pedantic registry, which also checks that
-// Collect matches Describe) and returns the one named name with exactly these labels; ok is
-// false when there is none.
-func metricValue(t *testing.T, srv *Server, name string, labels map[string]string) (v float64, ok bool) {
+// metricValue gathers srv's series (a Server's, or another collector's, through a pedantic
+// registry, which also checks that Collect matches Describe) and returns the one named name
+// with exactly these labels; ok is false when there is none.
+func metricValue(t *testing.T, srv prometheus.Collector, name string, labels map[string]string) (v float64, ok bool) {
 	t.Helper()
 	m := findMetric(t, srv, name, labels)
 	switch {
@@ -33,7 +33,7 @@ func metricValue(t *testing.T, srv *Server, name string, labels map[string]strin
 
 // findMetric gathers srv's series as metricValue does and returns the one named name with
 // exactly these labels, or nil.
-func findMetric(t *testing.T, srv *Server, name string, labels map[string]string) *dto.Metric {
+func findMetric(t *testing.T, srv prometheus.Collector, name string, labels map[string]string) *dto.Metric {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(srv)
@@ -64,7 +64,7 @@ func findMetric(t *testing.T, srv *Server, name string, labels map[string]string
 // waitForMetric polls until the series exists with the value, or fails after
 // testutil.WaitBound. A missing series is a failure even when want is 0: a renamed metric must
 // not pass for an idle one.
-func waitForMetric(t *testing.T, srv *Server, name string, labels map[string]string, want float64) {
+func waitForMetric(t *testing.T, srv prometheus.Collector, name string, labels map[string]string, want float64) {
 	t.Helper()
 	var got float64
 	var ok bool

@@ -113,6 +113,10 @@ func (c *counter) meterHello(addr netip.Addr, hello mc.Hello) error {
 	if !buckets.take(network, time.Now()) {
 		return &LimitError{Reason: reason, Limit: buckets.String()}
 	}
+	if kind == kindLogin && c.overShared("logins", network, buckets) {
+		buckets.giveBack(network)
+		return &LimitError{Reason: reason, Limit: buckets.String() + " over all replicas"}
+	}
 	return nil
 }
 

@@ -14,10 +14,14 @@ import (
 type players struct {
 	perAddr  map[netip.Addr]int
 	perRoute map[string]int
+	// pending are the joins in perRoute waiting for their check across the replicas, version
+	// is raised by every such check (replicas.go).
+	pending map[string]int
+	version uint64
 }
 
 func newPlayers() players {
-	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}}
+	return players{perAddr: map[netip.Addr]int{}, perRoute: map[string]int{}, pending: map[string]int{}}
 }
 
 // acquirePlayer counts one more player from addr on route, or refuses it when addr is at
@@ -32,6 +36,7 @@ func (c *counter) acquirePlayer(addr netip.Addr, route *Route) (release func(), 
 	if n := route.MaxPlayers; n > 0 && c.players.perRoute[label] >= n {
 		return nil, limitError(refusedRoutePlayers, n, "players on this route")
 	}
+	c.notePending(route)
 	return takeTwo(&c.mu, c.players.perAddr, key, c.players.perRoute, label), nil
 }
 
@@ -50,6 +55,9 @@ func (s *session) seat(o *opening) bool {
 		return true
 	}
 	release, err := s.srv.counter.acquirePlayer(s.info.clientAddr().Addr(), o.route)
+	if err == nil {
+		err = s.srv.seatAcross(o.route, release)
+	}
 	switch {
 	case err == nil:
 		s.end.Add(func(error) { release() })
@@ -64,9 +72,9 @@ func (s *session) seat(o *opening) bool {
 	return false
 }
 
-// withPlayers is a server's status JSON with the route's player line: max its MaxPlayers and
-// online the players the proxy counts on it, in place of the server's numbers (the proxy is
-// what admits players to the route, and a server behind several proxies counts them all); the
+// withPlayers is a server's status JSON with the route's player line (Route.playerNumbers): max
+// and online in place of the server's numbers, each -1 to keep the server's (the proxy is what
+// admits players to the route, and a server behind several proxies counts them all); the
 // sample and every other key stay as the server sent them.
 func withPlayers(body []byte, maxPlayers, online int) ([]byte, error) {
 	var status map[string]json.RawMessage
@@ -77,8 +85,12 @@ func withPlayers(body []byte, maxPlayers, online int) ([]byte, error) {
 	if json.Unmarshal(status["players"], &line) != nil || line == nil {
 		line = map[string]json.RawMessage{} // none, or not an object: the proxy's numbers alone
 	}
-	line["max"], _ = json.Marshal(maxPlayers)
-	line["online"], _ = json.Marshal(online)
+	if maxPlayers >= 0 {
+		line["max"], _ = json.Marshal(maxPlayers)
+	}
+	if online >= 0 {
+		line["online"], _ = json.Marshal(online)
+	}
 	status["players"], _ = json.Marshal(line)
 	return json.Marshal(status)
 }

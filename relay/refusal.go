@@ -41,6 +41,7 @@ const (
 	refusedGarbage          = "garbage"                 // first bytes neither Minecraft nor what else the listener serves
 	refusedMalformed        = "malformed_handshake"     // a Minecraft handshake that does not parse
 	refusedBlocked          = "blocked"                 // an address on the block list (blocklist.go)
+	refusedMaintenance      = "maintenance"             // a login not on the allowlist of a route under maintenance
 )
 
 var refusalReasons = []string{
@@ -48,6 +49,7 @@ var refusalReasons = []string{
 	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
 	refusedHTTP431, refusedHTTPOther, refusedEarlyData, refusedMemory, refusedMemoryShed, refusedGarbage, refusedMalformed, refusedBlocked,
+	refusedMaintenance,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an

@@ -49,7 +49,7 @@ func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	if cleared := s.blocks.reset(next.Defence.Block); cleared > 0 {
 		s.log.Info().Int("cleared", cleared).Msg("block list cleared by the reload")
 	}
-	s.meter.Configure(next.LoginMeter)
+	s.meter.Configure(s.meterShare(next.LoginMeter))
 	// A backend's health starts again from up under the new routes: the checks soon say
 	// otherwise (docs/routes.md).
 	s.followRoutes(prev.router, next.router)

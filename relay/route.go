@@ -48,6 +48,9 @@ type Route struct {
 	// marked offline as it says, before the fixed fallback; the relay then answers every ping
 	// itself, from live answers it keeps.
 	LastKnown *LastKnown
+	// Status, when set, replaces parts of the backends' status answers (routestatus.go); the
+	// relay then answers every ping itself, from answers it asks the backends for.
+	Status RouteStatus
 	// Balance orders the backends for each session; "" is failover.
 	Balance pool.Balance
 	// Wake, when set, starts the route's sleeping server for a login no backend took.

@@ -71,6 +71,9 @@ type Config struct {
 	// nil: a list of the server's own, empty. Read at New: a Reload keeps the list, whose
 	// contents its owner changes (cmd/moonbridge: the bans file and the admin API).
 	Bans *bans.List
+	// Replicas is the state shared with the other replicas of one network (replicas.go), for
+	// the Server's life (a Reload does not change it); nil: none.
+	Replicas Replicas
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
@@ -99,8 +102,10 @@ type Server struct {
 	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
 	bans      *bans.List      // who is refused before any dial (banned.go)
 	lastID    atomic.Uint64   // the last session id given (sessions.go)
+	replicas  Replicas        // shared with the other replicas; nil: none (replicas.go)
 
-	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
+	cookiesSeen *cookieSeen                 // transfer cookies believed here: every route's checker, across reloads
+	maintenance atomic.Pointer[Maintenance] // routes down for work (maintenance.go); nil: none
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -123,6 +128,8 @@ type Server struct {
 
 	engine *loop.Engine    // the event loops established sessions run on; nil: goroutines (datapath.go)
 	tracer *tracing.Tracer // joins' traces (tracing.go); nil: off
+
+	meterReplicas int // the replicas the login meter's budget is shared by, under mu (metershare.go)
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -146,6 +153,7 @@ func New(cfg Config) (*Server, error) {
 	if s.bans == nil {
 		s.bans = bans.NewList()
 	}
+	s.replicas, s.counter.replicas = cfg.Replicas, cfg.Replicas
 	s.mem.sessions = s.sessionCount
 	s.mem.handshakes.limits = s.counter.networkLimits
 	s.attachPools(set.router.pools())

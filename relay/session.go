@@ -96,7 +96,7 @@ func (s *session) run() (onLoop bool) {
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
 	if !s.readHello(o) || !s.checkAddressBan(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) ||
-		!s.checkPlayerBan(o) || !s.seat(o) {
+		!s.checkPlayerBan(o) || !s.letIn(o) || !s.seat(o) {
 		return false
 	}
 	backend, ok := s.dial(o)

@@ -12,7 +12,7 @@ import (
 // answersStatus says whether the relay answers this route's server-list pings itself, from
 // answers it asks the backend for (and keeps), rather than passing the ping through.
 func (r *Route) answersStatus() bool {
-	return r.StatusCache > 0 || r.LastKnown != nil || r.MaxPlayers > 0
+	return r.StatusCache > 0 || r.LastKnown != nil || r.MaxPlayers > 0 || r.Status.set()
 }
 
 // A legacy ping (pre-1.7 clients, some monitors) is answered like a status ping on a route
@@ -58,6 +58,7 @@ func (s *session) answerStatus(r *bufio.Reader, hello mc.Hello, route *Route, ca
 	switch {
 	case err == nil:
 		s.line.answered = statusSource(shared)
+		body = route.Status.apply(body)
 	default:
 		body = s.lastKnown(route, key)
 		if body == nil {
@@ -79,22 +80,24 @@ func statusSource(shared bool) string {
 	return "live status"
 }
 
-// serveStatus answers hello with body (with route's player line when it has max_players) and
-// ends the session with cause (nil, or why a live answer was not had).
+// serveStatus answers hello with body (with route's player line, playerNumbers) and ends the
+// session with cause (nil, or why a live answer was not had).
 func (s *session) serveStatus(r *bufio.Reader, hello mc.Hello, body []byte, route *Route, cause error) {
-	if route.MaxPlayers > 0 {
-		body = s.playerLine(body, route)
-	}
+	body = s.playerLine(body, route)
 	if err := s.serveStatusBody(r, hello, body); err != nil && !errors.Is(err, io.EOF) {
 		cause = errors.Join(cause, err)
 	}
 	s.abort(cause)
 }
 
-// playerLine is body with route's player line (withPlayers), or body when it is not a JSON
-// object (ParseStatusResponse checked that it is: this does not happen).
+// playerLine is body with route's player line (withPlayers), or body when the route keeps the
+// server's or body is not a JSON object (ParseStatusResponse checked that it is).
 func (s *session) playerLine(body []byte, route *Route) []byte {
-	if lined, err := withPlayers(body, route.MaxPlayers, s.srv.counter.routePlayers(route)); err == nil {
+	maxPlayers, online := route.playerNumbers(func() int { return s.srv.networkPlayers(route) })
+	if maxPlayers < 0 && online < 0 {
+		return body
+	}
+	if lined, err := withPlayers(body, maxPlayers, online); err == nil {
 		return lined
 	}
 	return body
@@ -115,7 +118,8 @@ func (s *session) serveStatusBody(r *bufio.Reader, hello mc.Hello, body []byte) 
 	return s.sendAnswer(mc.AppendLegacyKick(nil, hello.Legacy.Form, status))
 }
 
-// lastKnown is route's last live answer for key marked offline, or nil.
+// lastKnown is route's last live answer for key, with the route's status fields, marked
+// offline; nil when there is none.
 func (s *session) lastKnown(route *Route, key statusKey) []byte {
 	if route.LastKnown == nil {
 		return nil
@@ -124,7 +128,7 @@ func (s *session) lastKnown(route *Route, key statusKey) []byte {
 	if !ok {
 		return nil
 	}
-	marked, err := route.LastKnown.markOffline(body)
+	marked, err := route.LastKnown.markOffline(route.Status.apply(body))
 	if err != nil {
 		return nil // ParseStatusResponse checked it is a JSON object; this cannot happen
 	}

@@ -164,7 +164,7 @@ func (s *session) statusFromCache(r *bufio.Reader, hello mc.Hello, route *Route,
 		}
 		s.line.answered = "last status (attack mode)"
 	}
-	s.serveStatus(r, hello, body, route, err)
+	s.serveStatus(r, hello, route.Status.apply(body), route, err)
 }
 
 // markOffline rewrites a server's status JSON as lk says: the prefix before the description (a

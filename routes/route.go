@@ -40,6 +40,8 @@ type Route struct {
 	// last_known (the last live answer, marked as LastKnown says; then fixed).
 	Fallback  string    `yaml:"fallback"`
 	LastKnown LastKnown `yaml:"last_known"`
+	// Status is what the route's server-list entry shows in place of the backend's (status.go).
+	Status Status `yaml:"status"`
 	// Balance orders the backends for each session: failover, round-robin, random or
 	// least-connections.
 	Balance string `yaml:"balance"`
@@ -71,11 +73,11 @@ func Default(backends ...string) Route {
 }
 
 // defaults are the keys a route may leave out, for Default and for every route the
-// config file has: the health check, the fixed ping fallback, failover, no wake, everyone let
+// config file has: the health check, the fixed ping fallback, the backend's status, failover, no wake, everyone let
 // in, auth passthrough and no forwarding.
 func defaults() Route {
 	return Route{HealthCheck: defaultHealthCheck(), Fallback: FallbackFixed, LastKnown: defaultLastKnown(),
-		Balance: BalanceFailover, Wake: defaultWake(), Access: defaultAccess(),
+		Status: defaultStatus(), Balance: BalanceFailover, Wake: defaultWake(), Access: defaultAccess(),
 		Auth: AuthPassthrough, Forwarding: auth.ForwardNone}
 }
 

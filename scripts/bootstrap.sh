@@ -4,7 +4,8 @@
 #
 #   base     build and test (make deps): cmake, ninja-build, gcc, g++, pkgconf, openssl,
 #            xz-utils, util-linux (flock), git, file, jq, tmux (the console a test double-clicks
-#            the client bridge in), libasan, and deb-src entries in apt's sources as root
+#            the client bridge in), redis-server (the Redis the replicas' shared state is tested
+#            on), libasan, and deb-src entries in apt's sources as root
 #            (obtain.sh downloads BoringSSL's Debian source package when the cache has no
 #            build). Go 1.26 must be on PATH already.
 #   browser  make test: chromium (about 356 MB), in which the relay's landing page test and
@@ -36,7 +37,7 @@ say() { echo "bootstrap: $*" >&2; }
 
 # command:package pairs per set; a command on PATH means its package is installed.
 needs_base=(cmake:cmake ninja:ninja-build gcc:gcc g++:g++ pkg-config:pkgconf openssl:openssl
-  xz:xz-utils flock:util-linux git:git file:file jq:jq tmux:tmux)
+  xz:xz-utils flock:util-linux git:git file:file jq:jq tmux:tmux redis-server:redis-server)
 needs_browser=(chromium:chromium)
 needs_dist=(aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu aarch64-linux-gnu-g++:g++-aarch64-linux-gnu
   qemu-aarch64:qemu-user zip:zip unzip:unzip file:file dpkg-deb:dpkg rpm:rpm

@@ -16,6 +16,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/dashboard"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
 
@@ -30,13 +31,14 @@ type adminSource interface {
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
 // list (blocklist.go), transfers (transferadmin.go), the bans (bansapi.go, over store), the
-// sessions (sessionsapi.go) and the dashboard (dashboard.go), when cfg.Listen is set: the
-// relay's series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the
-// Go runtime's and the process's, from a registry of this run's own; Go's profiles under
-// /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
-// cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
-// token) and the bounds of adminconn.go (connections, timeouts, header size).
-func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// sessions (sessionsapi.go), maintenance (maintenanceadmin.go, over maint) and the dashboard
+// (dashboard.go), when cfg.Listen is set: the relay's series (sessions, bytes, refusals; see
+// relay/metrics.go) and serve's own beside the Go runtime's and the process's, from a registry
+// of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and the routes API over
+// book (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard (hosts,
+// cross-origin requests, the token) and the bounds of adminconn.go (connections, timeouts,
+// header size).
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -66,8 +68,9 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *
 	audit := adminAudit{log: log, token: cfg.TokenPath() != ""}
 	handleBans(mux, store, src, audit)
 	handleSessions(mux, src, store, audit)
+	handleMaintenance(mux, maint)
 	stopDashboard := handleDashboard(mux, src, cfg)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /bans, /sessions, /dashboard"
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /bans, /sessions, /maintenance, /dashboard"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"

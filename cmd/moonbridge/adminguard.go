@@ -22,9 +22,9 @@ import (
 //     comes from no browser and passes.
 //   - 403, a state-changing request a browser marks cross-origin (Sec-Fetch-Site, Origin).
 //   - 401, a state-changing request (any method but GET and HEAD), or a read of what names
-//     players and their addresses (privateReads: the sessions and the bans), without the
-//     bearer token of the admin token file, when there is one; 503 while that file cannot be
-//     read.
+//     players and their addresses (privateReads: the sessions, the bans, the maintenance's
+//     allowlists), without the bearer token of the admin token file, when there is one; 503
+//     while that file cannot be read.
 type adminGuard struct {
 	tokenFile string          // config.Admin.TokenPath(); "" for none
 	hosts     map[string]bool // admin.allowed_hosts, lower-case, without a final dot
@@ -89,8 +89,8 @@ func addrOf(a net.Addr) netip.Addr {
 }
 
 // privateReads are the paths (and the paths under them) whose reads need the token too: they
-// name players and their addresses.
-var privateReads = []string{"/sessions", "/bans"}
+// name players and their addresses (the maintenance's allowlists name players).
+var privateReads = []string{"/sessions", "/bans", "/maintenance"}
 
 // needsToken says whether r needs the token (when there is one): a change, or a private read.
 func needsToken(r *http.Request) bool {

@@ -36,11 +36,16 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 // prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
 // certificates, favicon and bans file must load and the relay accept its settings.
 func prepareAsServe(cfg config.Config) error {
+	if cfg.Replicas.Enabled {
+		if _, err := replicaSettings(cfg.Replicas); err != nil {
+			return err
+		}
+	}
 	store, err := openBans(cfg.BansFile, zerolog.Nop())
 	if err != nil {
 		return err
 	}
-	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, zerolog.Nop())
+	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

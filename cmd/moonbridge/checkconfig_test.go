@@ -7,7 +7,8 @@ import (
 )
 
 // check-config refuses what serve refuses, also what only loading shows: a certificate file
-// that is not PEM, a favicon that is not a PNG (issue 13, defect 8).
+// that is not PEM, a favicon that is not a PNG (issue 13, defect 8), Redis' authority that is
+// not PEM (issue 42).
 func TestCheckConfigLoadsWhatServeLoads(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk")
@@ -17,6 +18,8 @@ func TestCheckConfigLoadsWhatServeLoads(t *testing.T) {
 		"favicon":     {"fallback:\n  favicon: " + junk + "\n", "fallback.favicon"},
 		"empty":       {"", "the file is empty"},
 		"port":        {"listeners:\n  - listen: 127.0.0.1:70000\n    protocols: [ws]\n", "line 2: listeners[0].listen"},
+		"redis ca": {"replicas:\n  enabled: true\n  tls:\n    enabled: true\n    ca_file: " + junk + "\n",
+			"replicas.tls.ca_file: " + junk + " holds no PEM certificate"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join(dir, name+".yml")

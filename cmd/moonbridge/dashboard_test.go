@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -57,8 +58,9 @@ func blockAddress(t *testing.T, from, addr string) {
 
 // The dashboard in a real browser, against serve with two players: it shows the routes (a
 // route name with HTML in it as text, not run), the players, a backend its check took out,
-// the graphs and the block list; the panels whose API this proxy lacks say so; clearing the
-// block list is refused without the token, with the page saying why, and works with it.
+// the graphs and the block list; the sessions, bans and maintenance panels ask for the token;
+// clearing the block list is refused without the token, with the page saying why, and works
+// with it; with it, the page switches maintenance on and the server list shows it.
 func TestDashboardInChromium(t *testing.T) {
 	logs, _ := stoppableServe(t, dashboardConfig(t))
 	addr, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
@@ -88,8 +90,8 @@ func TestDashboardInChromium(t *testing.T) {
 	if ran := b.text(`String(window.pwned) + document.querySelectorAll('main img, main script').length`); ran != "undefined0" {
 		t.Errorf("the route name's HTML ran or became elements: %q", ran)
 	}
-	for _, panel := range []string{"sessions", "bans", "maintenance"} {
-		b.waitFor("the "+panel+" panel not available", `document.querySelector('#panel-`+panel+` .status').textContent === 'not available on this proxy'`)
+	for _, panel := range []string{"sessions", "bans", "maintenance"} { // they name players: token only
+		b.waitFor("the "+panel+" panel asking for the token", `document.querySelector('#panel-`+panel+` .status').textContent === 'refused: this needs the admin token (401)'`)
 	}
 	if notice := b.text(`document.getElementById('notice').textContent`); notice != "" {
 		t.Errorf("before any action the page says %q", notice)
@@ -106,6 +108,7 @@ func TestDashboardInChromium(t *testing.T) {
 	useToken(b, testToken)
 	b.waitFor("the token taken", `document.getElementById('notice').textContent === 'token accepted'`)
 	b.waitFor("the blocked network listed", `document.querySelector('#panel-blocklist li')?.textContent.startsWith('127.0.0.3/32 until')`)
+	b.waitFor("maintenance off, read with the token", `document.querySelector('#panel-maintenance [data-maintenance="off"]')`)
 	b.eval(`document.getElementById('blocklist-clear').click()`, nil)
 	b.waitFor("the clear done", `document.getElementById('notice').textContent === 'block list cleared: 1 address'`)
 	if n := blockedCount(t, admin); n != 0 {
@@ -116,6 +119,12 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Errorf("the token is kept as %q, want in sessionStorage only", kept)
 	}
 	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-token.png"))
+
+	b.eval(`document.querySelector('#panel-maintenance [data-maintenance] button').click()`, nil)
+	b.waitFor("maintenance switched from the page", `document.getElementById('notice').textContent === 'maintenance on for every route'`)
+	if v, _ := json.Marshal(serverList(t, addr)["version"]); !strings.Contains(string(v), `"protocol":-1`) {
+		t.Errorf("after the page switched maintenance on, the server list's version is %s", v)
+	}
 }
 
 // useToken types token into the page's token field and submits it.

@@ -1,5 +1,6 @@
 // Command moonbridge is the Minecraft edge proxy: `serve` runs the proxy, `client` is the bridge
-// an unmodified game client uses, `token` makes access keys and tokens, `version` and
+// an unmodified game client uses, `token` makes access keys and tokens, `maintenance` switches
+// the running proxy's maintenance mode through its admin endpoint, `version` and
 // `check-config` describe the binary and a config. Without a command, as a double-click starts
 // it, it is the client bridge for a player (playerstart.go).
 package main
@@ -29,6 +30,7 @@ func commands() []command {
 		{"token", "make signing keys and access tokens, and check a token", "keygen|issue|verify [flags]", runToken},
 		{"version", "print version, build flavour, BoringSSL revision and CPU features (also --version)", "[--json]", runVersion},
 		{"check-config", "validate a config file and print the effective config", "FILE", runCheckConfig},
+		{"maintenance", "switch or show the running proxy's maintenance mode", "on|off|status [flags]", runMaintenance},
 		{"help", "show help for a command", "[COMMAND]", runHelp},
 	}
 }

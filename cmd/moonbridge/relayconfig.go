@@ -168,12 +168,9 @@ func relayFallback(f config.Fallback) (mc.Answer, error) {
 		Disconnect: f.Disconnect,
 	}
 	if f.Favicon != "" {
-		png, err := os.ReadFile(f.Favicon)
-		if err != nil {
+		var err error
+		if out.Status.Favicon, err = config.ReadIcon(f.Favicon); err != nil {
 			return mc.Answer{}, fmt.Errorf("fallback.favicon: %w", err)
-		}
-		if out.Status.Favicon, err = mc.FaviconDataURL(png); err != nil {
-			return mc.Answer{}, fmt.Errorf("fallback.favicon %s: %w", f.Favicon, err)
 		}
 	}
 	return out, nil

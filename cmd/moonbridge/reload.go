@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/relay"
@@ -25,6 +26,8 @@ type configReloader struct {
 	bans    *banStore // read again at each SIGHUP, whether or not the config file loads
 	log     zerolog.Logger
 	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
+	// maintenance takes the file's maintenance list at each reload; nil: none is applied.
+	maintenance *maintenance.Book
 
 	mu      sync.Mutex
 	current config.Config
@@ -63,6 +66,10 @@ func (r *configReloader) apply() error {
 	if err != nil {
 		return err
 	}
+	maintenanceFile, err := maintenance.Read(next.Maintenance)
+	if err != nil {
+		return err
+	}
 	tlsServer, fresh, err := r.tlsFor(next)
 	if err != nil {
 		return err
@@ -80,6 +87,9 @@ func (r *configReloader) apply() error {
 			tlsServer.server.Close()
 		}
 		return err
+	}
+	if r.maintenance != nil {
+		r.maintenance.ApplyFile(maintenanceFile)
 	}
 	r.logChanges(next, changes)
 	logWarnings(r.log, next)
@@ -144,10 +154,10 @@ func (r *configReloader) logChanges(next config.Config, listeners relay.Listener
 
 // notReloaded are the top-level keys a reload does not apply: the logger, the admin endpoint,
 // the memory profile and limit (process-wide: buffer pools, Go's memory limit), the relay's
-// data path (its event loops), the discovery sources (their watches) and tracing (its exporter)
-// are set once (a reload does apply discovery.docker.endpoint to wake.container); client is not
-// serve's.
-var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true, "tracing": true}
+// data path (its event loops), the discovery sources (their watches), tracing (its exporter)
+// and the replicas' shared state (its connections to Redis) are set once (a reload does apply
+// discovery.docker.endpoint to wake.container); client is not serve's.
+var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true, "tracing": true, "replicas": true}
 
 // changedKeys lists the top-level keys whose values differ, and those among them that take a
 // restart.

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/maintenance"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/relay"
@@ -26,10 +27,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
 // too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
 // of the file's routes with its others (nil: the file's alone); list is the bans it checks
-// (nil: none); tracer traces its joins (nil: off). The caller closes the TLS server.
-func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// (nil: none); tracer traces its joins (nil: off); it shares its state with shared (nil: none).
+// The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, shared relay.Replicas, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
-	relayCfg.Bans = list
+	relayCfg.Bans, relayCfg.Replicas = list, shared
 	relayCfg.Tracer = tracer
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
@@ -58,11 +60,14 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer hup.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
-	stored, err := routebook.LoadAPIRoutes(cfg.Admin.RoutesAPI)
+	shared, err := openReplicas(cfg.Replicas, log)
 	if err != nil {
 		return err
 	}
-	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
+	stored, persist, err := apiRouteStore(cfg.Admin.RoutesAPI, shared)
+	if err != nil {
+		return err
+	}
 	store, err := openBans(cfg.BansFile, log)
 	if err != nil {
 		return err
@@ -72,12 +77,20 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	defer stopTracing(tracer, cfg.Tracing, log) // after the relay has closed: its last joins go too
-	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, log)
+	book := routebook.New(log, stored, persist)
+	followSharedRoutes(cfg.Admin.RoutesAPI, shared, book, log)
+	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, sharedOrNil(shared), log)
 	if err != nil {
 		return err
 	}
+	maint, err := startMaintenance(cfg, srv, log)
+	if err != nil {
+		return err
+	}
+	defer maint.Stop()
+	defer startReplicas(shared, srv)()
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, maintenance: maint, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -92,12 +105,25 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	hup.handle(reloads.reload) // a SIGHUP before this waits in hup
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
-	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, log, withTracer(tracer, srv, reloads.reloads, book.Gauge(), store.list)...)
+	logAPIStart(cfg.Admin.RoutesAPI, shared, len(stored), log)
+	collectors := withTracer(tracer, withReplicas(shared, srv, reloads.reloads, book.Gauge(), store.list)...)
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, maint, log, collectors...)
 	if err != nil {
 		srv.Close()
 		return err
 	}
 	defer stopAdmin()
 	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
+}
+
+// startMaintenance is the maintenance book of srv with the config file's maintenance list in
+// force, before the relay takes its first session.
+func startMaintenance(cfg config.Config, srv *relay.Server, log zerolog.Logger) (*maintenance.Book, error) {
+	file, err := maintenance.Read(cfg.Maintenance)
+	if err != nil {
+		return nil, err
+	}
+	book := maintenance.New(srv, log)
+	book.ApplyFile(file)
+	return book, nil
 }

@@ -57,6 +57,10 @@ type Config struct {
 	Discovery Discovery `yaml:"discovery"`
 	// Tracing exports traces of joins to an OpenTelemetry collector (tracing.go); off by default.
 	Tracing Tracing `yaml:"tracing"`
+	// Replicas shares players, blocks and rates with other instances on Redis (replicas.go).
+	Replicas Replicas `yaml:"replicas"`
+	// Maintenance puts routes, or every route, under maintenance (maintenance.go).
+	Maintenance []MaintenanceEntry `yaml:"maintenance"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -230,8 +234,10 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
-		Client:    defaultClient(),
-		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
-		Tracing:   defaultTracing(),
+		Client:      defaultClient(),
+		Discovery:   Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Tracing:     defaultTracing(),
+		Replicas:    defaultReplicas(),
+		Maintenance: []MaintenanceEntry{},
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // A route's keys beyond hosts and backends: what its server-list pings get (status_cache,
-// fallback, last_known), how it balances (balance), backends named by the wildcard's capture
+// fallback, last_known, status: routestatus.go), how it balances (balance), backends named by the wildcard's capture
 // (${1}), and waking its sleeping server (wake).
 
 func validateRouteExtras(r Route, key string) []error {
@@ -20,6 +20,7 @@ func validateRouteExtras(r Route, key string) []error {
 	}
 	errs = append(errs, validateCapture(r, key)...)
 	errs = append(errs, validateWake(r, key)...)
+	errs = append(errs, validateStatus(r.Status, key)...)
 	if r.StatusCache < 0 {
 		errs = append(errs, invalid(key+".status_cache", "must be 0 (off) or a positive duration such as 5s"))
 	}

@@ -46,10 +46,12 @@ type RouteAllow struct {
 	Containers []string `yaml:"containers"`
 	// SecretFiles are the velocity_secret_file paths a route may read.
 	SecretFiles []string `yaml:"secret_files"`
+	// IconFiles are the status.icon paths a route may read.
+	IconFiles []string `yaml:"icon_files"`
 }
 
 func defaultRouteTrust() RouteTrust {
-	return RouteTrust{Hosts: []string{}, Allow: RouteAllow{Commands: [][]string{}, Webhooks: []string{}, Containers: []string{}, SecretFiles: []string{}}}
+	return RouteTrust{Hosts: []string{}, Allow: RouteAllow{Commands: [][]string{}, Webhooks: []string{}, Containers: []string{}, SecretFiles: []string{}, IconFiles: []string{}}}
 }
 
 // MayClaim says whether the source may take host, a route's host pattern, from routes listed
@@ -108,6 +110,9 @@ func (c Config) untrusted(origin, key string, r Route) []error {
 	}
 	if r.VelocitySecretFile != "" && !slices.Contains(allow.SecretFiles, r.VelocitySecretFile) {
 		errs = append(errs, refuse("velocity_secret_file", "reads files", "secret_files"))
+	}
+	if r.Status.Icon != "" && !slices.Contains(allow.IconFiles, r.Status.Icon) {
+		errs = append(errs, refuse("status.icon", "reads files", "icon_files"))
 	}
 	return errs
 }

@@ -46,3 +46,22 @@ func TestRouteTrustErrorsNameKeyAndLine(t *testing.T) {
 		}
 	}
 }
+
+// A route from the API or discovery names a status icon only as its source's allow.icon_files
+// lists it: an unlisted one is never opened (so the proxy tells nothing of the file), a listed
+// one is read as the file's routes' are.
+func TestCheckRouteFromOpensOnlyListedIcons(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "icon.png")
+	r := routes.Default("10.0.0.5:25565")
+	r.Status.Icon = missing
+	cfg := Default()
+	err := cfg.CheckRouteFrom(OriginAPI, "v", r)
+	if err == nil || !strings.Contains(err.Error(), "v.status.icon: a route from the routes API reads files only as admin.routes_api.allow.icon_files lists") ||
+		strings.Contains(err.Error(), "cannot read") {
+		t.Errorf("an unlisted icon: %v", err)
+	}
+	cfg.Discovery.Docker.Allow.IconFiles = []string{missing}
+	if err := cfg.CheckRouteFrom(OriginDocker, "v", r); err == nil || !strings.Contains(err.Error(), "v.status.icon: cannot read") {
+		t.Errorf("a listed icon that is missing: %v", err)
+	}
+}

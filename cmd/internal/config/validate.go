@@ -68,11 +68,13 @@ func (c Config) Validate() error {
 	errs = append(errs, validateBlock(c.Defence.Block)...)
 	errs = append(errs, validateBansFile(c.BansFile)...)
 	errs = append(errs, c.Memory.validate()...)
-	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
+	errs = append(errs, iconFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
 	errs = append(errs, c.Tracing.validate()...)
+	errs = append(errs, c.Replicas.validate()...)
+	errs = append(errs, validateMaintenance(c.Maintenance)...)
 	return errors.Join(errs...)
 }
 

@@ -40,6 +40,12 @@ const (
 	// WarnRemoteAPI: the routes API on an admin address beyond loopback (allow_remote), where
 	// its token and changes cross the network in plain HTTP.
 	WarnRemoteAPI WarningKind = "remote-routes-api"
+	// WarnStateFileUnused: admin.routes_api.state_file with replicas on, where the API's routes
+	// are kept in Redis and the file is not read.
+	WarnStateFileUnused WarningKind = "state-file-unused"
+	// WarnMaintenanceRoute: a maintenance entry for a label no route of the file has (a typo,
+	// or a route the routes API or discovery serves).
+	WarnMaintenanceRoute WarningKind = "maintenance-route"
 )
 
 // widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
@@ -60,14 +66,19 @@ var ownNetworks = []netip.Prefix{
 }
 
 // Warnings lists the settings of c that are valid but unsafe or without effect: client address
-// setups, and a routes API beyond loopback. c is a validated config.
+// setups, a routes API beyond loopback, a state file the replicas' Redis replaces. c is a
+// validated config.
 func (c Config) Warnings() []Warning {
 	var out []Warning
 	out = append(out, c.headerWarnings()...)
 	out = append(out, c.trustWarnings()...)
 	out = append(out, c.proxyHeaderWarnings()...)
+	out = append(out, c.maintenanceWarnings()...)
 	if api := c.Admin.RoutesAPI; api.Enabled && !isLoopback(c.Admin.Listen) {
 		out = append(out, Warning{WarnRemoteAPI, "admin.routes_api.allow_remote", fmt.Sprintf("the routes API is served on %s, beyond loopback: its token and every change cross the network in plain HTTP; keep that network private, or put a TLS proxy in front", c.Admin.Listen)})
+	}
+	if api := c.Admin.RoutesAPI; api.Enabled && api.StateFile != "" && c.Replicas.Enabled {
+		out = append(out, Warning{WarnStateFileUnused, "admin.routes_api.state_file", "with replicas on, the routes API's routes are kept in Redis and shared by the replicas: the state file is neither read nor written; remove it"})
 	}
 	return out
 }

@@ -1,8 +1,7 @@
-// Maintenance: GET /maintenance, PUT /maintenance to switch it. The JSON read and sent here is
-// the maintenance API's as planned:
+// Maintenance: GET /maintenance, PUT /maintenance to switch it (both with the token). The JSON
+// read and sent here is the part of the maintenance API (docs/maintenance.md) the panel uses:
 //   GET {"on": bool, "message", "routes": [{"route", "on"}]}
-//   PUT {"on": bool} for all, {"route", "on"} for one route
-// Adapt on() and the bodies when the API's names differ.
+//   PUT {"on": bool} for every route, {"route", "on"} for one route
 import { el, fill } from '../dom.js';
 import { load } from './optional.js';
 
