@@ -11,9 +11,9 @@
 // sdktrace.SpanExporter (exporter.go, convert.go): it turns the SDK's spans into OTLP's
 // protobuf types (go.opentelemetry.io/proto/otlp/trace/v1) and posts them. The SDK's
 // otlptracehttp exporter was measured in its place (v1.47.0, CGO_ENABLED=0 go build of
-// cmd/moonbridge, 2026-12-04): to the binary without the SDK (35.38 MB, 342 packages, none of
-// gRPC) it adds 4.97 MB and 144 packages, 69 of them gRPC's (through the OTLP collector types it
-// imports); with this exporter the SDK adds 1.66 MB and 39 packages, none of gRPC.
+// cmd/moonbridge, 2026-12-04): to the binary without the SDK (35.38 MB, 342 packages, none
+// of gRPC) it adds 4.97 MB and 144 packages, 69 of them gRPC's (through the OTLP collector
+// types it imports); with this exporter the SDK adds 1.66 MB and 39 packages, none of gRPC.
 //
 // A Join keeps its steps (start, end, error) in a fixed array and makes the spans only when it
 // ends, at the relay's start or at the connection's failure: by then the name (join, status),

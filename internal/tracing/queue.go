@@ -42,15 +42,14 @@ func newQueue(exporter sdktrace.SpanExporter, size int, timeout time.Duration) *
 // admit runs end, which ends a join's n spans, when they fit; otherwise it counts them
 // dropped. Shutdown waits for an admitted join's end, so that its spans reach the batch
 // processor before it stops.
-func (q *queue) admit(n int, end func()) bool {
+func (q *queue) admit(n int, end func()) {
 	q.mu.RLock()
 	defer q.mu.RUnlock()
 	if q.closed || !q.reserve(int64(n)) {
 		q.dropped.Add(uint64(n))
-		return false
+		return
 	}
 	end()
-	return true
 }
 
 // reserve adds n to waiting unless that passes size.
