@@ -29,6 +29,7 @@ type watcher[T object] struct {
 	path     string     // /api/v1/services, /api/v1/namespaces/NS/services, ...
 	query    url.Values // a labelSelector, or none
 	resource string     // for logs
+	grant    string     // the RBAC grant its requests need, for a 403's log line
 	timeouts timeouts
 	retry    discover.Backoff // Reset once a watch delivers an event
 	store    store[T]
@@ -80,6 +81,12 @@ func (w *watcher[T]) watchFrom(ctx context.Context, rv string) {
 
 func (w *watcher[T]) failed(ctx context.Context, what string, err error) {
 	if ctx.Err() != nil {
+		return
+	}
+	if forbidden(err) {
+		w.log.Error().Err(err).Str("resource", w.resource).Dur("retry_in", w.retry.Next()).
+			Msgf("kubernetes %s refused: moonbridge's account needs %s (deploy/kubernetes/role.yaml grants it)", what, w.grant)
+		w.retry.Wait(ctx)
 		return
 	}
 	w.log.Warn().Err(err).Str("resource", w.resource).Dur("retry_in", w.retry.Next()).Msgf("kubernetes %s failed", what)

@@ -2,6 +2,11 @@ package kubeapi
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,6 +22,7 @@ import (
 	"k8s.io/client-go/restmapper"
 	"sigs.k8s.io/yaml"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/test/kubeapi/cluster"
 )
 
@@ -33,7 +39,8 @@ type manifest struct {
 	obj  *unstructured.Unstructured
 }
 
-// readManifests reads the files kustomization.yaml lists, in its order.
+// readManifests reads the files kustomization.yaml lists, in its order, with the TLS Secret
+// filled in as its comment asks (secret.yaml ships empty, which the API server warns about).
 func readManifests(t *testing.T) []manifest {
 	t.Helper()
 	var kustomization struct {
@@ -56,9 +63,36 @@ func readManifests(t *testing.T) []manifest {
 		if err := yaml.Unmarshal(raw, &obj.Object); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		out = append(out, manifest{file: file, raw: raw, obj: obj})
+		m := manifest{file: file, raw: raw, obj: obj}
+		if obj.GetKind() == "Secret" && obj.Object["type"] == "kubernetes.io/tls" {
+			m = withCertificate(t, m)
+		}
+		out = append(out, m)
 	}
 	return out
+}
+
+// withCertificate is m, a TLS Secret, with a certificate and key made now in its stringData.
+func withCertificate(t *testing.T, m manifest) manifest {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: testutil.SelfSigned(t, key, "play.example.net")})
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
+	if err := unstructured.SetNestedStringMap(m.obj.Object, map[string]string{"tls.crt": string(certPEM), "tls.key": string(keyPEM)}, "stringData"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := yaml.Marshal(m.obj.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return manifest{file: m.file, raw: raw, obj: m.obj}
 }
 
 // warnings keeps the Warning headers the API server answers with (a deprecated API, a field it
