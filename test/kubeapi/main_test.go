@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -28,6 +29,9 @@ var (
 // shared is the one cluster every test uses, started by TestMain; nil when binEnv is unset.
 var shared *cluster.Cluster
 
+// scratch is TestMain's folder: the shared cluster's files, a proxy binary built for the tests.
+var scratch string
+
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -37,12 +41,17 @@ func run(m *testing.M) int {
 	if bin == "" {
 		return m.Run() // each test skips, naming binEnv
 	}
-	dir, err := os.MkdirTemp("", "kubeapi-")
-	if err != nil {
+	var err error
+	if scratch, err = os.MkdirTemp("", "kubeapi-"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(scratch)
+	dir := filepath.Join(scratch, "cluster")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	started := time.Now()
 	shared, err = cluster.Start(context.Background(), cluster.Options{BinDir: bin, Dir: dir,
 		Users: []cluster.User{manifestSA, watcher}})

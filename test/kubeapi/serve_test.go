@@ -17,14 +17,14 @@ import (
 	"github.com/moonbridge/moonbridge/test/kubeapi/cluster"
 )
 
-// moonbridgeBinary is bin/moonbridge-purego built once from this repository for the tests
-// that run the proxy itself.
+// moonbridgeBinary is the proxy the tests that run it start: $MOONBRIDGE_BIN (make test-kube
+// passes bin/moonbridge-purego, as make test-deploy does), else one built once from this
+// repository into scratch.
 var moonbridgeBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "kubeapi-moonbridge-")
-	if err != nil {
-		return "", err
+	if bin := os.Getenv("MOONBRIDGE_BIN"); bin != "" {
+		return bin, nil
 	}
-	bin := filepath.Join(dir, "moonbridge")
+	bin := filepath.Join(scratch, "moonbridge")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/moonbridge")
 	cmd.Dir, cmd.Env = filepath.Join("..", ".."), append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
