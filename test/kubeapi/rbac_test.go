@@ -4,7 +4,7 @@ import "testing"
 
 // A Role that lets discovery read Services but not EndpointSlices: a Service in endpoints mode
 // still has its route, to the Service's name, and the log says what is refused, to whom,
-// and which grant is missing.
+// and which grant is missing, as an error once the refusals have lasted (15 s).
 func TestNoEndpointSlicesGrantIsAClearError(t *testing.T) {
 	c := needCluster(t)
 	client := admin(t, c)
