@@ -15,11 +15,8 @@ import (
 // route goes when the annotation is taken off, comes back when it is put on again, and goes
 // when the Service is deleted.
 func TestAnnotatedServiceBecomesARouteAndGoes(t *testing.T) {
-	c := needCluster(t)
-	client, ctx := admin(t, c), context.Background()
-	ns := namespace(t, client, "service-route")
-	grant(t, client, ns, watcher.Name, readServices)
-	w := watchRoutes(t, c, watcher.Token, ns, kube.Settings{})
+	ctx := context.Background()
+	client, ns, w := watchNamespace(t, needCluster(t), "service-route", kube.Settings{}, readServices)
 	w.waitFor(t, "first (empty) set", func(found map[string]routes.Route) bool { return len(found) == 0 })
 
 	annotated := map[string]string{hostAnnotation: "survival.example.net"}
@@ -54,11 +51,8 @@ func TestAnnotatedServiceBecomesARouteAndGoes(t *testing.T) {
 // EndpointSlices on the pods' port, and follow the slices as they are written, changed and
 // deleted; with none left the route keeps the Service's name.
 func TestEndpointSlicesChangeTheBackends(t *testing.T) {
-	c := needCluster(t)
-	client, ctx := admin(t, c), context.Background()
-	ns := namespace(t, client, "endpoint-backends")
-	grant(t, client, ns, watcher.Name, readServices, readEndpointSlices)
-	w := watchRoutes(t, c, watcher.Token, ns, kube.Settings{})
+	ctx := context.Background()
+	client, ns, w := watchNamespace(t, needCluster(t), "endpoint-backends", kube.Settings{}, readServices, readEndpointSlices)
 	createService(t, client, minecraftService(ns, "lobby", map[string]string{
 		hostAnnotation: "lobby.example.net", backendsAnnotation: "endpoints"}))
 	route, byService := "kube/"+ns+"/lobby", "lobby."+ns+".svc:25565"

@@ -6,11 +6,7 @@ import "testing"
 // still has its route, to the Service's name, and the log says what is refused, to whom,
 // and which grant is missing, as an error once the refusals have lasted (15 s).
 func TestNoEndpointSlicesGrantIsAClearError(t *testing.T) {
-	c := needCluster(t)
-	client := admin(t, c)
-	ns := namespace(t, client, "no-slices")
-	grant(t, client, ns, watcher.Name, readServices)
-	w := watchRoutes(t, c, watcher.Token, ns, quickRetry)
+	client, ns, w := watchNamespace(t, needCluster(t), "no-slices", quickRetry, readServices)
 	createService(t, client, minecraftService(ns, "lobby", map[string]string{
 		hostAnnotation: "lobby.example.net", backendsAnnotation: "endpoints"}))
 	w.waitFor(t, "the route to the Service's name", backendsAre("kube/"+ns+"/lobby", "lobby."+ns+".svc:25565"))

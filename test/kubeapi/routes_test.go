@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/moonbridge/moonbridge/discover/kube"
 	"github.com/moonbridge/moonbridge/internal/testutil"
@@ -29,6 +31,17 @@ type watchedRoutes struct {
 	routes []routes.Route
 	sets   int // how many sets were handed over
 	logs   testutil.SyncBuffer
+}
+
+// watchNamespace makes namespace name on c, gives the watcher user a Role there with rules, and
+// runs a Source over it as that user with settings; it returns the admin's client, the
+// namespace and the Source's routes.
+func watchNamespace(t *testing.T, c *cluster.Cluster, name string, settings kube.Settings, rules ...rbacv1.PolicyRule) (*kubernetes.Clientset, string, *watchedRoutes) {
+	t.Helper()
+	client := admin(t, c)
+	ns := namespace(t, client, name)
+	grant(t, client, ns, watcher.Name, rules...)
+	return client, ns, watchRoutes(t, c, watcher.Token, ns, settings)
 }
 
 // watchRoutes runs a Source over namespace ns as the user with token, with settings' other

@@ -22,13 +22,9 @@ var quickRetry = kube.Settings{RetryMin: 200 * time.Millisecond, RetryMax: 2 * t
 // A watch the server ends at the timeoutSeconds the source asked for is taken up again from its
 // resourceVersion: a Service annotated after several such ends still becomes a route.
 func TestWatchEndedByTheServerIsResumed(t *testing.T) {
-	c := needCluster(t)
-	client := admin(t, c)
-	ns := namespace(t, client, "watch-timeout")
-	grant(t, client, ns, watcher.Name, readServices)
 	settings := quickRetry
 	settings.WatchTimeout = time.Second
-	w := watchRoutes(t, c, watcher.Token, ns, settings)
+	client, ns, w := watchNamespace(t, needCluster(t), "watch-timeout", settings, readServices)
 	w.waitFor(t, "first set", func(map[string]routes.Route) bool { return true })
 	w.waitLog(t, "kubernetes watch ended; watching again", `"resource":"services"`)
 	time.Sleep(2 * settings.WatchTimeout) // more ends
@@ -41,10 +37,7 @@ func TestWatchEndedByTheServerIsResumed(t *testing.T) {
 // created while it waits to reconnect becomes a route.
 func TestWatchResumedAfterTheAPIServerRestarts(t *testing.T) {
 	c := needCluster(t)
-	client := admin(t, c)
-	ns := namespace(t, client, "apiserver-restart")
-	grant(t, client, ns, watcher.Name, readServices)
-	w := watchRoutes(t, c, watcher.Token, ns, quickRetry)
+	client, ns, w := watchNamespace(t, c, "apiserver-restart", quickRetry, readServices)
 	createService(t, client, minecraftService(ns, "before", map[string]string{hostAnnotation: "before.example.net"}))
 	w.waitFor(t, "the route made before the restart", backendsAre("kube/"+ns+"/before", "before."+ns+".svc:25565"))
 
@@ -77,12 +70,9 @@ func TestWatchAnsweredGoneListsAgain(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	client := admin(t, c)
-	ns := namespace(t, client, "compacted")
-	grant(t, client, ns, watcher.Name, readServices)
 	settings := quickRetry
 	settings.WatchTimeout = 2 * time.Second
-	w := watchRoutes(t, c, watcher.Token, ns, settings)
+	client, ns, w := watchNamespace(t, c, "compacted", settings, readServices)
 	createService(t, client, minecraftService(ns, "first", map[string]string{hostAnnotation: "first.example.net"}))
 	w.waitFor(t, "the first route", backendsAre("kube/"+ns+"/first", "first."+ns+".svc:25565"))
 
