@@ -8,6 +8,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 )
@@ -34,7 +35,8 @@ func namespace(t *testing.T, client kubernetes.Interface, name string) string {
 func minecraftService(ns, name string, annotations map[string]string) *corev1.Service {
 	return &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: annotations},
-		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "minecraft", Protocol: corev1.ProtocolTCP, Port: 25565}}},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "minecraft", Protocol: corev1.ProtocolTCP, Port: 25565,
+			TargetPort: intstr.FromInt32(25566)}}},
 	}
 }
 
