@@ -6,9 +6,12 @@
 #   make test           test-deps, native, both builds, vet, go test -race (cgo), the allocation tests
 #                       without -race (cgo), go test (purego), the shim's test under AddressSanitizer,
 #                       go test of deploy/ (the image builder, the Kubernetes manifests, the
-#                       package-manager manifests), every fuzz target for FUZZ_TIME (default
-#                       10s) each (scripts/fuzz.sh); the parts run at once, TEST_JOBS of them
-#                       (default 4), each part's output kept together
+#                       package-manager manifests), test-kube, every fuzz target for FUZZ_TIME
+#                       (default 10s) each (scripts/fuzz.sh); the parts run at once, TEST_JOBS of
+#                       them (default 4), each part's output kept together
+#   make test-kube      Kubernetes discovery and deploy/kubernetes against a real kube-apiserver and
+#                       etcd on loopback (test/kubeapi; both built once into MOONBRIDGE_CACHE/kube
+#                       by scripts/kube-binaries.sh)
 #   make test-quick     go test, pure Go, no -race, of the packages a change touches: those with a
 #                       file that differs from BASE (default main) in the work tree, committed or
 #                       not, or is untracked, and the packages importing them (tests included);
@@ -51,7 +54,7 @@ CGO_TAGS := boringssl
 export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
-	vet-windows vet-deploy test-cgo test-allocs test-purego test-native test-deploy test-fuzz \
+	vet-windows vet-deploy vet-kube test-cgo test-allocs test-purego test-native test-deploy test-kube test-fuzz \
 	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
@@ -98,7 +101,7 @@ native-asan: deps
 
 # vet and the tests take -trimpath as the builds do, so that on a cold cache each package is
 # compiled once for a build, its vet and its tests (the flag is part of Go's cache key).
-vet: vet-cgo vet-purego vet-darwin vet-windows vet-deploy
+vet: vet-cgo vet-purego vet-darwin vet-windows vet-deploy vet-kube
 
 vet-cgo: native
 	$(CGO_ENV) $(GO) vet -trimpath -tags $(CGO_TAGS) ./...
@@ -116,6 +119,9 @@ vet-windows:
 
 vet-deploy:
 	$(GO) -C deploy vet ./...
+
+vet-kube:
+	CGO_ENABLED=0 $(GO) -C test/kubeapi vet -trimpath ./...
 
 # go test runs up to GO_TEST_P test binaries at once (go's default is the number of CPUs): most
 # tests wait on sockets, timers and child processes. mbbench's tests start the relay binary that
@@ -158,6 +164,17 @@ test-native: native-asan
 test-deploy: purego
 	cd deploy && MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego ../scripts/gotest.sh deploy -count=1 -timeout 10m ./...
 
+# Kubernetes discovery and deploy/kubernetes against a real kube-apiserver and etcd, started on
+# loopback by test/kubeapi (a module of its own, so that moonbridge's go.mod stays free of
+# Kubernetes). scripts/kube-binaries.sh builds both once into the cache (MOONBRIDGE_CACHE/kube:
+# about 8 CPU-minutes from an empty Go cache, instant once built). test/kubeapi uses this
+# repository's packages (replace ../..): after a change of moonbridge's go.mod, run
+# `go -C test/kubeapi mod tidy` too (docs/development.md).
+test-kube: purego
+	bin=$$(scripts/kube-binaries.sh); \
+	cd test/kubeapi && CGO_ENABLED=0 MOONBRIDGE_KUBE_BIN=$$bin MOONBRIDGE_BIN=$(CURDIR)/$(BIN)/moonbridge-purego \
+	  ../../scripts/gotest.sh kube -trimpath -count=1 -timeout 15m ./...
+
 # Every fuzz target (go test -fuzz, one target per run), FUZZ_TIME each, one after another, with
 # one worker: about 21 targets, four to five minutes beside the other parts. The cgo flavour, so
 # that the BoringSSL targets run too. A target that fails leaves its input in its package's
@@ -173,7 +190,7 @@ test: test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-parts
 
 # The longest parts first, so that they start at once.
-test-parts: test-cgo test-purego test-fuzz test-allocs test-deploy test-native build cross vet
+test-parts: test-cgo test-purego test-kube test-fuzz test-allocs test-deploy test-native build cross vet
 
 run: build
 	$(BIN)/moonbridge serve

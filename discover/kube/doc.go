@@ -34,6 +34,9 @@
 //
 // A BOOKMARK only moves RV on; an ERROR or a response with code 410 (Gone: RV is older than the
 // server keeps) starts again with a list; the end of a stream watches again from RV, after a
-// pause that grows while attempts fail. Every request sends "Authorization: Bearer TOKEN" with
-// the token file read again, since a pod's bound token is rotated.
+// pause that grows while attempts fail. A 403 is logged with the grant the account lacks (the
+// verbs, RESOURCE.GROUP and the namespace): a warning, and an error once 403s have lasted 15
+// seconds (a kube-apiserver that has just started refuses until it has loaded its RBAC rules).
+// Every request sends "Authorization: Bearer TOKEN" with the token file read again, since a
+// pod's bound token is rotated.
 package kube

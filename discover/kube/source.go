@@ -162,6 +162,7 @@ func newWatcher[T object](s *Source, group, resource string, query url.Values, s
 	}
 	return &watcher[T]{
 		client: s.client, path: path, query: query, resource: resource,
+		grant:    grantNeeded(group, resource, s.settings.Namespace),
 		timeouts: timeouts{list: listTimeout, watch: s.settings.WatchTimeout},
 		retry:    discover.NewBackoff(s.settings.RetryMin, s.settings.RetryMax),
 		store:    st, changes: changes, log: s.log,

@@ -29,11 +29,14 @@ type watcher[T object] struct {
 	path     string     // /api/v1/services, /api/v1/namespaces/NS/services, ...
 	query    url.Values // a labelSelector, or none
 	resource string     // for logs
-	timeouts timeouts
-	retry    discover.Backoff // Reset once a watch delivers an event
-	store    store[T]
-	changes  chan<- func()
-	log      zerolog.Logger
+	grant    string     // the RBAC grant its requests need, for a 403's log line
+	// refusedSince is the first 403 of the refusals since the last answer; zero: none.
+	refusedSince time.Time
+	timeouts     timeouts
+	retry        discover.Backoff // Reset once a watch delivers an event
+	store        store[T]
+	changes      chan<- func()
+	log          zerolog.Logger
 }
 
 // timeouts bound the requests: a page of a list, and a watch (which the server ends first, at
@@ -82,6 +85,11 @@ func (w *watcher[T]) failed(ctx context.Context, what string, err error) {
 	if ctx.Err() != nil {
 		return
 	}
+	if forbidden(err) {
+		w.refused(what, err)
+		w.retry.Wait(ctx)
+		return
+	}
 	w.log.Warn().Err(err).Str("resource", w.resource).Dur("retry_in", w.retry.Next()).Msgf("kubernetes %s failed", what)
 	w.retry.Wait(ctx)
 }
@@ -111,6 +119,7 @@ func (w *watcher[T]) getJSON(ctx context.Context, query url.Values, into any) er
 	if err != nil {
 		return err
 	}
+	w.answered()
 	defer body.Close()
 	if err := json.NewDecoder(body).Decode(into); err != nil {
 		return fmt.Errorf("kubernetes list of %s: %w", w.resource, err)
@@ -131,6 +140,7 @@ func (w *watcher[T]) watch(ctx context.Context, rv string) (string, error) {
 	if err != nil {
 		return rv, err
 	}
+	w.answered()
 	defer body.Close()
 	events := json.NewDecoder(body)
 	for {

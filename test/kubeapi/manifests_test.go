@@ -1,0 +1,49 @@
+package kubeapi
+
+import (
+	"context"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// manifestNamespace is where the manifests are applied; manifestSA's token is its
+// ServiceAccount's.
+const manifestNamespace = "moonbridge"
+
+// Every file kustomization.yaml lists is accepted by a real API server through server-side
+// apply, with unknown fields refused and no warning; applying them again changes nothing (no
+// field the server keeps differently from the file). Then discovery, as the manifests'
+// ServiceAccount with only what role.yaml grants, turns an annotated Service in endpoints mode
+// into a route to its EndpointSlice's pods.
+func TestManifestsApplyServerSideAndGrantDiscovery(t *testing.T) {
+	c := needCluster(t)
+	client := admin(t, c)
+	namespace(t, client, manifestNamespace)
+	a := newApplier(t, c)
+	manifests := readManifests(t)
+	versions := map[string]string{}
+	for _, m := range manifests {
+		versions[m.file] = a.apply(t, m, manifestNamespace).GetResourceVersion()
+	}
+	for _, m := range manifests {
+		if again := a.apply(t, m, manifestNamespace).GetResourceVersion(); again != versions[m.file] {
+			t.Errorf("applying %s again changed it: resourceVersion %s, then %s", m.file, versions[m.file], again)
+		}
+	}
+	if w := a.warnings.take(); len(w) > 0 {
+		t.Errorf("the API server warned: %q", w)
+	}
+
+	w := watchRoutes(t, c, manifestSA.Token, manifestNamespace, quickRetry)
+	createService(t, client, minecraftService(manifestNamespace, "survival", map[string]string{
+		hostAnnotation: "survival.example.net", backendsAnnotation: "endpoints"}))
+	slice := endpointSlice(manifestNamespace, "survival-1", "survival", endpoint{"10.2.0.7", true})
+	if _, err := client.DiscoveryV1().EndpointSlices(manifestNamespace).Create(context.Background(), slice, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.waitFor(t, "the route to the slice's pod, read with role.yaml's grant", backendsAre("kube/"+manifestNamespace+"/survival", "10.2.0.7:25566"))
+	if hasLine(w.logs.String(), "403") {
+		t.Errorf("discovery was refused something with role.yaml's grant:\n%s", w.logs.String())
+	}
+}
