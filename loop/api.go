@@ -10,7 +10,7 @@ import (
 // Config says how many loops, how sessions are placed on them and how big their buffers are.
 type Config struct {
 	Loops      int           // 0: GOMAXPROCS
-	Placement  Placement     // the zero value is Pack
+	Placement  Placement     // the zero value is Spread
 	Balance    time.Duration // Pack: how often the loops' load is read and sessions moved; 0: DefaultBalance
 	BufferSize int           // the most one read takes, per loop; 0: 64 KiB
 	Tick       time.Duration // resolution of the per-loop timer wheel; 0: 100 ms
@@ -30,21 +30,21 @@ const DefaultBalance = 250 * time.Millisecond
 type Placement uint8
 
 const (
+	// Spread gives each new session to the loop with the fewest sessions and never moves one.
+	Spread Placement = iota
 	// Pack keeps sessions on as few loops as carry them: a new session goes to the first loop
 	// (in order) that is not full, and every Config.Balance the engine moves sessions from a
 	// loop that has been full to one with room, or all of the last busy loop's sessions onto
 	// another when together they are light. A loop with no session sleeps without waking, so
 	// a light proxy costs what one loop costs (bench/results/2026-12-04-loop-placement.md).
-	Pack Placement = iota
-	// Spread gives each new session to the loop with the fewest sessions and never moves one.
-	Spread
+	Pack
 )
 
 func (p Placement) String() string {
-	if p == Spread {
-		return "spread"
+	if p == Pack {
+		return "pack"
 	}
-	return "pack"
+	return "spread"
 }
 
 func (c Config) withDefaults() Config {
@@ -149,6 +149,6 @@ type Stats struct {
 	// Register and the moves have shared them out.
 	PerLoop []int64
 	// Busy is each loop's share of the last Config.Balance spent working rather than waiting
-	// (0 to 1), in loop order; read by Pack's balancer, nil under Spread.
+	// (0 to 1), in loop order, as Pack's balancer read it; nil under Spread.
 	Busy []float64
 }

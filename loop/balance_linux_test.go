@@ -73,7 +73,7 @@ func TestPlannerMovesOnlyWhatStaysSo(t *testing.T) {
 // TestPackFillsTheFirstLoopAndLeavesTheOthersAsleep: under Pack, with no loop full, every new
 // session goes to the first loop, and the other loops do not wake while the sessions work.
 func TestPackFillsTheFirstLoopAndLeavesTheOthersAsleep(t *testing.T) {
-	e := newEngine(t, Config{Loops: 3})
+	e := newEngine(t, Config{Loops: 3, Placement: Pack})
 	ls := newListeners(t)
 	var pairs []*pair
 	for range 6 {
@@ -108,7 +108,7 @@ func (burnCodec) Open(in []byte) (int, []byte, error) {
 // TestBalancerSpillsAFullLoopAndMergesBack: two sessions that keep the first loop full end on
 // a loop each within a few balancer periods, and go back onto one loop once they are quiet.
 func TestBalancerSpillsAFullLoopAndMergesBack(t *testing.T) {
-	e := newEngine(t, Config{Loops: 2, Balance: 20 * time.Millisecond})
+	e := newEngine(t, Config{Loops: 2, Placement: Pack, Balance: 20 * time.Millisecond})
 	ls := newListeners(t)
 	quiet := make(chan struct{})
 	var writers sync.WaitGroup

@@ -33,40 +33,40 @@ var dataPaths = []DataPath{DataPathAuto, DataPathLoop, DataPathGoroutines}
 type DataPathConfig struct {
 	DataPath  DataPath  `yaml:"data_path"` // "": auto
 	Loops     Loops     `yaml:"loops"`
-	Placement Placement `yaml:"placement"` // "": pack
+	Placement Placement `yaml:"placement"` // "": spread
 }
 
-// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops, packed.
+// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops, spread.
 func DefaultDataPath() DataPathConfig {
-	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops, Placement: PlacementPack}
+	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops, Placement: PlacementSpread}
 }
 
 // Placement is how sessions are shared out between the loops (loop.Placement).
 type Placement string
 
 const (
+	// PlacementSpread gives each new session to the loop with the fewest sessions and never
+	// moves one: the default (bench/results/2026-12-04-loop-placement.md, "Against the rule").
+	PlacementSpread Placement = "spread"
 	// PlacementPack keeps sessions on as few loops as carry them, moving sessions between loops
 	// as the load changes: a light proxy costs what one loop costs, a busy one uses every loop
-	// (bench/results/2026-12-04-loop-placement.md).
+	// (the same record: 0.45-0.65 of spread's CPU per frame at light load).
 	PlacementPack Placement = "pack"
-	// PlacementSpread gives each new session to the loop with the fewest sessions and never
-	// moves one.
-	PlacementSpread Placement = "spread"
 )
 
-var placements = []Placement{PlacementPack, PlacementSpread}
+var placements = []Placement{PlacementSpread, PlacementPack}
 
-// UnmarshalText reads pack or spread.
+// UnmarshalText reads spread or pack.
 func (p *Placement) UnmarshalText(text []byte) (err error) {
 	*p, err = enum.Parse(text, placements...)
 	return err
 }
 
 func (p Placement) loop() loop.Placement {
-	if p == PlacementSpread {
-		return loop.Spread
+	if p == PlacementPack {
+		return loop.Pack
 	}
-	return loop.Pack
+	return loop.Spread
 }
 
 // UnmarshalText reads auto, loop or goroutines.

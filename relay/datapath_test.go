@@ -118,9 +118,9 @@ func TestShutdownEndsRelayingSessions(t *testing.T) {
 // TestDataPathLine: one startup line says which data path serves which protocol.
 func TestDataPathLine(t *testing.T) {
 	var lines *logLines
-	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3; c.Placement = PlacementSpread }, Minecraft)
+	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3; c.Placement = PlacementPack }, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       `"message":"Data path: event loops (3, spread) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
+		DataPathLoop:       `"message":"Data path: event loops (3, pack) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {
@@ -128,9 +128,9 @@ func TestDataPathLine(t *testing.T) {
 	}
 }
 
-// TestDefaultLoopsAreOnePerCPUPacked: relay.loops and relay.placement at their defaults run one
-// loop per CPU Go uses, packed.
-func TestDefaultLoopsAreOnePerCPUPacked(t *testing.T) {
+// TestDefaultLoopsAreOnePerCPUSpread: relay.loops and relay.placement at their defaults run one
+// loop per CPU Go uses, spread.
+func TestDefaultLoopsAreOnePerCPUSpread(t *testing.T) {
 	var lines *logLines
 	startProxy(t, func(c *Config) {
 		lines = captureLog(t, c)
@@ -139,7 +139,7 @@ func TestDefaultLoopsAreOnePerCPUPacked(t *testing.T) {
 		c.DataPathConfig = d
 	}, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d, pack) for minecraft`, runtime.GOMAXPROCS(0)),
+		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d, spread) for minecraft`, runtime.GOMAXPROCS(0)),
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {
@@ -148,9 +148,12 @@ func TestDefaultLoopsAreOnePerCPUPacked(t *testing.T) {
 }
 
 // TestLoopSessionsMetric: moonbridge_loop_sessions counts each loop's sessions (the first
-// loop gets the first session); without loops there is no such series.
+// loop gets the first session), and packed loops have their busy shares and moves; without
+// loops there is no such series.
 func TestLoopSessionsMetric(t *testing.T) {
-	srv, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(startBackend(t, false).addr()); c.Loops = 2 }, Minecraft)
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes, c.Loops, c.Placement = routeTo(startBackend(t, false).addr()), 2, PlacementPack
+	}, Minecraft)
 	conn := dialClient(t, Minecraft, addr)
 	defer conn.Close()
 	exchange(t, conn, "h", 100)
@@ -180,7 +183,7 @@ func TestDataPathSettingsAreChecked(t *testing.T) {
 	}{
 		{Config{DataPathConfig: DataPathConfig{DataPath: "epoll"}}, `data path: "epoll" is not one of auto, loop, goroutines`},
 		{Config{DataPathConfig: DataPathConfig{Loops: -1}}, "loops: must be 0 (one per CPU Go uses) or positive"},
-		{Config{DataPathConfig: DataPathConfig{Placement: "even"}}, `placement: "even" is not one of pack, spread`},
+		{Config{DataPathConfig: DataPathConfig{Placement: "even"}}, `placement: "even" is not one of spread, pack`},
 	} {
 		if err := checkDataPath(c.cfg); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)

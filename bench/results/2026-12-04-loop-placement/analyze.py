@@ -36,25 +36,34 @@ def ladder():
     steps = {}
     for f in sorted(glob.glob(os.path.join(W, "ladder-*.txt"))):
         m = re.match(r"ladder-(\w+)-(\d+)-(\d+)\.txt", os.path.basename(f))
+        if m is None:
+            continue  # ladder-raw.txt
         v, count, pair = m.group(1), int(m.group(2)), int(m.group(3))
         txt = open(f).read()
         cores = re.findall(r"relay ([0-9.]+) cores", txt)
         gen = re.findall(r"generator ([0-9.]+) cores", txt)
+        result = re.findall(r"ladder play \d+: (\w+)", txt)
         if cores:
-            steps.setdefault(count, {}).setdefault(v, {})[pair] = (float(cores[-1]), float(gen[-1]) if gen else float("nan"))
+            steps.setdefault(count, {}).setdefault(v, {})[pair] = (float(cores[-1]), float(gen[-1]) if gen else float("nan"), result[-1])
     for count in sorted(steps):
         print(f"\n#### paced {count}\n")
-        print("| variant | relay cores | generator cores |")
-        print("| --- | ---: | ---: |")
-        for v, ps in steps[count].items():
-            print(f"| {v} | {mmm([c for c, _ in ps.values()])} | {mmm([g for _, g in ps.values()])} |")
+        print("| variant | relay cores | generator cores | steps PASS/FAIL/INVALID |")
+        print("| --- | ---: | ---: | --- |")
+        for v, ps in sorted(steps[count].items()):
+            res = [r for _, _, r in ps.values()]
+            print(f"| {v} | {mmm([c for c, _, _ in ps.values()])} | {mmm([g for _, g, _ in ps.values()])} | "
+                  f"{res.count('PASS')}/{res.count('FAIL')}/{res.count('INVALID')} |")
         base = steps[count].get("def", {})
         for v, ps in steps[count].items():
             if v == "def":
                 continue
-            rs = [base[p][0] / ps[p][0] for p in ps if p in base and ps[p][0] > 0]
+            pairs = sorted(p for p in ps if p in base and ps[p][0] > 0)
+            rs = [base[p][0] / ps[p][0] for p in pairs]
             if rs:
                 print(f"\ndef/{v} relay cores per pair: {mmm(rs)} ({', '.join(f'{x:.2f}' for x in rs)})")
+                ok = [base[p][0] / ps[p][0] for p in pairs if base[p][2] == 'PASS' and ps[p][2] == 'PASS']
+                if ok:
+                    print(f"def/{v} on pairs where both steps passed ({len(ok)}): {mmm(ok)}")
 
 
 for p in sorted(glob.glob(os.path.join(W, "*.json"))):
