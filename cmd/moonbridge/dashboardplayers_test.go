@@ -93,15 +93,12 @@ func playerIDs(t *testing.T, admin string) map[string]string {
 // listedBan is one entry of GET /bans.
 type listedBan struct{ Kind, Value, Reason, Expires string }
 
+// bansListed is GET /bans's list.
 func bansListed(t *testing.T, admin string) []listedBan {
 	t.Helper()
 	var list struct{ Bans []listedBan }
 	adminGet(t, admin, "/bans", &list)
 	return list.Bans
-}
-
-func hasBan(list []listedBan, kind, value string) bool {
-	return slices.ContainsFunc(list, func(b listedBan) bool { return b.Kind == kind && b.Value == value })
 }
 
 // notice waits until the page's notice says want.
@@ -128,110 +125,153 @@ func (b *browser) typeInto(selector, value string) {
 	b.eval(`void (document.querySelector(`+jsString(selector)+`).value = `+jsString(value)+`)`, nil)
 }
 
+// playersPage is the page of the players test with what it acts on: serve's proxy and admin
+// addresses, and each player's client and session id.
+type playersPage struct {
+	*browser
+	proxy, admin string
+	players      map[string]*playtest.Client
+	ids          map[string]string
+}
+
+// row is the sessions panel's row of name.
+func (p *playersPage) row(name string) string {
+	return `#panel-sessions tr[data-session="` + p.ids[name] + `"]`
+}
+
 // The sessions and bans panels in a real browser, against serve with three players in play:
 // without the token they say they need it; with it they list the players (a name with HTML in
 // it as text), and a kick, a ban, its lift and a move from the page do what the admin API
 // does to the players; what the API refuses is said on the page.
 func TestDashboardActsOnPlayersInChromium(t *testing.T) {
 	logs := startServe(t, playersConfig(t))
-	proxy, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
-	players := map[string]*playtest.Client{}
+	p := &playersPage{proxy: waitForLog(t, logs, "Listening on")["addr"], admin: "http://" + adminAddr(t, logs),
+		players: map[string]*playtest.Client{}}
 	for _, name := range []string{htmlPlayer, "Griefer", "Alex"} {
-		players[name] = joinAs(t, proxy, name)
+		p.players[name] = joinAs(t, p.proxy, name)
 	}
-	var ids map[string]string
-	if !testutil.Within(testutil.WaitBound, func() bool { ids = playerIDs(t, admin); return len(ids) == 3 }) {
-		t.Fatalf("GET /sessions lists %v, want the three players", ids)
+	if !testutil.Within(testutil.WaitBound, func() bool { p.ids = playerIDs(t, p.admin); return len(p.ids) == 3 }) {
+		t.Fatalf("GET /sessions lists %v, want the three players", p.ids)
 	}
-	row := func(name string) string { return `#panel-sessions tr[data-session="` + ids[name] + `"]` }
+	p.browser = startChromium(t)
+	p.navigate(p.admin + "/dashboard")
+	p.needsToken()
+	useToken(p.browser, adminToken)
+	p.listsPlayers(t)
+	p.kicks(t)
+	p.bansPlayer(t)
+	p.bansNetwork(t)
+	p.liftsBans(t)
+	p.moves(t)
+	p.click(`#token-forget`)
+	p.needsToken()
+}
 
-	b := startChromium(t)
-	b.navigate(admin + "/dashboard")
+// needsToken: the sessions and bans panels list nothing and say they need the token.
+func (p *playersPage) needsToken() {
 	for _, panel := range []string{"sessions", "bans"} {
-		b.waitFor("the "+panel+" panel asking for the token", `document.querySelector('#panel-`+panel+` .status').textContent === 'refused: this needs the admin token (401)'`)
+		p.waitFor("the "+panel+" panel asking for the token", `!document.querySelector('#panel-`+panel+` tr') &&
+			document.querySelector('#panel-`+panel+` .status').textContent === 'refused: this needs the admin token (401)'`)
 	}
-	useToken(b, adminToken)
-	for name := range players {
-		b.waitFor(name+" listed", `document.querySelector(`+jsString(row(name))+`)`)
+}
+
+func (p *playersPage) listsPlayers(t *testing.T) {
+	for name := range p.players {
+		p.waitFor(name+" listed", `document.querySelector(`+jsString(p.row(name))+`)`)
 	}
-	if name := b.text(`document.querySelector(` + jsString(row(htmlPlayer)+" td") + `).textContent`); name != htmlPlayer {
+	if name := p.text(`document.querySelector(` + jsString(p.row(htmlPlayer)+" td") + `).textContent`); name != htmlPlayer {
 		t.Errorf("the player's name shows as %q, want %q", name, htmlPlayer)
 	}
-	if n := b.text(`String(document.querySelectorAll('main b').length)`); n != "0" {
+	if n := p.text(`String(document.querySelectorAll('main b').length)`); n != "0" {
 		t.Errorf("the player name's HTML became %s elements", n)
 	}
-	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-players.png"))
+	p.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-players.png"))
+}
 
-	b.clickAction(row(htmlPlayer), "kick") // no message: the API refuses
-	b.waitFor("the kick without a message refused", `document.getElementById('notice').textContent.includes('failed (400): message')`)
-	b.typeInto(`#panel-sessions input.message`, "Server restarting")
-	b.clickAction(row(htmlPlayer), "kick")
-	b.notice(htmlPlayer + " kicked")
-	if reason := disconnectOf(t, players[htmlPlayer], "the kicked player"); reason != "Server restarting" {
+// kicks htmlPlayer from the page: refused without a message, then it gets the Disconnect and
+// its session ends.
+func (p *playersPage) kicks(t *testing.T) {
+	p.clickAction(p.row(htmlPlayer), "kick")
+	p.waitFor("the kick without a message refused", `document.getElementById('notice').textContent.includes('failed (400): message')`)
+	p.typeInto(`#panel-sessions input.message`, "Server restarting")
+	p.clickAction(p.row(htmlPlayer), "kick")
+	p.notice(htmlPlayer + " kicked")
+	if reason := disconnectOf(t, p.players[htmlPlayer], "the kicked player"); reason != "Server restarting" {
 		t.Errorf("the kicked player read %q", reason)
 	}
-	if !testutil.Within(testutil.WaitBound, func() bool { _, on := playerIDs(t, admin)[htmlPlayer]; return !on }) {
+	if !testutil.Within(testutil.WaitBound, func() bool { _, on := playerIDs(t, p.admin)[htmlPlayer]; return !on }) {
 		t.Errorf("GET /sessions still lists the kicked player")
 	}
-	b.waitFor("the kicked player gone from the page", `!document.querySelector(`+jsString(row(htmlPlayer))+`)`)
+	p.waitFor("the kicked player gone from the page", `!document.querySelector(`+jsString(p.row(htmlPlayer))+`)`)
+}
 
-	b.typeInto(`#panel-sessions input.reason`, "x-ray")
-	b.typeInto(`#panel-sessions input.expires`, "1h")
-	b.clickAction(row("Griefer"), "ban")
-	b.notice("Griefer banned by name griefer")
-	if reason := disconnectOf(t, players["Griefer"], "the banned player"); !strings.Contains(reason, "x-ray") {
+// bansPlayer bans Griefer from its row: it is kicked with the reason, the ban is listed, and
+// its next join is refused with the reason.
+func (p *playersPage) bansPlayer(t *testing.T) {
+	p.typeInto(`#panel-sessions input.reason`, "x-ray")
+	p.typeInto(`#panel-sessions input.expires`, "1h")
+	p.clickAction(p.row("Griefer"), "ban")
+	p.notice("Griefer banned by name griefer")
+	if reason := disconnectOf(t, p.players["Griefer"], "the banned player"); !strings.Contains(reason, "x-ray") {
 		t.Errorf("the banned player read %q", reason)
 	}
-	if list := bansListed(t, admin); !slices.ContainsFunc(list, func(b listedBan) bool {
+	if list := bansListed(t, p.admin); !slices.ContainsFunc(list, func(b listedBan) bool {
 		return b.Kind == "name" && b.Value == "griefer" && b.Reason == "x-ray" && b.Expires != ""
 	}) {
 		t.Errorf("GET /bans after the page's ban: %+v", list)
 	}
-	if got := loginDisconnect(t, proxy, "Griefer"); !strings.Contains(got, "x-ray") {
+	if got := loginDisconnect(t, p.proxy, "Griefer"); !strings.Contains(got, "x-ray") {
 		t.Errorf("the banned player's next join read %q", got)
 	}
-	b.waitFor("the ban listed", `document.querySelector('#panel-bans tr[data-ban="name:griefer"]')`)
+	p.waitFor("the ban listed", `document.querySelector('#panel-bans tr[data-ban="name:griefer"]')`)
+}
 
-	b.typeInto(`#panel-bans form.ban-add select`, "address")
-	b.typeInto(`#panel-bans form.ban-add input[name="value"]`, "198.51.100.0/24")
-	b.typeInto(`#panel-bans form.ban-add input[name="expires"]`, "soon")
-	b.click(`#panel-bans form.ban-add button`)
-	b.waitFor("a bad length refused", `document.getElementById('notice').textContent.includes('failed (400): expires')`)
-	b.typeInto(`#panel-bans form.ban-add input[name="expires"]`, "")
-	b.typeInto(`#panel-bans form.ban-add input[name="reason"]`, "a bot farm")
-	b.click(`#panel-bans form.ban-add button`)
-	b.notice("banned address 198.51.100.0/24: 0 sessions kicked")
-	if list := bansListed(t, admin); !hasBan(list, "address", "198.51.100.0/24") {
+// bansNetwork bans a network with the form: a bad length is refused, then it is listed.
+func (p *playersPage) bansNetwork(t *testing.T) {
+	form := `#panel-bans form.ban-add `
+	p.typeInto(form+`select`, "address")
+	p.typeInto(form+`input[name="value"]`, "198.51.100.0/24")
+	p.typeInto(form+`input[name="expires"]`, "soon")
+	p.click(form + `button`)
+	p.waitFor("a bad length refused", `document.getElementById('notice').textContent.includes('failed (400): expires')`)
+	p.typeInto(form+`input[name="expires"]`, "")
+	p.typeInto(form+`input[name="reason"]`, "a bot farm")
+	p.click(form + `button`)
+	p.notice("banned address 198.51.100.0/24: 0 sessions kicked")
+	if list := bansListed(t, p.admin); !slices.ContainsFunc(list, func(b listedBan) bool {
+		return b.Kind == "address" && b.Value == "198.51.100.0/24" && b.Reason == "a bot farm"
+	}) {
 		t.Errorf("GET /bans after the form's ban: %+v", list)
 	}
-	b.waitFor("the network listed", `document.querySelector('#panel-bans tr[data-ban="address:198.51.100.0/24"]')`)
-	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-bans.png"))
+	p.waitFor("the network listed", `document.querySelector('#panel-bans tr[data-ban="address:198.51.100.0/24"]')`)
+	p.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-bans.png"))
+}
 
-	b.click(`#panel-bans tr[data-ban="address:198.51.100.0/24"] button`)
-	b.notice("ban of address 198.51.100.0/24 lifted")
-	b.click(`#panel-bans tr[data-ban="name:griefer"] button`)
-	b.notice("ban of name griefer lifted")
-	if list := bansListed(t, admin); len(list) != 0 {
+// liftsBans lifts both bans from the page (a network's value holds a slash): none is left,
+// and Griefer joins again.
+func (p *playersPage) liftsBans(t *testing.T) {
+	p.click(`#panel-bans tr[data-ban="address:198.51.100.0/24"] button`)
+	p.notice("ban of address 198.51.100.0/24 lifted")
+	p.click(`#panel-bans tr[data-ban="name:griefer"] button`)
+	p.notice("ban of name griefer lifted")
+	if list := bansListed(t, p.admin); len(list) != 0 {
 		t.Errorf("GET /bans after both were lifted from the page: %+v", list)
 	}
-	joinAs(t, proxy, "Griefer") // let in again
-	b.waitFor("no ban listed", `document.querySelector('#panel-bans').textContent.includes('No bans.')`)
+	joinAs(t, p.proxy, "Griefer")
+	p.waitFor("no ban listed", `document.querySelector('#panel-bans').textContent.includes('No bans.')`)
+}
 
-	b.typeInto(`#panel-sessions input.target`, "lobby.example.net")
-	b.clickAction(row("Alex"), "transfer")
-	b.notice("to move Alex, say where: host:port")
-	b.typeInto(`#panel-sessions input.target`, "lobby.example.net:25570")
-	b.clickAction(row("Alex"), "transfer")
-	b.notice("Alex sent to lobby.example.net:25570")
+// moves Alex from the page: without a port the page asks for one; with it Alex gets the Transfer.
+func (p *playersPage) moves(t *testing.T) {
+	p.typeInto(`#panel-sessions input.target`, "lobby.example.net")
+	p.clickAction(p.row("Alex"), "transfer")
+	p.notice("to move Alex, say where: host:port")
+	p.typeInto(`#panel-sessions input.target`, "lobby.example.net:25570")
+	p.clickAction(p.row("Alex"), "transfer")
+	p.notice("Alex sent to lobby.example.net:25570")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if tr, err := players["Alex"].AwaitTransfer(ctx); err != nil || tr.Host != "lobby.example.net" || tr.Port != 25570 {
+	if tr, err := p.players["Alex"].AwaitTransfer(ctx); err != nil || tr.Host != "lobby.example.net" || tr.Port != 25570 {
 		t.Errorf("the moved player got %+v, %v", tr, err)
-	}
-
-	b.click(`#token-forget`)
-	for _, panel := range []string{"sessions", "bans"} {
-		b.waitFor("the "+panel+" panel without the token", `!document.querySelector('#panel-`+panel+` tr') &&
-			document.querySelector('#panel-`+panel+` .status').textContent === 'refused: this needs the admin token (401)'`)
 	}
 }
