@@ -38,5 +38,6 @@ export function refusal(r) {
     case 403: return 'refused: the admin port forbids this request (403)';
     case 404: return 'not available on this proxy (404)';
   }
-  return 'failed (' + r.status + '): ' + r.text.trim().slice(0, 300);
+  const why = r.json && typeof r.json.error === 'string' ? r.json.error : r.text.trim();
+  return 'failed (' + r.status + '): ' + why.slice(0, 300);
 }

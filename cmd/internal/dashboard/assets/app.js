@@ -27,7 +27,7 @@ async function act(method, path, done, body) {
   refresh();
 }
 
-const ctx = { act, call, refusal, signedIn: () => token.get() !== '' };
+const ctx = { act, call, refusal, notify, signedIn: () => token.get() !== '' };
 
 function showToken() {
   const state = $('token-state');

@@ -1,37 +1,54 @@
-// Bans: GET /bans, POST /bans to add one, DELETE /bans to lift one. The JSON read and sent
-// here is the bans API's as planned:
-//   GET    {"bans": [{"kind": "name|uuid|address", "value", "reason", "until"}]} (or a bare list)
-//   POST   {"kind", "value", "reason", "for"}   ("for": a Go duration, "" for ever)
-//   DELETE {"kind", "value"}
-// Adapt fields() and the bodies when the API's names differ.
-import { el, fill, when } from '../dom.js';
+// Bans: GET /bans, POST /bans to add one, DELETE /bans/{kind}/{value} to lift one, as
+// docs/admin-api.md has them:
+//   GET    {"bans": [{"kind": "name|uuid|address", "value", "reason"?, "expires"?, "added"?}], "file"}
+//   POST   {"kind", "value", "reason"?, "expires"?, "confirm_wide"?} -> {"ban", "replaced", "kicked"}
+//   DELETE no body -> {"removed": ban}
+import { el, fill, count, when } from '../dom.js';
 import { load } from './optional.js';
 
-function fields(b) {
-  return { kind: b.kind || '', value: b.value || b.name || b.uuid || b.address || '', reason: b.reason || '', until: b.until || b.expires || '' };
+// body is the ban's JSON, without the keys left empty.
+function body(f) {
+  const b = { kind: f.kind.value, value: f.value.value.trim() };
+  if (f.reason.value.trim()) b.reason = f.reason.value.trim();
+  if (f.expires.value.trim()) b.expires = f.expires.value.trim();
+  if (f.wide.checked) b.confirm_wide = true;
+  return b;
 }
+
+const added = (r) => 'banned ' + r.ban.kind + ' ' + r.ban.value + (r.replaced ? ' (replacing its ban)' : '') +
+  ': ' + count((r.kicked || []).length, 'session', 'sessions') + ' kicked';
 
 function addForm(ctx) {
-  const kind = el('select', {}, ['name', 'uuid', 'address'].map((k) => el('option', { value: k }, k)));
-  const value = el('input', { type: 'text', placeholder: 'player, UUID or address', required: true });
-  const reason = el('input', { type: 'text', placeholder: 'reason' });
-  const length = el('input', { type: 'text', placeholder: 'for (e.g. 24h; empty: for ever)', size: 12 });
+  const f = {
+    kind: el('select', { name: 'kind' }, ['name', 'uuid', 'address'].map((k) => el('option', { value: k }, k))),
+    value: el('input', { type: 'text', name: 'value', placeholder: 'player, UUID, address or network', required: true }),
+    reason: el('input', { type: 'text', name: 'reason', placeholder: 'reason (the player reads it)' }),
+    expires: el('input', { type: 'text', name: 'expires', placeholder: 'for: 7d, 36h (empty: ever)', size: 22 }),
+    wide: el('input', { type: 'checkbox', name: 'confirm_wide' }),
+  };
   return el('form', { class: 'ban-add', onsubmit: (e) => {
     e.preventDefault();
-    ctx.act('POST', '/bans', () => value.value + ' banned', { kind: kind.value, value: value.value, reason: reason.value, for: length.value });
-  } }, kind, value, reason, length, el('button', { type: 'submit' }, 'Ban'));
+    ctx.act('POST', '/bans', (r) => { e.target.reset(); return added(r); }, body(f));
+  } }, f.kind, f.value, f.reason, f.expires, el('label', {}, f.wide, ' a network wider than /16 (/32 IPv6)'),
+  el('button', { type: 'submit' }, 'Ban'));
 }
 
-function render(body, json, ctx) {
-  const list = (Array.isArray(json) ? json : json.bans || []).map(fields);
+function lift(b, ctx) {
+  const path = '/bans/' + encodeURIComponent(b.kind) + '/' + encodeURIComponent(b.value);
+  return el('button', { type: 'button', onclick: () => ctx.act('DELETE', path, () => 'ban of ' + b.kind + ' ' + b.value + ' lifted') }, 'Lift');
+}
+
+function render(section, json, ctx) {
+  const list = json.bans || [];
   const rows = list.map((b) => el('tr', { 'data-ban': b.kind + ':' + b.value },
-    el('td', {}, b.kind), el('td', {}, b.value), el('td', {}, b.reason), el('td', {}, b.until ? when(b.until) : 'for ever'),
-    el('td', {}, el('button', { type: 'button',
-      onclick: () => ctx.act('DELETE', '/bans', () => 'ban of ' + b.value + ' lifted', { kind: b.kind, value: b.value }) }, 'Lift'))));
+    el('td', {}, b.kind), el('td', { class: 'value' }, b.value), el('td', {}, b.reason || ''),
+    el('td', {}, b.expires ? when(b.expires) : 'for ever'), el('td', {}, b.added ? when(b.added) : ''), el('td', {}, lift(b, ctx))));
   // The form is kept across refreshes, so that what is being typed stays.
-  fill(body, body.querySelector('form.ban-add') || addForm(ctx), list.length === 0 ? el('p', { class: 'muted' }, 'No bans.') : el('table', {},
-    el('thead', {}, el('tr', {}, ['Kind', 'Who', 'Reason', 'Until', 'Action'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, rows)));
+  fill(section, section.querySelector('form.ban-add') || addForm(ctx),
+    el('p', { class: 'muted' }, json.file ? 'Kept in ' + json.file : 'Kept in memory only (no bans_file): a restart forgets them'),
+    list.length === 0 ? el('p', { class: 'muted' }, 'No bans.') : el('table', {},
+      el('thead', {}, el('tr', {}, ['Kind', 'Who', 'Reason', 'Until', 'Added', 'Action'].map((h) => el('th', {}, h)))),
+      el('tbody', {}, rows)));
 }
 
 export const update = (section, ctx) => load(section, ctx, '/bans', render);

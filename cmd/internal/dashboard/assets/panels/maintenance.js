@@ -5,7 +5,7 @@
 import { el, fill } from '../dom.js';
 import { load } from './optional.js';
 
-const on = (m) => Boolean(m.on ?? m.enabled ?? m.active);
+const on = (m) => m.on === true;
 
 function toggle(ctx, label, current, body) {
   return el('button', { type: 'button', onclick: () => ctx.act('PUT', '/maintenance',

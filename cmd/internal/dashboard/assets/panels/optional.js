@@ -1,5 +1,5 @@
-// A panel whose endpoint a proxy may not have (sessions, bans, maintenance): it reads path and
-// renders the answer; on 404 it says "not available", on 401 that it needs the token. Once an
+// A panel whose reads need the token (sessions, bans, maintenance: they name players): it reads
+// path and renders the answer, or says why not (on 401: that it needs the token). Once an
 // endpoint asked for the token, it is not asked again without one (no 401 every refresh).
 import { fill } from '../dom.js';
 
@@ -13,7 +13,7 @@ export async function load(section, ctx, path, render) {
   const r = await ctx.call('GET', path);
   section.dataset.needsToken = String(r.status === 401);
   if (!r.ok || r.json == null) {
-    status.textContent = r.ok ? 'not available: ' + path + ' answered no JSON' : (r.status === 404 ? 'not available on this proxy' : ctx.refusal(r));
+    status.textContent = r.ok ? 'not available: ' + path + ' answered no JSON' : ctx.refusal(r);
     fill(body);
     return;
   }
