@@ -112,8 +112,12 @@ func TestBalancerSpillsAFullLoopAndMergesBack(t *testing.T) {
 	ls := newListeners(t)
 	quiet := make(chan struct{})
 	var writers sync.WaitGroup
-	for range 2 {
-		p := ls.open(t, e, func(s *Spec) { s.Client.Codec = burnCodec{} })
+	pairs := []*pair{ // both on the first loop, before either works
+		ls.open(t, e, func(s *Spec) { s.Client.Codec = burnCodec{} }),
+		ls.open(t, e, func(s *Spec) { s.Client.Codec = burnCodec{} }),
+	}
+	waitPerLoop(t, e, []int64{2, 0}, "pack both new sessions")
+	for _, p := range pairs {
 		go io.Copy(io.Discard, p.backend)
 		writers.Add(1)
 		go func() {
