@@ -31,7 +31,7 @@ type listener struct {
 }
 
 func (s *Server) listen(cfg Listener) (*listener, error) {
-	tcp, err := net.Listen("tcp", cfg.Addr)
+	tcp, err := s.bind(cfg.Addr)
 	if err != nil {
 		return nil, err
 	}

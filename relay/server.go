@@ -68,6 +68,9 @@ type Config struct {
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
+	// Listen binds a listener's configured address; nil: net.Listen("tcp", addr). cmd/moonbridge
+	// gives one that takes the sockets an upgrade handed over. Read by New; a Reload keeps it.
+	Listen func(addr string) (net.Listener, error)
 	Logger zerolog.Logger
 }
 
@@ -111,7 +114,8 @@ type Server struct {
 	blocks    *blockList   // addresses refused at accept (blocklist.go)
 	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
-	engine *loop.Engine // the event loops established sessions run on; nil: goroutines (datapath.go)
+	engine *loop.Engine                            // the event loops established sessions run on; nil: goroutines (datapath.go)
+	bind   func(addr string) (net.Listener, error) // Config.Listen
 }
 
 // New checks cfg and returns a Server that is not yet listening.
@@ -129,6 +133,10 @@ func New(cfg Config) (*Server, error) {
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
+		bind:      cfg.Listen,
+	}
+	if s.bind == nil {
+		s.bind = func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
 	}
 	s.mem.sessions = s.sessionCount
 	s.mem.handshakes.limits = s.counter.networkLimits
