@@ -36,7 +36,7 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 // prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
 // certificates and favicon must load and the relay accept its settings.
 func prepareAsServe(cfg config.Config) error {
-	srv, tlsServer, err := newRelay(cfg, nil, zerolog.Nop())
+	srv, tlsServer, err := newRelay(cfg, nil, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

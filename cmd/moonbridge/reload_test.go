@@ -33,7 +33,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 		t.Fatal(err)
 	}
 	book := routebook.New(log, nil, nil)
-	srv, tlsServer, err := newRelay(cfg, book, log)
+	srv, tlsServer, err := newRelay(cfg, book, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

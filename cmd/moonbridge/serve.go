@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
+	"os"
 
 	"github.com/rs/zerolog"
 
@@ -15,18 +18,37 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config; the routes API's routes stay) and never stops the process; SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
 	var flags serveFlags
 	flags.register(fs.FlagSet)
-	return runDaemon(fs, args, flags.effectiveConfig, stderr, func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error {
-		return serve(stop, hurry, cfg, log, flags.effectiveConfig)
+	sock := newSockets()
+	child, err := takeOver(sock)
+	if err != nil {
+		return fmt.Errorf("upgrade: taking over from the running process: %w", err)
+	}
+	err = runDaemon(fs, args, flags.effectiveConfig, stderr, func(stop, hurry context.Context, cfg config.Config, log zerolog.Logger) error {
+		child.logStart(log)
+		return serve(stop, hurry, cfg, log, flags.effectiveConfig, process{sockets: sock, child: child, output: stderr})
 	})
+	if err != nil {
+		child.fail(err) // the running process keeps serving and logs why
+	}
+	return err
+}
+
+// process is what serve shares with an upgrade: the listening sockets, the process that
+// started this one when an upgrade did (nil otherwise), and where a new process would write.
+type process struct {
+	sockets *sockets
+	child   *upgradeChild
+	output  io.Writer
 }
 
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
-// too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
+// too, so that it refuses what serve refuses. listen binds the listeners (nil: net.Listen). With a book, the relay serves the book's merge
 // of the file's routes with its others (nil: the file's alone). The caller closes the TLS
 // server.
-func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+func newRelay(cfg config.Config, book *routebook.Book, listen func(string) (net.Listener, error), log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	relayCfg.Listen = listen
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
 	}
@@ -49,7 +71,7 @@ func newRelay(cfg config.Config, book *routebook.Book, log zerolog.Logger) (*rel
 // serve runs the proxy until stop ends (or a listener fails for good), then drains: sessions
 // run on until they end, shutdown.drain_timeout passes or hurry ends. reread loads the
 // configuration again for SIGHUP, as at startup.
-func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, reread func() (config.Config, error)) error {
+func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, reread func() (config.Config, error), proc process) error {
 	hup := catchHangups()
 	defer hup.stop()
 	logWarnings(log, cfg)
@@ -59,7 +81,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
-	srv, tlsServer, err := newRelay(cfg, book, log)
+	srv, tlsServer, err := newRelay(cfg, book, proc.sockets.relayListen, log)
 	if err != nil {
 		return err
 	}
@@ -80,11 +102,34 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, proc.sockets, log, srv, reloads.reloads, book.Gauge())
 	if err != nil {
 		srv.Close()
 		return err
 	}
 	defer stopAdmin()
-	return drainWhenStopped(stop, hurry, srv, reloads.drainTimeout, log)
+	if err := serving(proc, log); err != nil {
+		srv.Close()
+		return err
+	}
+	up := startUpgrades(stop, proc.output, proc.sockets, reloads.upgradeSettings, log)
+	defer up.stop()
+	return drainWhenStopped(stop, hurry, srv, up.handedOver(), stopAdmin, reloads, log)
+}
+
+// serving is the end of a start-up: sockets an upgrade handed over that the configuration did
+// not take are closed, the process that started this one (an upgrade) hears that this one
+// serves, and so does systemd.
+func serving(proc process, log zerolog.Logger) error {
+	if untaken := proc.sockets.closeUntaken(); len(untaken) > 0 {
+		log.Warn().Strs("sockets", untaken).Msg("upgrade: sockets handed over that the configuration no longer has: closed")
+	}
+	if err := proc.child.ready(); err != nil {
+		return fmt.Errorf("upgrade: telling the running process that this one serves: %w", err)
+	}
+	status := fmt.Sprintf("READY=1\nMAINPID=%d\nSTATUS=serving; SIGHUP reloads the config, SIGUSR2 upgrades to the binary at the path it was started as", os.Getpid())
+	if err := sdNotify(status); err != nil {
+		log.Warn().Err(err).Msg("systemd notification failed")
+	}
+	return nil
 }

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/ws"
+)
+
+// buildMoonbridge builds the real binary, stamped with version, into dir.
+func buildMoonbridge(t *testing.T, dir, version string) string {
+	t.Helper()
+	out := filepath.Join(dir, "moonbridge-"+version)
+	cmd := exec.Command("go", "build", "-o", out,
+		"-ldflags", "-X github.com/moonbridge/moonbridge/cmd/internal/buildinfo.version="+version, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return out
+}
+
+// install puts the file at from in place at path as a package manager does: a new file renamed
+// over the old one, which a running process keeps as its deleted executable.
+func install(t *testing.T, from, path string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".new", b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// upgradeLog reads the JSON lines of an old process and every process it starts, which all
+// write to one pipe; it ends when the last of them has closed its end.
+type upgradeLog struct {
+	lines chan map[string]any
+}
+
+// startBinary runs `BINARY serve --config FILE` with its stderr on a pipe the processes it
+// starts inherit (a copying goroutine would end with the test's Wait and leave them writing
+// to a closed pipe).
+func startBinary(t *testing.T, binary, file string) (*exec.Cmd, *upgradeLog) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "serve", "--config", file)
+	cmd.Stderr = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	l := &upgradeLog{lines: make(chan map[string]any, 1024)}
+	go func() {
+		defer close(l.lines)
+		scanner := bufio.NewScanner(r)
+		for scanner.Scan() {
+			var line map[string]any
+			if json.Unmarshal(scanner.Bytes(), &line) == nil {
+				l.lines <- line
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, l
+}
+
+// waitFor returns the first line whose message starts with prefix, within 30 s.
+func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case line, ok := <-l.lines:
+			if !ok {
+				t.Fatalf("every process ended its log before %q", prefix)
+			}
+			if os.Getenv("UPGRADE_DEBUG") != "" {
+				t.Logf("log: %v", line)
+			}
+			if msg, _ := line["message"].(string); strings.HasPrefix(msg, prefix) {
+				return line
+			}
+		case <-timeout:
+			t.Fatalf("no log line %q within 30s", prefix)
+		}
+	}
+}
+
+// killOnEnd ends the process pid names at the test's end, if it still runs.
+func killOnEnd(t *testing.T, pid int) {
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+}
+
+func upgradeConfig(t *testing.T, tcp, wsAddr, admin, backend, extra string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "moonbridge.yml")
+	writeFile(t, file, []byte(fmt.Sprintf(`log: {format: json}
+admin: {listen: %s}
+listeners:
+  - {listen: %s, protocols: [minecraft]}
+  - {listen: %s, protocols: [ws]}
+routes:
+  - hosts: ['*']
+    backends: [%s]
+shutdown: {drain_timeout: 5s}
+# A connect loop from one address: no rate limit may refuse it.
+limits: {connection_rate_per_ip: 1e6, connection_burst_per_ip: 1000000, connection_rate_per_network: 1e6,
+  connection_burst_per_network: 1000000, login_rate_per_network: 1e6, login_burst_per_network: 1000000}
+defence: {block: {after: 0}, attack_mode: {enabled: false}}
+%s`, admin, tcp, wsAddr, backend, extra)))
+	return file
+}
+
+// playOnce opens one session over transport, sends a hello and a line, and reads the line back.
+func playOnce(transport, addr string, n int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var conn net.Conn
+	var err error
+	if transport == "tcp" {
+		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	} else {
+		conn, err = ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
+	}
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	line := fmt.Sprintf("%s %d\n", transport, n)
+	hello := mc.Handshake{Protocol: 767, Host: "localhost", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "localhost")
+	if _, err := conn.Write(append(hello, line...)); err != nil {
+		return err
+	}
+	got := make([]byte, len(line))
+	if _, err := io.ReadFull(conn, got); err != nil {
+		return err
+	}
+	if string(got) != line {
+		return fmt.Errorf("echo %q, want %q", got, line)
+	}
+	return nil
+}
+
+// connectLoop plays sessions one after another over each transport until stop, counting those
+// served and keeping every failure.
+type connectLoop struct {
+	served   atomic.Int64
+	mu       sync.Mutex
+	failures []error
+	wg       sync.WaitGroup
+	stop     chan struct{}
+}
+
+func startConnectLoop(addrs map[string]string) *connectLoop {
+	l := &connectLoop{stop: make(chan struct{})}
+	for transport, addr := range addrs {
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-l.stop:
+					return
+				default:
+				}
+				if err := playOnce(transport, addr, n); err != nil {
+					l.mu.Lock()
+					l.failures = append(l.failures, fmt.Errorf("%s session %d: %w", transport, n, err))
+					l.mu.Unlock()
+				} else {
+					l.served.Add(1)
+				}
+			}
+		}()
+	}
+	return l
+}
+
+// waitServed waits until n more sessions were served.
+func (l *connectLoop) waitServed(t *testing.T, n int64) {
+	t.Helper()
+	want := l.served.Load() + n
+	if !testutil.Within(20*time.Second, func() bool { return l.served.Load() >= want }) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		t.Fatalf("%d sessions served, want %d; failures: %v", l.served.Load(), want, errors.Join(l.failures[:min(5, len(l.failures))]...))
+	}
+}
+
+func (l *connectLoop) end() []error {
+	close(l.stop)
+	l.wg.Wait()
+	return l.failures
+}
+
+// The whole upgrade with a client connecting in a tight loop over tcp and ws: the binary at the
+// path the old process was started as is replaced, SIGUSR2 starts it, it takes the listeners
+// (and the admin endpoint), the old one stops accepting, drains and exits 0. Not one connection
+// is refused or reset, and every one is served by one of the two.
+func TestUpgradeRefusesNoConnection(t *testing.T) {
+	dir := t.TempDir()
+	oldBin, newBin := buildMoonbridge(t, dir, "v1.0.0-old"), buildMoonbridge(t, dir, "v1.0.1-new")
+	path := filepath.Join(dir, "moonbridge")
+	install(t, oldBin, path)
+	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
+	backend, seen := echoBackend(t)
+	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 1s}\n")
+	old, log := startBinary(t, path, file)
+	log.waitFor(t, "Admin endpoint")
+
+	loop := startConnectLoop(map[string]string{"tcp": tcp, "ws": wsAddr})
+	loop.waitServed(t, 50)
+	install(t, newBin, path)
+	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	took := log.waitFor(t, "upgrade: taking over")
+	if took["old_version"] != "v1.0.0-old" || took["old_pid"] != float64(old.Process.Pid) {
+		t.Errorf("the new process took over from %v (%v), want pid %d (v1.0.0-old)", took["old_pid"], took["old_version"], old.Process.Pid)
+	}
+	handed := log.waitFor(t, "upgrade: the new process accepts")
+	newPid := int(handed["new_pid"].(float64))
+	killOnEnd(t, newPid)
+	if handed["new_version"] != "v1.0.1-new" || handed["moved"] != float64(0) {
+		t.Errorf("hand-over line %v: want the new version and 0 moved", handed)
+	}
+	done := log.waitFor(t, "upgrade: this process is done")
+	if err := old.Wait(); err != nil {
+		t.Errorf("the old process exited with %v, want 0", err)
+	}
+	loop.waitServed(t, 50) // served by the new process alone now
+	if failures := loop.end(); len(failures) > 0 {
+		t.Fatalf("%d of %d sessions failed during the upgrade, first: %v", len(failures), int(loop.served.Load())+len(failures), errors.Join(failures[:min(5, len(failures))]...))
+	}
+	if served := loop.served.Load(); seen.Load() != served {
+		t.Errorf("the backend saw %d sessions, the players were served %d", seen.Load(), served)
+	}
+	t.Logf("%d sessions served, none failed; the old process's last line: %v", loop.served.Load(), done["message"])
+	if code, _ := testutil.BearerCall(t, http.MethodGet, "http://"+admin+"/readyz", "", ""); code != http.StatusOK {
+		t.Errorf("the new process's /readyz: %d, want 200", code)
+	}
+	syscall.Kill(newPid, syscall.SIGTERM)
+	log.waitFor(t, "drained")
+}
+
+// upgradeFails sends SIGUSR2 and returns the old process's error line about it.
+func upgradeFails(t *testing.T, old *exec.Cmd, log *upgradeLog) string {
+	t.Helper()
+	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	line := log.waitFor(t, "upgrade failed; this process keeps serving")
+	msg, _ := line["error"].(string)
+	return msg
+}
+
+// openFDs counts the descriptors pid holds.
+func openFDs(t *testing.T, pid int) int {
+	t.Helper()
+	entries, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+// A new binary that fails its start-up (here: the config file no longer loads) says why on the
+// channel and exits 1; the old process logs both and keeps serving, and a later upgrade works.
+func TestUpgradeWithBadConfigKeepsTheOldServing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "moonbridge")
+	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
+	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
+	backend, _ := echoBackend(t)
+	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, log := startBinary(t, path, file)
+	log.waitFor(t, "Admin endpoint")
+	writeFile(t, file, append(good, "routes: not a list\n"...))
+	msg := upgradeFails(t, old, log)
+	for _, want := range []string{"failed its start-up", "routes", "exit status 1"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the old process's error %q does not say %q", msg, want)
+		}
+	}
+	if err := playOnce("tcp", tcp, 1); err != nil {
+		t.Fatalf("the old process after the failed upgrade: %v", err)
+	}
+	writeFile(t, file, good)
+	old.Process.Signal(syscall.SIGUSR2)
+	handed := log.waitFor(t, "upgrade: the new process accepts")
+	killOnEnd(t, int(handed["new_pid"].(float64)))
+}
+
+// What a new process that is not moonbridge, or misbehaves, can do to the old one: hang, send
+// garbage on the channel, have another process write to it. Each is killed after its bound
+// or at once, and the old process keeps serving with no descriptor left behind.
+func TestUpgradeSurvivesAMisbehavingNewProcess(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "moonbridge")
+	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
+	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
+	backend, _ := echoBackend(t)
+	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {timeout: 2s}\n")
+	old, log := startBinary(t, path, file)
+	log.waitFor(t, "Admin endpoint")
+	fds := openFDs(t, old.Process.Pid)
+	for _, tc := range []struct {
+		name, script string
+		want         []string
+	}{
+		{"hangs", "exec sleep 60", []string{"not ready within upgrade.timeout (2s)", "killed by the old process"}},
+		{"garbage", "printf 'GET / HTTP/1.1' >&3; exec sleep 60", []string{"bad message", "killed by the old process"}},
+		{"huge length", `printf 'MBHO\000\001\003\000\377\377\377\377' >&3; exec sleep 60`, []string{"bad message: length", "killed by the old process"}},
+		{"another writer", `(printf 'MBHO\000\001\002\000\000\000\000\000' >&3); exec sleep 60`, []string{"from another process", "killed by the old process"}},
+		{"exits", "exit 3", []string{"exit status 3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			writeFile(t, path+".new", []byte("#!/bin/sh\n"+tc.script+"\n"))
+			os.Chmod(path+".new", 0o755)
+			if err := os.Rename(path+".new", path); err != nil {
+				t.Fatal(err)
+			}
+			msg := upgradeFails(t, old, log)
+			for _, want := range tc.want {
+				if !strings.Contains(msg, want) {
+					t.Errorf("error %q does not say %q", msg, want)
+				}
+			}
+			if err := playOnce("tcp", tcp, 1); err != nil {
+				t.Fatalf("the old process after the failed upgrade: %v", err)
+			}
+		})
+	}
+	// The sessions of playOnce end with the backend's side a little later: wait for them.
+	if !testutil.Within(10*time.Second, func() bool { return openFDs(t, old.Process.Pid) == fds }) {
+		t.Errorf("the old process holds %d descriptors after the failed upgrades, %d before", openFDs(t, old.Process.Pid), fds)
+	}
+}
