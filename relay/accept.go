@@ -25,6 +25,7 @@ func (ln *listener) acceptLoop() {
 	hs := ln.srv.mem.handshakes
 	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
 		hs.accepted(ln.srv.ctx)
+		ln.srv.unslotted.Add(1)
 		ln.srv.wg.Add(1)
 		go func() {
 			defer ln.srv.wg.Done()

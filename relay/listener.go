@@ -96,11 +96,13 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 // many players, so it is counted under the address it names (claim), once it has named one.
 func (ln *listener) handle(raw net.Conn) {
 	if ln.refuseBlocked(raw) {
+		ln.srv.unslotted.Add(-1)
 		return
 	}
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()
+	ln.srv.unslotted.Add(-1) // counted in the total from here on, or refused
 	if err != nil {
 		ln.refuseLimit(newClientConn(raw, func() {}), err)
 		return

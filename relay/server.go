@@ -116,6 +116,9 @@ type Server struct {
 
 	engine *loop.Engine                            // the event loops established sessions run on; nil: goroutines (datapath.go)
 	bind   func(addr string) (net.Listener, error) // Config.Listen
+	// unslotted counts connections accepted whose goroutine has not yet taken (or been refused)
+	// a slot of the total: with counter.total, every client connection open (upgrade.go).
+	unslotted atomic.Int64
 }
 
 // New checks cfg and returns a Server that is not yet listening.

@@ -1,6 +1,9 @@
 package relay
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // HandOver stops accepting because another process now accepts on the same listening sockets
 // (an upgrade: cmd/moonbridge passed them to it before calling this), so closing them here
@@ -17,11 +20,33 @@ func (s *Server) HandOver() int {
 	return len(s.sessions)
 }
 
-// WaitForSessions returns how many sessions are open once none is or ctx ends, after a
-// HandOver (without one it returns at once).
+// WaitForSessions returns, after a HandOver, once no client connection is open here or ctx
+// ends, with how many are open: sessions, and connections accepted before the hand-over that
+// are still being set up (closing those at the drain would reset them). Without a HandOver it
+// returns at once.
 func (s *Server) WaitForSessions(ctx context.Context) int {
-	if s.handedOver.Load() {
-		s.waitForSessions(ctx)
+	tick := time.NewTicker(openPoll)
+	defer tick.Stop()
+	for {
+		open := s.openConnections()
+		if open == 0 || ctx.Err() != nil || !s.handedOver.Load() {
+			return open
+		}
+		select {
+		case <-s.empty:
+		case <-tick.C: // a connection in set-up that ends wakes nothing
+		case <-ctx.Done():
+		}
 	}
-	return s.sessionCount()
+}
+
+// openPoll is how often WaitForSessions looks again.
+const openPoll = 50 * time.Millisecond
+
+// openConnections counts client connections from accept to their end: those that hold a slot
+// of the total (limits.go) and those accepted that have not asked for one yet.
+func (s *Server) openConnections() int {
+	s.counter.mu.Lock()
+	defer s.counter.mu.Unlock()
+	return s.counter.total + int(s.unslotted.Load())
 }

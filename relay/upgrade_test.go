@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -52,11 +53,17 @@ func TestHandOverLeavesTheSocketToItsNewHolder(t *testing.T) {
 			bound = ln
 			return ln, err
 		}
-	}, Minecraft)
+	}, Minecraft, WS) // two protocols: a connection is sniffed before it is a session
 	conn := dialClient(t, Minecraft, addr)
 	defer conn.Close()
 	conn.Write(handshakeFrame("localhost", mc.NextLogin))
 	echo(t, conn, "before")
+	silent, err := net.Dial("tcp", addr) // accepted here, says nothing yet: not a session
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	testutil.WaitFor(t, "the silent connection to be accepted", func() bool { return srv.openConnections() == 2 })
 	newHolder(t, bound)
 
 	if stay := srv.HandOver(); stay != 1 {
@@ -65,7 +72,7 @@ func TestHandOverLeavesTheSocketToItsNewHolder(t *testing.T) {
 	if h := srv.Health(); h.Ready || !strings.Contains(h.Reason, "handed over") {
 		t.Errorf("health after the hand-over: %+v", h)
 	}
-	if _, err := srv.Reload(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Protocols: []Protocol{Minecraft}}}, Routes: routeTo(backend.addr()), Fallback: DefaultFallback()}); err == nil || !strings.Contains(err.Error(), "handed") {
+	if _, err := srv.Reload(Config{Listeners: []Listener{{Addr: "127.0.0.1:0", Protocols: []Protocol{Minecraft, WS}}}, Routes: routeTo(backend.addr()), Fallback: DefaultFallback()}); err == nil || !strings.Contains(err.Error(), "handed") {
 		t.Errorf("Reload after the hand-over: %v, want it refused", err)
 	}
 	for i := range 20 {
@@ -82,6 +89,12 @@ func TestHandOverLeavesTheSocketToItsNewHolder(t *testing.T) {
 	}
 	echo(t, conn, "after")
 	conn.Close()
+	short, cancelShort := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancelShort()
+	if open := srv.WaitForSessions(short); open != 1 {
+		t.Errorf("WaitForSessions with a connection accepted before the hand-over still open: %d, want 1", open)
+	}
+	silent.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if open := srv.WaitForSessions(ctx); open != 0 {

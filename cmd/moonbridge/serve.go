@@ -74,6 +74,8 @@ func newRelay(cfg config.Config, book *routebook.Book, listen func(string) (net.
 func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, reread func() (config.Config, error), proc process) error {
 	hup := catchHangups()
 	defer hup.stop()
+	up := catchUpgrades()
+	defer up.stop()
 	logWarnings(log, cfg)
 	raiseNoFile(log, cfg.Limits.MaxConnections)
 	stored, err := routebook.LoadAPIRoutes(cfg.Admin.RoutesAPI)
@@ -112,8 +114,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		srv.Close()
 		return err
 	}
-	up := startUpgrades(stop, proc.output, proc.sockets, reloads.upgradeSettings, log)
-	defer up.stop()
+	up.start(stop, proc.output, proc.sockets, reloads.upgradeSettings, log)
 	return drainWhenStopped(stop, hurry, srv, up.handedOver(), stopAdmin, reloads, log)
 }
 

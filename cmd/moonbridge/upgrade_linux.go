@@ -45,14 +45,19 @@ type upgrader struct {
 	done     chan struct{}
 }
 
-// startUpgrades catches SIGUSR2 from now on; stop ends that, and ctx ends an upgrade under way
-// (its new process is killed). output is where the new process writes: an *os.File, so that it
-// keeps writing after this process exits (os.Stderr otherwise).
-func startUpgrades(ctx context.Context, output io.Writer, sock *sockets, settings func() config.Upgrade, log zerolog.Logger) *upgrader {
-	u := &upgrader{
-		args: os.Args[1:], sockets: sock, settings: settings, log: log,
-		signals: make(chan os.Signal, 1), handed: make(chan successor, 1), done: make(chan struct{}),
-	}
+// catchUpgrades catches SIGUSR2 from now on, so that one sent during start-up waits for
+// start instead of being lost (Go ignores a signal nobody asked for).
+func catchUpgrades() *upgrader {
+	u := &upgrader{signals: make(chan os.Signal, 1), handed: make(chan successor, 1), done: make(chan struct{})}
+	signal.Notify(u.signals, syscall.SIGUSR2)
+	return u
+}
+
+// start handles SIGUSR2 from now on; ctx ends an upgrade under way (its new process is killed).
+// output is where the new process writes: an *os.File, so that it keeps writing after this
+// process exits (os.Stderr otherwise).
+func (u *upgrader) start(ctx context.Context, output io.Writer, sock *sockets, settings func() config.Upgrade, log zerolog.Logger) {
+	u.args, u.sockets, u.settings, u.log = os.Args[1:], sock, settings, log
 	u.output, _ = output.(*os.File)
 	if u.output == nil {
 		u.output = os.Stderr
@@ -61,9 +66,7 @@ func startUpgrades(ctx context.Context, output io.Writer, sock *sockets, setting
 	if u.binary, err = startedAs(); err != nil {
 		log.Warn().Err(err).Msg("upgrade: the path this process was started as is not known; SIGUSR2 will fail")
 	}
-	signal.Notify(u.signals, syscall.SIGUSR2)
 	go u.serve(ctx)
-	return u
 }
 
 // handedOver delivers the successor once an upgrade succeeded.
@@ -111,7 +114,7 @@ func (u *upgrader) ignoreQueued() {
 // the error says why, with its exit status.
 func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	timeout := u.settings().Timeout
-	cmd, conn, err := u.start()
+	cmd, conn, err := u.spawn()
 	if err != nil {
 		return successor{}, err
 	}
@@ -137,8 +140,8 @@ func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	return successor{pid: pid, build: peer.Build, gone: gone}, nil
 }
 
-// start runs the binary with the channel's child end and a copy of every open socket.
-func (u *upgrader) start() (*exec.Cmd, *handover.Conn, error) {
+// spawn runs the binary with the channel's child end and a copy of every open socket.
+func (u *upgrader) spawn() (*exec.Cmd, *handover.Conn, error) {
 	if u.binary == "" {
 		return nil, nil, errors.New("the path this process was started as is not known")
 	}
