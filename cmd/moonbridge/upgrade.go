@@ -47,7 +47,7 @@ func startedAs() (string, error) {
 // event loops to let a session go, which is not built, so "moved" is 0 in the log lines.
 func stayThenDrain(stop, hurry context.Context, srv *relay.Server, next successor, stay, drain time.Duration, log zerolog.Logger) error {
 	staying := srv.HandOver()
-	log.Info().Int("new_pid", next.pid).Str("new_version", next.build).Int("moved", 0).Int("staying", staying).Str("stay", stay.String()).
+	log.Info().Int("new_pid", next.pid).Str("new_version", next.build).Int("moved", 0).Int("sessions", staying).Str("stay", stay.String()).
 		Msg("upgrade: the new process accepts on the listeners now, this one no more; the sessions here stay until they end or upgrade.stay passes, then drain (moving established sessions is not built yet: 0 moved)")
 	stayCtx, cancel := context.WithTimeout(stop, stay)
 	defer cancel()
@@ -59,8 +59,9 @@ func stayThenDrain(stop, hurry context.Context, srv *relay.Server, next successo
 	}
 	log.Info().Int("open", open).Str("drain_timeout", drain.String()).Msg("upgrade: draining the sessions that stayed")
 	r := drainFor(hurry, srv, drain)
-	log.Info().Int("moved", 0).Int("stayed", staying).Int("ended", r.Ended).Int("transferred", r.Transferred).Int("closed", r.Closed).
-		Msg(fmt.Sprintf("upgrade: this process is done: 0 sessions moved, %d stayed; %d ended by themselves (%d of them transferred), %d closed at the drain's end", staying, r.Ended, r.Transferred, r.Closed))
+	stayed := r.Ended + r.Closed // every session that ended here after the hand-over
+	log.Info().Int("moved", 0).Int("stayed", stayed).Int("ended", r.Ended).Int("transferred", r.Transferred).Int("closed", r.Closed).
+		Msg(fmt.Sprintf("upgrade: this process is done: 0 sessions moved, %d stayed: %d ended by themselves (%d of them transferred), %d closed at the drain's end", stayed, r.Ended, r.Transferred, r.Closed))
 	if lost != nil {
 		return fmt.Errorf("the new process (pid %d) ended before this one: %w", next.pid, lost)
 	}

@@ -172,7 +172,7 @@ func playOnce(transport, addr string, n int) error {
 	return nil
 }
 
-// connectLoop plays sessions one after another over each transport until stop, counting those
+// connectLoop plays sessions one after another, on a few loops per transport, until stop, counting those
 // served and keeping every failure.
 type connectLoop struct {
 	served   atomic.Int64
@@ -185,26 +185,33 @@ type connectLoop struct {
 func startConnectLoop(addrs map[string]string) *connectLoop {
 	l := &connectLoop{stop: make(chan struct{})}
 	for transport, addr := range addrs {
-		l.wg.Add(1)
-		go func() {
-			defer l.wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-l.stop:
-					return
-				default:
-				}
-				if err := playOnce(transport, addr, n); err != nil {
-					l.mu.Lock()
-					l.failures = append(l.failures, fmt.Errorf("%s session %d: %w", transport, n, err))
-					l.mu.Unlock()
-				} else {
-					l.served.Add(1)
-				}
-			}
-		}()
+		for range loopsPerTransport {
+			l.wg.Add(1)
+			go l.run(transport, addr)
+		}
 	}
 	return l
+}
+
+// loopsPerTransport is how many players connect one after another over each transport.
+const loopsPerTransport = 3
+
+func (l *connectLoop) run(transport, addr string) {
+	defer l.wg.Done()
+	for n := 0; ; n++ {
+		select {
+		case <-l.stop:
+			return
+		default:
+		}
+		if err := playOnce(transport, addr, n); err != nil {
+			l.mu.Lock()
+			l.failures = append(l.failures, fmt.Errorf("%s session %d: %w", transport, n, err))
+			l.mu.Unlock()
+		} else {
+			l.served.Add(1)
+		}
+	}
 }
 
 // waitServed waits until n more sessions were served.
@@ -369,5 +376,94 @@ func TestUpgradeSurvivesAMisbehavingNewProcess(t *testing.T) {
 	// The sessions of playOnce end with the backend's side a little later: wait for them.
 	if !testutil.Within(10*time.Second, func() bool { return openFDs(t, old.Process.Pid) == fds }) {
 		t.Errorf("the old process holds %d descriptors after the failed upgrades, %d before", openFDs(t, old.Process.Pid), fds)
+	}
+}
+
+// openSession starts a session over tcp and checks that it relays.
+func openSession(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	hello := mc.Handshake{Protocol: 767, Host: "localhost", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "localhost")
+	conn.Write(hello)
+	relays(t, conn, "first")
+	return conn
+}
+
+func relays(t *testing.T, conn net.Conn, text string) {
+	t.Helper()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	conn.Write([]byte(text))
+	got := make([]byte, len(text))
+	if _, err := io.ReadFull(conn, got); err != nil || string(got) != text {
+		t.Fatalf("relayed %q, %v; want %q", got, err, text)
+	}
+}
+
+// upgradeOnce upgrades old to the binary already at its path and returns the new process's pid.
+func upgradeOnce(t *testing.T, old *exec.Cmd, log *upgradeLog) (pid int, sessions float64) {
+	t.Helper()
+	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	handed := log.waitFor(t, "upgrade: the new process accepts")
+	pid = int(handed["new_pid"].(float64))
+	killOnEnd(t, pid)
+	return pid, handed["sessions"].(float64)
+}
+
+// A session open at the hand-over stays in the old process and goes on relaying there; after
+// upgrade.stay it is drained (here closed at the drain's end: nothing can move it), the last
+// line counts it, and the old process exits 0.
+func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "moonbridge")
+	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
+	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
+	backend, _ := echoBackend(t)
+	old, log := startBinary(t, path, upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 2s}\n"))
+	log.waitFor(t, "Admin endpoint")
+	conn := openSession(t, tcp)
+	if _, sessions := upgradeOnce(t, old, log); sessions != 1 {
+		t.Errorf("%v sessions at the hand-over, want 1", sessions)
+	}
+	relays(t, conn, "after the hand-over")
+	done := log.waitFor(t, "upgrade: this process is done")
+	if done["moved"] != float64(0) || done["stayed"] != float64(1) || done["closed"] != float64(1) {
+		t.Errorf("last line %v: want 0 moved, 1 stayed, 1 closed", done)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := conn.Read(make([]byte, 1)); err == nil {
+		t.Errorf("the session read %d bytes after the drain, want its end", n)
+	}
+	if err := old.Wait(); err != nil {
+		t.Errorf("old process: %v, want exit status 0", err)
+	}
+}
+
+// When the new process ends while the old one still serves what stayed, nobody accepts on the
+// listeners: the old one ends its stay, drains and exits non-zero, so that a supervisor
+// restarts the service.
+func TestUpgradeOldProcessFailsWhenTheNewOneEnds(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "moonbridge")
+	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
+	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
+	backend, _ := echoBackend(t)
+	old, log := startBinary(t, path, upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 10m}\n"))
+	log.waitFor(t, "Admin endpoint")
+	openSession(t, tcp)
+	pid, _ := upgradeOnce(t, old, log)
+	syscall.Kill(pid, syscall.SIGKILL)
+	line := log.waitFor(t, "upgrade: the new process has ended")
+	if msg, _ := line["error"].(string); !strings.Contains(msg, "killed") {
+		t.Errorf("the old process says the new one ended with %q, want killed", msg)
+	}
+	var exit *exec.ExitError
+	if err := old.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("old process: %v, want exit status 1", err)
 	}
 }

@@ -25,7 +25,8 @@ type upgrader struct{}
 
 func catchUpgrades() *upgrader { return &upgrader{} }
 
-func (u *upgrader) start(context.Context, io.Writer, *sockets, func() config.Upgrade, zerolog.Logger) {}
+func (u *upgrader) start(context.Context, io.Writer, *sockets, func() config.Upgrade, zerolog.Logger) {
+}
 
 func (u *upgrader) handedOver() <-chan successor { return nil }
 func (u *upgrader) stop()                        {}
