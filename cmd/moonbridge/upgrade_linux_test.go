@@ -62,13 +62,14 @@ type upgradeLog struct {
 // startBinary runs `BINARY serve --config FILE` with its stderr on a pipe the processes it
 // starts inherit (a copying goroutine would end with the test's Wait and leave them writing
 // to a closed pipe).
-func startBinary(t *testing.T, binary, file string) (*exec.Cmd, *upgradeLog) {
+func startBinary(t *testing.T, binary, file string, env ...string) (*exec.Cmd, *upgradeLog) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(binary, "serve", "--config", file)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -114,6 +115,48 @@ func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
 			t.Fatalf("no log line %q within 30s", prefix)
 		}
 	}
+}
+
+// notifySocket is a stand-in for systemd's NOTIFY_SOCKET: its path and what it receives.
+func notifySocket(t *testing.T) (string, <-chan string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "notify")
+	sock, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sock.Close() })
+	states := make(chan string, 16)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := sock.Read(buf)
+			if err != nil {
+				return
+			}
+			states <- string(buf[:n])
+		}
+	}()
+	return path, states
+}
+
+// mainPID waits for the next notification and returns the MAINPID it names, checking READY=1.
+func mainPID(t *testing.T, states <-chan string) int {
+	t.Helper()
+	select {
+	case state := <-states:
+		var pid int
+		for _, line := range strings.Split(state, "\n") {
+			fmt.Sscanf(line, "MAINPID=%d", &pid)
+		}
+		if !strings.Contains(state, "READY=1") || !strings.Contains(state, "SIGUSR2") {
+			t.Errorf("notification %q: want READY=1 and a status that names SIGUSR2", state)
+		}
+		return pid
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notification within 30s")
+	}
+	return 0
 }
 
 // killOnEnd ends the process pid names at the test's end, if it still runs.
@@ -243,8 +286,11 @@ func TestUpgradeRefusesNoConnection(t *testing.T) {
 	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
 	backend, seen := echoBackend(t)
 	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 1s}\n")
-	old, log := startBinary(t, path, file)
-	log.waitFor(t, "Admin endpoint")
+	notify, states := notifySocket(t)
+	old, log := startBinary(t, path, file, "NOTIFY_SOCKET="+notify)
+	if pid := mainPID(t, states); pid != old.Process.Pid {
+		t.Errorf("systemd was told MAINPID=%d at start, want %d", pid, old.Process.Pid)
+	}
 
 	loop := startConnectLoop(map[string]string{"tcp": tcp, "ws": wsAddr})
 	loop.waitServed(t, 50)
@@ -259,6 +305,9 @@ func TestUpgradeRefusesNoConnection(t *testing.T) {
 	handed := log.waitFor(t, "upgrade: the new process accepts")
 	newPid := int(handed["new_pid"].(float64))
 	killOnEnd(t, newPid)
+	if pid := mainPID(t, states); pid != newPid {
+		t.Errorf("systemd was told MAINPID=%d after the upgrade, want the new process %d", pid, newPid)
+	}
 	if handed["new_version"] != "v1.0.1-new" || handed["moved"] != float64(0) {
 		t.Errorf("hand-over line %v: want the new version and 0 moved", handed)
 	}
