@@ -274,60 +274,84 @@ func (l *connectLoop) end() []error {
 	return l.failures
 }
 
-// The whole upgrade with a client connecting in a tight loop over tcp and ws: the binary at the
-// path the old process was started as is replaced, SIGUSR2 starts it, it takes the listeners
-// (and the admin endpoint), the old one stops accepting, drains and exits 0. Not one connection
-// is refused or reset, and every one is served by one of the two.
+// Three upgrades in a row with players connecting in a tight loop over tcp and ws: each time
+// the binary at the path the running process was started as is replaced, SIGUSR2 starts it, it
+// takes the listeners (and the admin endpoint) and tells systemd its pid, the old one stops
+// accepting, drains and exits 0. Not one connection is refused or reset, and every one is
+// served by one of the two processes.
 func TestUpgradeRefusesNoConnection(t *testing.T) {
 	dir := t.TempDir()
-	oldBin, newBin := buildMoonbridge(t, dir, "v1.0.0-old"), buildMoonbridge(t, dir, "v1.0.1-new")
+	versions := []string{"v1.0.0-old", "v1.0.1-new"}
+	binaries := []string{buildMoonbridge(t, dir, versions[0]), buildMoonbridge(t, dir, versions[1])}
 	path := filepath.Join(dir, "moonbridge")
-	install(t, oldBin, path)
+	install(t, binaries[0], path)
 	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
 	backend, seen := echoBackend(t)
 	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 1s}\n")
 	notify, states := notifySocket(t)
-	old, log := startBinary(t, path, file, "NOTIFY_SOCKET="+notify)
-	if pid := mainPID(t, states); pid != old.Process.Pid {
-		t.Errorf("systemd was told MAINPID=%d at start, want %d", pid, old.Process.Pid)
+	first, log := startBinary(t, path, file, "NOTIFY_SOCKET="+notify)
+	pid := first.Process.Pid
+	if got := mainPID(t, states); got != pid {
+		t.Errorf("systemd was told MAINPID=%d at start, want %d", got, pid)
 	}
 
 	loop := startConnectLoop(map[string]string{"tcp": tcp, "ws": wsAddr})
 	loop.waitServed(t, 50)
-	install(t, newBin, path)
-	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
-		t.Fatal(err)
+	for i := range 3 {
+		oldVersion, newVersion := versions[i%2], versions[(i+1)%2]
+		install(t, binaries[(i+1)%2], path)
+		if err := syscall.Kill(pid, syscall.SIGUSR2); err != nil {
+			t.Fatal(err)
+		}
+		took := log.waitFor(t, "upgrade: taking over")
+		if took["old_version"] != oldVersion || took["old_pid"] != float64(pid) {
+			t.Errorf("upgrade %d: the new process took over from %v (%v), want pid %d (%s)", i+1, took["old_pid"], took["old_version"], pid, oldVersion)
+		}
+		handed := log.waitFor(t, "upgrade: the new process accepts")
+		newPid := int(handed["new_pid"].(float64))
+		killOnEnd(t, newPid)
+		if got := mainPID(t, states); got != newPid {
+			t.Errorf("upgrade %d: systemd was told MAINPID=%d, want the new process %d", i+1, got, newPid)
+		}
+		if handed["new_version"] != newVersion || handed["moved"] != float64(0) {
+			t.Errorf("upgrade %d: hand-over line %v: want %s and 0 moved", i+1, handed, newVersion)
+		}
+		done := log.waitFor(t, "upgrade: this process is done")
+		if i == 0 { // this test's child; the processes after it are not
+			if err := first.Wait(); err != nil {
+				t.Errorf("the first process exited with %v, want 0", err)
+			}
+		}
+		waitExited(t, pid)
+		t.Logf("upgrade %d: %s", i+1, done["message"])
+		pid = newPid
+		loop.waitServed(t, 50) // served by the new process alone now
 	}
-	took := log.waitFor(t, "upgrade: taking over")
-	if took["old_version"] != "v1.0.0-old" || took["old_pid"] != float64(old.Process.Pid) {
-		t.Errorf("the new process took over from %v (%v), want pid %d (v1.0.0-old)", took["old_pid"], took["old_version"], old.Process.Pid)
-	}
-	handed := log.waitFor(t, "upgrade: the new process accepts")
-	newPid := int(handed["new_pid"].(float64))
-	killOnEnd(t, newPid)
-	if pid := mainPID(t, states); pid != newPid {
-		t.Errorf("systemd was told MAINPID=%d after the upgrade, want the new process %d", pid, newPid)
-	}
-	if handed["new_version"] != "v1.0.1-new" || handed["moved"] != float64(0) {
-		t.Errorf("hand-over line %v: want the new version and 0 moved", handed)
-	}
-	done := log.waitFor(t, "upgrade: this process is done")
-	if err := old.Wait(); err != nil {
-		t.Errorf("the old process exited with %v, want 0", err)
-	}
-	loop.waitServed(t, 50) // served by the new process alone now
 	if failures := loop.end(); len(failures) > 0 {
-		t.Fatalf("%d of %d sessions failed during the upgrade, first: %v", len(failures), int(loop.served.Load())+len(failures), errors.Join(failures[:min(5, len(failures))]...))
+		t.Fatalf("%d of %d sessions failed during the upgrades, first: %v", len(failures), int(loop.served.Load())+len(failures), errors.Join(failures[:min(5, len(failures))]...))
 	}
 	if served := loop.served.Load(); seen.Load() != served {
 		t.Errorf("the backend saw %d sessions, the players were served %d", seen.Load(), served)
 	}
-	t.Logf("%d sessions served, none failed; the old process's last line: %v", loop.served.Load(), done["message"])
+	t.Logf("%d sessions served, none failed", loop.served.Load())
 	if code, _ := testutil.BearerCall(t, http.MethodGet, "http://"+admin+"/readyz", "", ""); code != http.StatusOK {
-		t.Errorf("the new process's /readyz: %d, want 200", code)
+		t.Errorf("the last process's /readyz: %d, want 200", code)
 	}
-	syscall.Kill(newPid, syscall.SIGTERM)
+	syscall.Kill(pid, syscall.SIGTERM)
 	log.waitFor(t, "drained")
+}
+
+// waitExited waits until pid has exited (gone, or a zombie nobody has reaped yet).
+func waitExited(t *testing.T, pid int) {
+	t.Helper()
+	testutil.WaitFor(t, fmt.Sprintf("pid %d to exit", pid), func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		_, after, _ := strings.Cut(string(stat), ") ")
+		return strings.HasPrefix(after, "Z")
+	})
 }
 
 // upgradeFails sends SIGUSR2 and returns the old process's error line about it.
