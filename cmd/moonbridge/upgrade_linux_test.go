@@ -184,6 +184,29 @@ defence: {block: {after: 0}, attack_mode: {enabled: false}}
 	return file
 }
 
+// oldProxy is a moonbridge started from the binary at path (the "v1.0.0-old" build) in front of
+// an echo backend, with a Minecraft, a ws listener and the admin endpoint, waited for until it
+// serves.
+type oldProxy struct {
+	cmd                        *exec.Cmd
+	log                        *upgradeLog
+	path, file, tcp, ws, admin string
+	seen                       *atomic.Int64 // sessions the backend has seen
+}
+
+func startOld(t *testing.T, extraConfig string, env ...string) *oldProxy {
+	t.Helper()
+	dir := t.TempDir()
+	p := &oldProxy{path: filepath.Join(dir, "moonbridge"), tcp: testutil.FreePort(t), ws: testutil.FreePort(t), admin: testutil.FreePort(t)}
+	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), p.path)
+	var backend string
+	backend, p.seen = echoBackend(t)
+	p.file = upgradeConfig(t, p.tcp, p.ws, p.admin, backend, extraConfig)
+	p.cmd, p.log = startBinary(t, p.path, p.file, env...)
+	p.log.waitFor(t, "Admin endpoint")
+	return p
+}
+
 // playOnce opens one session over transport, sends a hello and a line, and reads the line back.
 func playOnce(transport, addr string, n int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -280,16 +303,14 @@ func (l *connectLoop) end() []error {
 // accepting, drains and exits 0. Not one connection is refused or reset, and every one is
 // served by one of the two processes.
 func TestUpgradeRefusesNoConnection(t *testing.T) {
-	dir := t.TempDir()
-	versions := []string{"v1.0.0-old", "v1.0.1-new"}
-	binaries := []string{buildMoonbridge(t, dir, versions[0]), buildMoonbridge(t, dir, versions[1])}
-	path := filepath.Join(dir, "moonbridge")
-	install(t, binaries[0], path)
-	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
-	backend, seen := echoBackend(t)
-	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 1s}\n")
 	notify, states := notifySocket(t)
-	first, log := startBinary(t, path, file, "NOTIFY_SOCKET="+notify)
+	old := startOld(t, "upgrade: {stay: 1s}\n", "NOTIFY_SOCKET="+notify)
+	versions := []string{"v1.0.0-old", "v1.0.1-new"}
+	binaries := []string{old.path + ".v1", buildMoonbridge(t, filepath.Dir(old.path), versions[1])}
+	if err := os.Link(old.path, binaries[0]); err != nil {
+		t.Fatal(err)
+	}
+	first, log, path, tcp, wsAddr, admin, seen := old.cmd, old.log, old.path, old.tcp, old.ws, old.admin, old.seen
 	pid := first.Process.Pid
 	if got := mainPID(t, states); got != pid {
 		t.Errorf("systemd was told MAINPID=%d at start, want %d", got, pid)
@@ -378,18 +399,12 @@ func openFDs(t *testing.T, pid int) int {
 // A new binary that fails its start-up (here: the config file no longer loads) says why on the
 // channel and exits 1; the old process logs both and keeps serving, and a later upgrade works.
 func TestUpgradeWithBadConfigKeepsTheOldServing(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "moonbridge")
-	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
-	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
-	backend, _ := echoBackend(t)
-	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "")
+	p := startOld(t, "")
+	old, log, file, tcp := p.cmd, p.log, p.file, p.tcp
 	good, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, log := startBinary(t, path, file)
-	log.waitFor(t, "Admin endpoint")
 	writeFile(t, file, append(good, "routes: not a list\n"...))
 	msg := upgradeFails(t, old, log)
 	for _, want := range []string{"failed its start-up", "routes", "exit status 1"} {
@@ -410,14 +425,8 @@ func TestUpgradeWithBadConfigKeepsTheOldServing(t *testing.T) {
 // garbage on the channel, have another process write to it. Each is killed after its bound
 // or at once, and the old process keeps serving with no descriptor left behind.
 func TestUpgradeSurvivesAMisbehavingNewProcess(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "moonbridge")
-	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
-	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
-	backend, _ := echoBackend(t)
-	file := upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {timeout: 2s}\n")
-	old, log := startBinary(t, path, file)
-	log.waitFor(t, "Admin endpoint")
+	p := startOld(t, "upgrade: {timeout: 2s}\n")
+	old, log, path, tcp := p.cmd, p.log, p.path, p.tcp
 	fds := openFDs(t, old.Process.Pid)
 	for _, tc := range []struct {
 		name, script string
@@ -492,14 +501,9 @@ func upgradeOnce(t *testing.T, old *exec.Cmd, log *upgradeLog) (pid int, session
 // upgrade.stay it is drained (here closed at the drain's end: nothing can move it), the last
 // line counts it, and the old process exits 0.
 func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "moonbridge")
-	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
-	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
-	backend, _ := echoBackend(t)
-	old, log := startBinary(t, path, upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 2s}\n"))
-	log.waitFor(t, "Admin endpoint")
-	conn := openSession(t, tcp)
+	p := startOld(t, "upgrade: {stay: 2s}\n")
+	old, log := p.cmd, p.log
+	conn := openSession(t, p.tcp)
 	if _, sessions := upgradeOnce(t, old, log); sessions != 1 {
 		t.Errorf("%v sessions at the hand-over, want 1", sessions)
 	}
@@ -521,14 +525,9 @@ func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
 // listeners: the old one ends its stay, drains and exits non-zero, so that a supervisor
 // restarts the service.
 func TestUpgradeOldProcessFailsWhenTheNewOneEnds(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "moonbridge")
-	install(t, buildMoonbridge(t, dir, "v1.0.0-old"), path)
-	tcp, wsAddr, admin := testutil.FreePort(t), testutil.FreePort(t), testutil.FreePort(t)
-	backend, _ := echoBackend(t)
-	old, log := startBinary(t, path, upgradeConfig(t, tcp, wsAddr, admin, backend, "upgrade: {stay: 10m}\n"))
-	log.waitFor(t, "Admin endpoint")
-	openSession(t, tcp)
+	p := startOld(t, "upgrade: {stay: 10m}\n")
+	old, log := p.cmd, p.log
+	openSession(t, p.tcp)
 	pid, _ := upgradeOnce(t, old, log)
 	syscall.Kill(pid, syscall.SIGKILL)
 	line := log.waitFor(t, "upgrade: the new process has ended")
