@@ -28,6 +28,9 @@ type listener struct {
 	ws   *connQueue // plain connections for the ws upgrade; nil if the listener has no ws
 	wss  *connQueue // TLS connections for the upgrade; nil if the listener has no wss
 	http []*http.Server
+	// accepted is closed when the accept loop has returned: every connection it accepted has
+	// been counted (Server.unslotted) by then.
+	accepted chan struct{}
 }
 
 func (s *Server) listen(cfg Listener) (*listener, error) {
@@ -35,7 +38,7 @@ func (s *Server) listen(cfg Listener) (*listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln := &listener{srv: s, cfg: cfg, tcp: tcp}
+	ln := &listener{srv: s, cfg: cfg, tcp: tcp, accepted: make(chan struct{})}
 	ln.log = s.log.With().Str("listener", tcp.Addr().String()).Logger()
 	for _, p := range cfg.Protocols {
 		switch p {

@@ -9,15 +9,21 @@ import (
 // (an upgrade: cmd/moonbridge passed them to it before calling this), so closing them here
 // refuses no connection. The sessions open stay and run on, as do connections accepted before
 // the close; from now on a Reload is refused, health is not ready, and a session that ends
-// counts as ended by itself in a later Drain's result. It returns how many sessions stay.
+// counts as ended by itself in a later Drain's result. It returns once the accept loops have
+// ended, so that WaitForSessions counts every connection accepted here, with how many sessions
+// stay.
 func (s *Server) HandOver() int {
 	s.handedOver.Store(true)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ln := range s.listeners {
+	listeners := s.listeners
+	for _, ln := range listeners {
 		ln.tcp.Close()
 	}
-	return len(s.sessions)
+	s.mu.Unlock()
+	for _, ln := range listeners {
+		<-ln.accepted
+	}
+	return s.sessionCount()
 }
 
 // WaitForSessions returns, after a HandOver, once no client connection is open here or ctx

@@ -304,7 +304,7 @@ func (l *connectLoop) end() []error {
 // served by one of the two processes.
 func TestUpgradeRefusesNoConnection(t *testing.T) {
 	notify, states := notifySocket(t)
-	old := startOld(t, "upgrade: {stay: 1s}\n", "NOTIFY_SOCKET="+notify)
+	old := startOld(t, "upgrade: {stay: 10s}\n", "NOTIFY_SOCKET="+notify)
 	versions := []string{"v1.0.0-old", "v1.0.1-new"}
 	binaries := []string{old.path + ".v1", buildMoonbridge(t, filepath.Dir(old.path), versions[1])}
 	if err := os.Link(old.path, binaries[0]); err != nil {
@@ -455,8 +455,9 @@ func TestUpgradeSurvivesAMisbehavingNewProcess(t *testing.T) {
 			}
 		})
 	}
-	// The sessions of playOnce end with the backend's side a little later: wait for them.
-	if !testutil.Within(10*time.Second, func() bool { return openFDs(t, old.Process.Pid) == fds }) {
+	// The sessions of playOnce end with the backend's side a little later: wait for them. Fewer
+	// than before is no leak (something of the start-up was still open then).
+	if !testutil.Within(10*time.Second, func() bool { return openFDs(t, old.Process.Pid) <= fds }) {
 		t.Errorf("the old process holds %d descriptors after the failed upgrades, %d before", openFDs(t, old.Process.Pid), fds)
 	}
 }
