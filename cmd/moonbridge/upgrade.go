@@ -26,8 +26,8 @@ type successor struct {
 
 // startedAs is the path this process was started as, made absolute: what an upgrade starts.
 // After a package upgrade replaced the file, that path names the new binary, where
-// /proc/self/exe (os.Executable) names the old one, deleted. It is read once at start-up,
-// before anything could change the working directory or PATH.
+// /proc/self/exe (os.Executable) names the old one, deleted. It is read once, when serve has
+// started (serve changes neither the working directory nor PATH).
 func startedAs() (string, error) {
 	path := os.Args[0]
 	if !strings.Contains(path, string(filepath.Separator)) {

@@ -17,7 +17,7 @@ const childGreetTimeout = 10 * time.Second
 
 // upgradeChild is this process's side of an upgrade, when a running moonbridge started it.
 type upgradeChild struct {
-	conn    *handover.Conn
+	conn    *handover.Conn // nil once ready has told the parent
 	parent  handover.Peer
 	ppid    int
 	sockets int // how many were handed over
@@ -70,13 +70,16 @@ func (c *upgradeChild) ready() error {
 	if c == nil {
 		return nil
 	}
-	defer c.conn.Close()
-	return c.conn.SendReady(time.Now().Add(childGreetTimeout))
+	conn := c.conn
+	c.conn = nil
+	defer conn.Close()
+	return conn.SendReady(time.Now().Add(childGreetTimeout))
 }
 
-// fail tells the parent why this process's start-up failed; the parent keeps serving.
+// fail tells the parent why this process's start-up failed; the parent keeps serving. After
+// ready there is nobody to tell: the parent has handed over.
 func (c *upgradeChild) fail(err error) {
-	if c == nil {
+	if c == nil || c.conn == nil {
 		return
 	}
 	c.conn.SendFailed(err.Error(), time.Now().Add(childGreetTimeout))
