@@ -81,7 +81,7 @@ cross:
 deps:
 	scripts/bootstrap.sh base
 
-# What the Go tests need on top of the build: chromium for the relay's landing page test.
+# What the Go tests need on top of the build: chromium for the landing page and dashboard tests.
 test-deps:
 	scripts/bootstrap.sh base browser
 

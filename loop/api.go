@@ -7,9 +7,11 @@ import (
 	"time"
 )
 
-// Config says how many loops and how big their buffers are.
+// Config says how many loops, how sessions are placed on them and how big their buffers are.
 type Config struct {
 	Loops      int           // 0: GOMAXPROCS
+	Placement  Placement     // the zero value is Pack
+	Balance    time.Duration // Pack: how often the loops' load is read and sessions moved; 0: DefaultBalance
 	BufferSize int           // the most one read takes, per loop; 0: 64 KiB
 	Tick       time.Duration // resolution of the per-loop timer wheel; 0: 100 ms
 	// Drain bounds how long, once one side has left, what the other still sends is read and
@@ -19,6 +21,31 @@ type Config struct {
 
 // DefaultDrain is Config.Drain's default.
 const DefaultDrain = 2 * time.Second
+
+// DefaultBalance is Config.Balance's default: a quarter of a second, so that a loop that has
+// been full for half a second gets help, while a login burst of a few milliseconds moves nothing.
+const DefaultBalance = 250 * time.Millisecond
+
+// Placement is how the engine shares sessions out between its loops.
+type Placement uint8
+
+const (
+	// Pack keeps sessions on as few loops as carry them: a new session goes to the first loop
+	// (in order) that is not full, and every Config.Balance the engine moves sessions from a
+	// loop that has been full to one with room, or all of the last busy loop's sessions onto
+	// another when together they are light. A loop with no session sleeps without waking, so
+	// a light proxy costs what one loop costs (bench/results/2026-12-04-loop-placement.md).
+	Pack Placement = iota
+	// Spread gives each new session to the loop with the fewest sessions and never moves one.
+	Spread
+)
+
+func (p Placement) String() string {
+	if p == Spread {
+		return "spread"
+	}
+	return "pack"
+}
 
 func (c Config) withDefaults() Config {
 	if c.Loops <= 0 {
@@ -32,6 +59,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Drain <= 0 {
 		c.Drain = DefaultDrain
+	}
+	if c.Balance <= 0 {
+		c.Balance = DefaultBalance
 	}
 	return c
 }
@@ -114,7 +144,11 @@ type Stats struct {
 	Held     int64  // held buffers (partial writes waiting for a slow reader)
 	Wakeups  uint64 // returns from epoll_wait, all loops: how busy the loops are
 	Panics   uint64 // sessions a panic in their work ended (PanicError), all loops, since New
-	// PerLoop is each loop's sessions (registered and not yet ended), in loop order: how evenly
-	// Register has shared them out.
+	Moves    uint64 // sessions moved from one loop to another (Pack), all loops, since New
+	// PerLoop is each loop's sessions (registered and not yet ended), in loop order: how
+	// Register and the moves have shared them out.
 	PerLoop []int64
+	// Busy is each loop's share of the last Config.Balance spent working rather than waiting
+	// (0 to 1), in loop order; read by Pack's balancer, nil under Spread.
+	Busy []float64
 }

@@ -19,13 +19,16 @@ type Engine struct {
 	sessions  atomic.Int64
 	held      atomic.Int64
 	panics    atomic.Uint64
+	moves     atomic.Uint64
+	period    atomic.Uint32 // the balancer's readings so far: session weights are per period
 	running   sync.WaitGroup
 	closeOnce sync.Once
+	done      chan struct{} // closed by Close: the balancer stops
 }
 
 // New starts cfg.Loops loops.
 func New(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg.withDefaults()}
+	e := &Engine{cfg: cfg.withDefaults(), done: make(chan struct{})}
 	for range e.cfg.Loops {
 		l, err := newLoop(e)
 		if err != nil {
@@ -39,6 +42,13 @@ func New(cfg Config) (*Engine, error) {
 			l.run()
 		}()
 	}
+	if e.cfg.Placement == Pack && len(e.loops) > 1 {
+		e.running.Add(1)
+		go func() {
+			defer e.running.Done()
+			e.balance()
+		}()
+	}
 	return e, nil
 }
 
@@ -50,8 +60,14 @@ func (e *Engine) Register(spec Spec) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.start(&Session{spec: spec}, fds)
+}
+
+// start gives s, whose sockets are fds, to a loop.
+func (e *Engine) start(s *Session, fds [2]int) (*Session, error) {
 	l := e.pick()
-	s := &Session{spec: spec, post: l.closeLater, send: l.sendLater}
+	s.post, s.send = e.closeLater, e.sendLater
+	s.sides.owner.Store(l)
 	e.sessions.Add(1)
 	l.count.Add(1)
 	if !l.post(command{sess: s, fds: fds, adopt: true}) {
@@ -106,20 +122,21 @@ func (e *Engine) take(spec *Spec) ([2]int, error) {
 	return fds, err
 }
 
-func (e *Engine) pick() *loop {
-	best := e.loops[0]
-	for _, l := range e.loops[1:] {
-		if l.count.Load() < best.count.Load() {
-			best = l
-		}
-	}
-	return best
+// closeLater and sendLater ask the loop that has s now; a loop that gave s up since passes
+// the command on (loop.command).
+func (e *Engine) closeLater(s *Session, reason error) {
+	s.sides.owner.Load().post(command{sess: s, reason: reason})
+}
+
+func (e *Engine) sendLater(s *Session, fill func() []byte) {
+	s.sides.owner.Load().post(command{sess: s, fill: fill})
 }
 
 // Close ends every session with ErrShutdown (their OnClose runs) and waits for the loops to
 // exit. Register fails with ErrClosed from then on.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
+		close(e.done)
 		for _, l := range e.loops {
 			l.post(command{shutdown: true})
 		}
@@ -130,16 +147,28 @@ func (e *Engine) Close() error {
 
 // Stats reads the engine's gauges.
 func (e *Engine) Stats() Stats {
-	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load(), Panics: e.panics.Load()}
+	st := Stats{Loops: len(e.loops), Sessions: e.sessions.Load(), Held: e.held.Load(),
+		Panics: e.panics.Load(), Moves: e.moves.Load()}
 	st.PerLoop = make([]int64, len(e.loops))
+	if e.cfg.Placement == Pack {
+		st.Busy = make([]float64, len(e.loops))
+	}
 	for i, l := range e.loops {
 		st.Wakeups += l.wakeups.Load()
 		st.PerLoop[i] = l.count.Load()
+		if st.Busy != nil {
+			st.Busy[i] = float64(l.load.Load()) / 1000
+		}
 	}
 	return st
 }
 
 // sessionSides is what a Session's loop knows of it.
 type sessionSides struct {
-	client *side // its peer is the backend's side; nil until the loop adopted the session
+	client *side                // its peer is the backend's side; nil until the loop adopted the session
+	owner  atomic.Pointer[loop] // the loop that has the session, or is about to (a move)
+	// weight is the events of the session's sockets in the balancer's period weighed and in the
+	// one before (loop-only; shed moves the heaviest share it is asked for).
+	weight [2]uint32
+	period uint32 // the period weight[1] counts
 }

@@ -47,6 +47,12 @@ func (w Which) String() string {
 	return "backend"
 }
 
+// NotMovableError: Session.Take found something of the session in flight on its loop; it runs
+// on, and a later Take may succeed.
+type NotMovableError struct{ Why string }
+
+func (e *NotMovableError) Error() string { return "loop: the session cannot move now: " + e.Why }
+
 // PendingTooLargeError: a side's Pending bytes do not fit the loop's buffer.
 type PendingTooLargeError struct{ Len, Max int }
 

@@ -32,6 +32,10 @@ type loop struct {
 	ev        unix.EpollEvent // epoll_ctl's argument, kept here so that it does not escape per call
 	count     atomic.Int64    // sessions, for Engine.pick
 	wakeups   atomic.Uint64
+	busy      atomic.Int64  // ns spent working since the balancer last read it
+	load      atomic.Uint32 // the balancer's last reading of busy, in thousandths of its period
+	awake     time.Time     // when the last epoll_wait returned
+	period    uint32        // the balancer's period at that wake-up (session weights, shed)
 	// current is the session whose work runs now, for the guard (panic_linux.go); nil while
 	// the loop's own work runs.
 	current *Session
@@ -46,8 +50,11 @@ type command struct {
 	sess     *Session
 	fds      [2]int // adopt: the client's and the backend's descriptors
 	adopt    bool
-	reason   error         // neither adopt, fill nor shutdown: close sess with reason
-	fill     func() []byte // Session.Send's
+	moved    *move            // a session another loop gave up (shed): attach it
+	shed     *shedOrder       // the balancer's: give some sessions to another loop
+	take     chan<- takeReply // Session.Take's
+	reason   error            // none of the above nor fill nor shutdown: close sess with reason
+	fill     func() []byte    // Session.Send's
 	shutdown bool
 }
 
@@ -79,27 +86,31 @@ func newLoop(e *Engine) (*loop, error) {
 }
 
 // post queues c and wakes the loop; false if the loop has stopped.
-func (l *loop) post(c command) bool {
+func (l *loop) post(c command) bool { return l.postAll([]command{c}) }
+
+// postAll queues cs, in order, with one wake-up; false (nothing queued) if the loop has stopped.
+func (l *loop) postAll(cs []command) bool {
 	l.mu.Lock()
 	if l.stopped {
 		l.mu.Unlock()
 		return false
 	}
-	l.queue = append(l.queue, c)
+	l.queue = append(l.queue, cs...)
 	l.mu.Unlock()
 	one := [8]byte{1}
 	unix.Write(l.efd, one[:]) // EAGAIN only when the counter is full: the loop is awake anyway
 	return true
 }
 
-func (l *loop) closeLater(s *Session, reason error) { l.post(command{sess: s, reason: reason}) }
-
-func (l *loop) sendLater(s *Session, fill func() []byte) { l.post(command{sess: s, fill: fill}) }
-
 func (l *loop) run() {
 	defer l.release()
+	l.awake = time.Now()
 	for {
-		n, err := unix.EpollWait(l.epfd, l.events, l.timeout())
+		now := time.Now()
+		l.busy.Add(int64(now.Sub(l.awake)))
+		n, err := unix.EpollWait(l.epfd, l.events, l.timeout(now))
+		l.awake = time.Now()
+		l.period = l.e.period.Load()
 		l.wakeups.Add(1)
 		if err != nil && err != unix.EINTR {
 			l.stop(err)
@@ -118,7 +129,7 @@ func (l *loop) run() {
 			}
 		})
 		if l.wheel.count > 0 {
-			l.wheel.advance(time.Now(), l.fire)
+			l.wheel.advance(l.awake, l.fire)
 		}
 		if woken && l.commands() {
 			return
@@ -126,13 +137,12 @@ func (l *loop) run() {
 	}
 }
 
-// timeout is epoll_wait's: until the wheel's next tick, or none (and no clock read) when no
-// timer is armed.
-func (l *loop) timeout() int {
+// timeout is epoll_wait's: until the wheel's next tick, or none when no timer is armed.
+func (l *loop) timeout(now time.Time) int {
 	if l.wheel.count == 0 {
 		return -1
 	}
-	d := l.wheel.wait(time.Now())
+	d := l.wheel.wait(now)
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 
@@ -160,6 +170,16 @@ func (l *loop) command(c command) (stop bool) {
 		return true
 	case c.adopt:
 		l.adopt(c.sess, c.fds)
+	case c.moved != nil:
+		l.attach(c.moved)
+	case c.shed != nil:
+		l.shed(c.shed)
+	case c.sess.sides.owner.Load() != l: // it moved after the command was posted
+		if !c.sess.sides.owner.Load().post(c) && c.take != nil {
+			c.take <- takeReply{err: ErrClosed} // its new loop has stopped, and the session with it
+		}
+	case c.take != nil:
+		l.take(c.sess, c.take)
 	case c.fill != nil:
 		l.fill(c.sess, c.fill)
 	case c.sess.sides.client != nil:

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestSessionsGoToTheLoopWithTheFewest: Register shares sessions out evenly, and the loop that
-// lost sessions gets the next ones until it has as many as the others again.
-func TestSessionsGoToTheLoopWithTheFewest(t *testing.T) {
-	e := newEngine(t, Config{Loops: 3})
+// TestSpreadGivesSessionsToTheLoopWithTheFewest: Spread shares sessions out evenly, and the
+// loop that lost sessions gets the next ones until it has as many as the others again.
+func TestSpreadGivesSessionsToTheLoopWithTheFewest(t *testing.T) {
+	e := newEngine(t, Config{Loops: 3, Placement: Spread})
 	ls := newListeners(t)
 	var pairs []*pair
 	for range 6 {

@@ -68,6 +68,14 @@ func (w *wheel[T]) remove(t *timer[T]) {
 	w.count--
 }
 
+// left is how long until t fires, as of now; -1 if t is not armed.
+func (w *wheel[T]) left(t *timer[T], now time.Time) time.Duration {
+	if !t.armed() {
+		return -1
+	}
+	return max(w.start.Add(time.Duration(t.due)*w.res).Sub(now), 0)
+}
+
 // wait is how long until the next tick is due, for epoll_wait's timeout (-1: no timer armed).
 func (w *wheel[T]) wait(now time.Time) time.Duration {
 	if w.count == 0 {

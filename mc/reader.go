@@ -14,10 +14,21 @@ import (
 // exactly the connection's first read. Parsers bound their own input, so
 // the loop ends.
 func ReadParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (T, error) {
+	v, n, err := PeekParsed(r, parse)
+	if err == nil {
+		_, _ = r.Discard(n) // n <= what is buffered
+	}
+	return v, err
+}
+
+// PeekParsed is ReadParsed without taking the bytes from r: they stay buffered for the next
+// reader (the relay reads Login Start before the backend it hands them to is dialled), and n
+// says how many the value took.
+func PeekParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (v T, n int, err error) {
 	var zero T
 	for want := 1; ; {
 		if _, err := r.Peek(want); err != nil {
-			return zero, peekError(err, r.Buffered())
+			return zero, 0, peekError(err, r.Buffered())
 		}
 		buf, _ := r.Peek(r.Buffered())
 		v, n, err := parse(buf)
@@ -25,10 +36,9 @@ func ReadParsed[T any](r *bufio.Reader, parse func([]byte) (T, int, error)) (T, 
 		case err == ErrNeedMore:
 			want = len(buf) + 1
 		case err != nil:
-			return zero, err
+			return zero, 0, err
 		default:
-			_, _ = r.Discard(n) // n <= len(buf), already buffered
-			return v, nil
+			return v, n, nil
 		}
 	}
 }

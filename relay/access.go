@@ -96,6 +96,7 @@ func all(routes []*Route, f func(*Route) bool) bool {
 // deny reports an access refusal once per connection, as report does for other refusals.
 func (ln *listener) deny(info *connInfo, err *access.Error) {
 	if info.reported.CompareAndSwap(false, true) {
+		info.refuseTrace("access_"+string(err.Reason), err)
 		ln.srv.accessDenied(ln.log, info.clientAddr(), err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 )
 
 // connInfo is what the relay learned about a client connection before its session started,
@@ -24,6 +25,8 @@ type connInfo struct {
 	bridge netip.AddrPort
 	// earlyData, rawStream: the WebSocket upgrade agreed on them (ws.Conn.EarlyData, RawStream).
 	earlyData, rawStream bool
+	// trace is the join's trace (tracing.go); nil: not traced.
+	trace *tracing.Join
 	// deadline is accept + the handshake timeout: TLS, the upgrade and the Minecraft hello must
 	// all be done by then. timer closes the connection at deadline until the session starts
 	// (nil from then on; mu guards it after the listener set it).
@@ -161,7 +164,11 @@ func (i *connInfo) clientAddr() netip.AddrPort {
 func (i *connInfo) startSession() bool {
 	i.leaveHandshakes()
 	timer := i.takeTimer()
-	return timer == nil || timer.Stop()
+	started := timer == nil || timer.Stop()
+	if started {
+		i.trace.Hold() // the session ends it (tracing.go)
+	}
+	return started
 }
 
 // takeTimer is the handshake timer, which the connection no longer holds; nil once taken.
@@ -182,6 +189,7 @@ func (i *connInfo) leaveHandshakes() {
 
 // release gives back every slot the connection holds, once, and stops the handshake timer.
 func (i *connInfo) release() {
+	i.closeTrace()
 	if timer := i.takeTimer(); timer != nil {
 		timer.Stop()
 	}

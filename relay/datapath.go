@@ -28,16 +28,45 @@ const (
 
 var dataPaths = []DataPath{DataPathAuto, DataPathLoop, DataPathGoroutines}
 
-// DataPathConfig is the data path and, for the loop, how many loops. The config file's relay
-// section is this struct.
+// DataPathConfig is the data path and, for the loop, how many loops and how sessions are placed
+// on them. The config file's relay section is this struct.
 type DataPathConfig struct {
-	DataPath DataPath `yaml:"data_path"` // "": auto
-	Loops    Loops    `yaml:"loops"`
+	DataPath  DataPath  `yaml:"data_path"` // "": auto
+	Loops     Loops     `yaml:"loops"`
+	Placement Placement `yaml:"placement"` // "": pack
 }
 
-// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops.
+// DefaultDataPath is what a server owner gets: auto, on DefaultLoops loops, packed.
 func DefaultDataPath() DataPathConfig {
-	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops}
+	return DataPathConfig{DataPath: DataPathAuto, Loops: DefaultLoops, Placement: PlacementPack}
+}
+
+// Placement is how sessions are shared out between the loops (loop.Placement).
+type Placement string
+
+const (
+	// PlacementPack keeps sessions on as few loops as carry them, moving sessions between loops
+	// as the load changes: a light proxy costs what one loop costs, a busy one uses every loop
+	// (bench/results/2026-12-04-loop-placement.md).
+	PlacementPack Placement = "pack"
+	// PlacementSpread gives each new session to the loop with the fewest sessions and never
+	// moves one.
+	PlacementSpread Placement = "spread"
+)
+
+var placements = []Placement{PlacementPack, PlacementSpread}
+
+// UnmarshalText reads pack or spread.
+func (p *Placement) UnmarshalText(text []byte) (err error) {
+	*p, err = enum.Parse(text, placements...)
+	return err
+}
+
+func (p Placement) loop() loop.Placement {
+	if p == PlacementSpread {
+		return loop.Spread
+	}
+	return loop.Pack
 }
 
 // UnmarshalText reads auto, loop or goroutines.
@@ -97,6 +126,11 @@ func checkDataPath(cfg Config) error {
 	if err := cfg.Loops.check(); err != nil {
 		return fmt.Errorf("loops: %w", err)
 	}
+	if cfg.Placement != "" {
+		if err := enum.Check(cfg.Placement, placements...); err != nil {
+			return fmt.Errorf("placement: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -105,11 +139,11 @@ func checkDataPath(cfg Config) error {
 func (s *Server) startDataPath() error {
 	cfg, why := s.settings().Config, "configured"
 	if cfg.DataPath != DataPathGoroutines {
-		engine, err := loop.New(loop.Config{Loops: int(cfg.Loops)})
+		engine, err := loop.New(loop.Config{Loops: int(cfg.Loops), Placement: cfg.Placement.loop()})
 		switch {
 		case err == nil:
 			s.engine = engine
-			s.logDataPath(engine.Stats().Loops)
+			s.logDataPath(engine.Stats().Loops, cfg.Placement.loop())
 			return nil
 		case errors.Is(err, loop.ErrUnsupported) && cfg.DataPath != DataPathLoop:
 			why = "no event loops on this system"
@@ -122,7 +156,7 @@ func (s *Server) startDataPath() error {
 	return nil
 }
 
-func (s *Server) logDataPath(loops int) {
+func (s *Server) logDataPath(loops int, placement loop.Placement) {
 	var on, off []string
 	loopProtocols := s.loopProtocols()
 	for _, p := range []Protocol{Minecraft, WS, WSS} {
@@ -133,11 +167,12 @@ func (s *Server) logDataPath(loops int) {
 			off = append(off, string(p))
 		}
 	}
-	msg := fmt.Sprintf("Data path: event loops (%d) for %s", loops, strings.Join(on, ", "))
+	msg := fmt.Sprintf("Data path: event loops (%d, %s) for %s", loops, placement, strings.Join(on, ", "))
 	if len(off) > 0 {
 		msg += "; goroutines for " + strings.Join(off, ", ") + " (TLS via crypto/tls)"
 	}
-	s.log.Info().Str("data_path", string(DataPathLoop)).Int("loops", loops).Strs("loop_protocols", on).Msg(msg)
+	s.log.Info().Str("data_path", string(DataPathLoop)).Int("loops", loops).Stringer("placement", placement).
+		Strs("loop_protocols", on).Msg(msg)
 }
 
 // closeDataPath stops the event loops once every session has ended (Close and Drain; the

@@ -118,9 +118,9 @@ func TestShutdownEndsRelayingSessions(t *testing.T) {
 // TestDataPathLine: one startup line says which data path serves which protocol.
 func TestDataPathLine(t *testing.T) {
 	var lines *logLines
-	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3 }, Minecraft)
+	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = 3; c.Placement = PlacementSpread }, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       `"message":"Data path: event loops (3) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
+		DataPathLoop:       `"message":"Data path: event loops (3, spread) for minecraft, ws; goroutines for wss (TLS via crypto/tls)"`,
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {
@@ -128,12 +128,18 @@ func TestDataPathLine(t *testing.T) {
 	}
 }
 
-// TestDefaultLoopsAreOnePerCPU: relay.loops at its default runs one loop per CPU Go uses.
-func TestDefaultLoopsAreOnePerCPU(t *testing.T) {
+// TestDefaultLoopsAreOnePerCPUPacked: relay.loops and relay.placement at their defaults run one
+// loop per CPU Go uses, packed.
+func TestDefaultLoopsAreOnePerCPUPacked(t *testing.T) {
 	var lines *logLines
-	startProxy(t, func(c *Config) { lines = captureLog(t, c); c.Loops = DefaultDataPath().Loops }, Minecraft)
+	startProxy(t, func(c *Config) {
+		lines = captureLog(t, c)
+		d := DefaultDataPath()
+		d.DataPath = c.DataPath
+		c.DataPathConfig = d
+	}, Minecraft)
 	want := map[DataPath]string{
-		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d) for minecraft`, runtime.GOMAXPROCS(0)),
+		DataPathLoop:       fmt.Sprintf(`"message":"Data path: event loops (%d, pack) for minecraft`, runtime.GOMAXPROCS(0)),
 		DataPathGoroutines: `"message":"Data path: goroutines (two per session)"`,
 	}[testDataPath]
 	if lines.count(want) != 1 {
@@ -159,6 +165,12 @@ func TestLoopSessionsMetric(t *testing.T) {
 	if n, ok := metricValue(t, srv, "moonbridge_loop_sessions", second); !ok || n != 0 {
 		t.Errorf("the second loop: %v sessions (series %v), want 0", n, ok)
 	}
+	if _, ok := metricValue(t, srv, "moonbridge_loop_busy_ratio", second); !ok {
+		t.Error("no moonbridge_loop_busy_ratio for the second loop")
+	}
+	if n, ok := metricValue(t, srv, "moonbridge_loop_moves_total", nil); !ok || n != 0 {
+		t.Errorf("moonbridge_loop_moves_total %v (series %v), want 0", n, ok)
+	}
 }
 
 func TestDataPathSettingsAreChecked(t *testing.T) {
@@ -168,6 +180,7 @@ func TestDataPathSettingsAreChecked(t *testing.T) {
 	}{
 		{Config{DataPathConfig: DataPathConfig{DataPath: "epoll"}}, `data path: "epoll" is not one of auto, loop, goroutines`},
 		{Config{DataPathConfig: DataPathConfig{Loops: -1}}, "loops: must be 0 (one per CPU Go uses) or positive"},
+		{Config{DataPathConfig: DataPathConfig{Placement: "even"}}, `placement: "even" is not one of pack, spread`},
 	} {
 		if err := checkDataPath(c.cfg); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)

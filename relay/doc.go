@@ -23,9 +23,12 @@
 //	            the network's status or login rate (network.go); a full server, status
 //	            while draining: answered; a legacy ping goes on as a status ping, answered
 //	            from the status cache or a backend in its own form
+//	checkAddressBan  a banned client address: the ban's message / the fallback status (banned.go)
 //	matchRoute  the route of host and path, its access rules, the wildcard's capture
 //	admit       the route's connection limit
 //	logIn       the proxy runs the login when the route's auth says so (login.go)
+//	checkPlayerBan   a banned name or UUID: the profile of the proxy's login, else Login Start,
+//	            waited for while the list bans players (banned.go)
 //	seat        a join counts as a player: max_players_per_address, the route's max_players
 //	dial        the route's pool: backends in their balance order, those up by health check,
 //	            [PROXY header] + handshake + buffered bytes in one write; a login may wake a

@@ -26,11 +26,7 @@ func (s *Server) moveAll() int {
 func (s *Server) moveOne(sess *session, done func(sent bool)) bool {
 	duringDrain := s.draining.Load()
 	switch sess.moveOut(s.settings().Transfer, func(sent bool) {
-		if sent {
-			s.transfers.moves.WithLabelValues(transferSent).Inc()
-		} else {
-			s.transfers.moves.WithLabelValues(transferFailed).Inc()
-		}
+		s.countMove(sent)
 		if sent && duringDrain {
 			s.drainMoved.Add(1)
 		}
@@ -126,7 +122,7 @@ func (s *Server) MoveRoute(route string) (RouteMoves, error) {
 	}
 	m := RouteMoves{Route: route}
 	for _, sess := range s.sessionList() {
-		if sess.moves.Load() == nil || sess.route != route { // route is set before moves
+		if sess.moves.Load() == nil || sess.routeName() != route { // routed before it is movable
 			continue
 		}
 		if s.moveOne(sess, func(bool) {}) {

@@ -111,6 +111,7 @@ func (ln *listener) handle(raw net.Conn) {
 		return
 	}
 	conn := newClientConn(raw, release)
+	conn.info.trace = ln.srv.tracer.Start(accepted)
 	defer ln.recoverConn(conn) // a panic closes conn, which gives its limit slots back
 	peer := conn.info.peer.Addr().Unmap()
 	if !ln.srv.settings().TrustedProxies.Contains(peer) {
@@ -134,6 +135,7 @@ func (ln *listener) handle(raw net.Conn) {
 		return
 	}
 	raw.SetReadDeadline(time.Time{})
+	traceAccepted(conn.info, protocol, accepted)
 	ln.dispatch(protocol, conn)
 }
 
@@ -226,6 +228,7 @@ func (ln *listener) refuseCheap(conn *clientConn, reason string, err error) {
 // reportCheap counts a cheap refusal (refusal.go) once per connection, as report does others.
 func (ln *listener) reportCheap(info *connInfo, client netip.AddrPort, reason string, err error) {
 	if info.reported.CompareAndSwap(false, true) {
+		info.refuseTrace(reason, err)
 		ln.srv.cheapRefusal(ln.log, reason, client, err)
 	}
 }
@@ -234,6 +237,7 @@ func (ln *listener) reportCheap(info *connInfo, client netip.AddrPort, reason st
 // follows from it (a TLS handshake failing on a socket the timer closed) is not counted again.
 func (ln *listener) report(info *connInfo, client netip.AddrPort, reason string, err error) {
 	if info.reported.CompareAndSwap(false, true) {
+		info.refuseTrace(reason, err)
 		ln.srv.refusal(ln.log, reason, client, err)
 	}
 }
@@ -259,7 +263,10 @@ func (ln *listener) handshakeTLS(conn *clientConn) {
 	tlsConn := ln.srv.settings().TLS.Wrap(conn)
 	conn.info.tls = tlsConn
 	conn.SetDeadline(conn.info.deadline)
-	if err := tlsConn.HandshakeContext(ln.srv.ctx); err != nil {
+	start := conn.info.trace.Now()
+	err := tlsConn.HandshakeContext(ln.srv.ctx)
+	traceTLS(conn.info, start, err)
+	if err != nil {
 		reason := refusedTLS
 		if errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(conn.info.deadline) {
 			reason = refusedHandshakeTimeout
@@ -404,6 +411,7 @@ func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.Add
 // named after accept is checked against the block list first.
 func (ln *listener) serveWebSocket(protocol string, c *ws.Conn, r *http.Request) {
 	conn := r.Context().Value(connKey{}).(*httpConn)
+	ln.traceUpgrade(conn.info, r)
 	if ln.srv.isBlocked(conn.info.client.Addr()) {
 		ln.reportCheap(conn.info, conn.info.client, refusedBlocked, errBlocked)
 		c.CloseWithCode(ws.ClosePolicyViolation, "")

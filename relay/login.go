@@ -28,7 +28,8 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	ctx, cancel := context.WithCancel(s.srv.ctx)
 	defer cancel()
 	addr := s.info.client.Addr().Unmap()
-	pc := auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn, Network: s.srv.counter.network(addr)}
+	pc := auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn, Network: s.srv.counter.network(addr),
+		SessionServerAsked: s.traceSessionServer()}
 	p, err := cfg.Login(ctx, pc, hs.Protocol, addr.String())
 	var le *auth.LoginError
 	if err != nil {
@@ -46,7 +47,7 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	s.srv.countTransferCookie(p.Cookie)
 	s.login = p
 	s.player.want = false
-	s.player.setName(p.Profile.Name, p.Profile.ID.String())
+	s.player.setName(p.Profile.Name, p.Profile.ID.String(), p.Enc != nil)
 	return nil
 }
 

@@ -133,7 +133,6 @@ func (e *loginEvents) post(ctx context.Context, q queuedEvent) error {
 // name is known (now, or when the up direction brings Login Start).
 func (s *session) loginRelayed(route *Route) {
 	s.srv.events.logins.WithLabelValues(route.Label()).Inc()
-	s.route = route.Label()
 	s.player.whenFound(func() {
 		s.joined.Store(true)
 		s.srv.events.enqueue(s.conf.LoginWebhook, s.loginEvent("join"))
@@ -155,5 +154,5 @@ func (s *session) sendLeave() {
 
 func (s *session) loginEvent(kind string) LoginEvent {
 	return LoginEvent{Event: kind, Name: s.player.name, UUID: s.player.uuid, Address: s.info.client.String(),
-		Route: s.route, Backend: s.line.backend, Time: time.Now().UTC()}
+		Route: s.routeName(), Backend: s.line.backend, Time: time.Now().UTC()}
 }

@@ -24,7 +24,8 @@ var (
 	endedDesc = prometheus.NewDesc("moonbridge_sessions_total",
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
 			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
-			"memory limit), login_refused (a login the proxy ran), client_error, backend_error, shutdown, "+
+			"memory limit), login_refused (a login the proxy ran), banned (a ban: docs/bans.md), kicked (the admin API), "+
+			"client_error, backend_error, shutdown, "+
 			"panic (a bug of the proxy's: moonbridge_session_panics_total).",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
@@ -57,8 +58,13 @@ var (
 			"moving data, and one per WebSocket or TLS client direction for as long as its session runs. "+
 			"Event loops: one per direction whose destination has not taken all of a read yet.", nil, nil)
 	loopSessionsDesc = prometheus.NewDesc("moonbridge_loop_sessions",
-		"Established sessions on each event loop now (relay.loops, docs/tuning.md): a new session "+
-			"goes to the loop with the fewest.", []string{"loop"}, nil)
+		"Established sessions on each event loop now (relay.loops, relay.placement, docs/tuning.md): "+
+			"packed, the first loops carry them and the others stay empty until those are full.", []string{"loop"}, nil)
+	loopBusyDesc = prometheus.NewDesc("moonbridge_loop_busy_ratio",
+		"Share of the last quarter second each event loop spent working rather than waiting "+
+			"(relay.placement pack; a loop at 0.9 or more is full and sessions move off it).", []string{"loop"}, nil)
+	loopMovesDesc = prometheus.NewDesc("moonbridge_loop_moves_total",
+		"Established sessions moved from one event loop to another (relay.placement pack).", nil, nil)
 	attackModeDesc = prometheus.NewDesc("moonbridge_attack_mode",
 		"1 while the attack mode is on (new connections, pings or logins over their thresholds), else 0.", nil, nil)
 	attackActivationsDesc = prometheus.NewDesc("moonbridge_attack_mode_activations_total",
@@ -114,6 +120,10 @@ func outcome(reason error) string {
 		return "server_full"
 	case errors.As(reason, new(*auth.LoginError)):
 		return "login_refused"
+	case errors.As(reason, new(*BannedError)):
+		return "banned"
+	case errors.As(reason, new(*KickedError)):
+		return "kicked"
 	case errors.As(reason, new(*BackendLoginError)):
 		return "backend_error"
 	case errors.As(reason, &side):
@@ -124,7 +134,7 @@ func outcome(reason error) string {
 
 // Describe sends the relay's descriptors.
 func (s *Server) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc} {
+	for _, d := range []*prometheus.Desc{activeDesc, endedDesc, bytesDesc, refusedDesc, deniedDesc, proxyLoginsDesc, buffersDesc, loopSessionsDesc, loopBusyDesc, loopMovesDesc, memoryRefusingDesc, attackModeDesc, attackActivationsDesc, blockedDesc, panicsDesc} {
 		ch <- d
 	}
 	s.backends.Describe(ch)
@@ -193,6 +203,12 @@ func (s *Server) snapshot() []prometheus.Metric {
 	for i, n := range loops.PerLoop {
 		add(loopSessionsDesc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
 	}
+	for i, b := range loops.Busy {
+		add(loopBusyDesc, prometheus.GaugeValue, b, strconv.Itoa(i))
+	}
+	if loops.Busy != nil {
+		add(loopMovesDesc, prometheus.CounterValue, float64(loops.Moves))
+	}
 	add(panicsDesc, prometheus.CounterValue, float64(s.panics.Load()), "goroutine")
 	add(panicsDesc, prometheus.CounterValue, float64(loops.Panics), "loop")
 	add(memoryRefusingDesc, prometheus.GaugeValue, s.mem.refusingValue())
@@ -231,6 +247,13 @@ func (m *meters) start(read func() (up, down int64)) {
 	m.mu.Lock()
 	m.read = read
 	m.mu.Unlock()
+}
+
+// started says whether the session relays (a backend took it).
+func (m *meters) started() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.read != nil
 }
 
 // relayed is what the session has moved so far, each way.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"net"
 
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
 )
@@ -45,6 +46,7 @@ func (s *session) readHello(o *opening) bool {
 	if o.hs.NextState == mc.NextTransfer {
 		o.hs = s.transferLogin(o.hs)
 	}
+	s.traceHello(o.hs)
 	s.player.want, s.player.protocol = o.hs.NextState == mc.NextLogin, o.hs.Protocol
 	if o.hs.NextState == mc.NextStatus && s.srv.draining.Load() {
 		s.abort(s.fallback().Serve(o.r, o.hello, s.sendAnswer))
@@ -57,6 +59,7 @@ func (s *session) readHello(o *opening) bool {
 // matchRoute finds the route of the hello's host and the request path, checks its access rules
 // and takes the part of the host its wildcard matched; the fallback answers otherwise.
 func (s *session) matchRoute(o *opening) bool {
+	defer s.traceRoute(o, s.info.trace.Now())
 	route, ok := s.conf.router.Match(o.hs.Host, s.path)
 	if !ok {
 		s.line.answered = "fallback"
@@ -76,6 +79,8 @@ func (s *session) matchRoute(o *opening) bool {
 		return false
 	}
 	o.route, o.capture = route, capture
+	label := route.Label()
+	s.routeLabel.Store(&label)
 	return true
 }
 
@@ -99,6 +104,7 @@ func (s *session) logIn(o *opening) bool {
 	if !o.ranLogin {
 		return true
 	}
+	defer s.traceStep(tracing.StepLogin, s.info.trace.Now())
 	if err := s.runLogin(o.r, o.hs, o.route.Login); err != nil {
 		s.abort(err)
 		return false
@@ -119,6 +125,7 @@ func (s *session) dial(o *opening) (net.Conn, bool) {
 		s.answerStatus(o.r, o.hello, o.route, o.capture)
 		return nil, false
 	}
+	defer s.traceDial(o, s.info.trace.Now())
 	var buffered int
 	o.first, buffered = s.firstBytes(o.r, o.hs, o.route)
 	req := s.dialRequest(o.capture, o.first)

@@ -18,22 +18,34 @@ type playerName struct {
 	name     string
 	uuid     string // "" when the version sends none
 	found    func() // runs once when the name is found after whenFound set it; on the data path
-	// known is name for readers off the data path (a drain's transfer cookie): set with it.
-	known atomic.Pointer[string]
+	// known is name and uuid for readers off the data path (a drain's transfer cookie, the
+	// sessions API): set with them.
+	known atomic.Pointer[knownPlayer]
 }
 
-// setName records the player's name and UUID, for the data path and for known.
-func (p *playerName) setName(name, uuid string) {
+type knownPlayer struct {
+	name, uuid string
+	online     bool
+}
+
+// setName records the player's name and UUID, for the data path and for known; online: the
+// session server vouched for them (else the client's Login Start says them).
+func (p *playerName) setName(name, uuid string, online bool) {
 	p.name, p.uuid = name, uuid
-	p.known.Store(&name)
+	p.known.Store(&knownPlayer{name: name, uuid: uuid, online: online})
 }
 
 // knownName is the name as far as it is known now, from any goroutine; "" while not known.
 func (p *playerName) knownName() string {
-	if n := p.known.Load(); n != nil {
-		return *n
+	return p.knownPlayer().name
+}
+
+// knownPlayer is the player as far as it is known now, from any goroutine.
+func (p *playerName) knownPlayer() knownPlayer {
+	if k := p.known.Load(); k != nil {
+		return *k
 	}
-	return ""
+	return knownPlayer{}
 }
 
 func (p *playerName) feed(b []byte) {
@@ -53,7 +65,7 @@ func (p *playerName) feed(b []byte) {
 	if ls.HasUUID {
 		uuid = mc.UUIDString(ls.UUID)
 	}
-	p.setName(ls.Name, uuid)
+	p.setName(ls.Name, uuid, false)
 	if p.found != nil {
 		p.found()
 	}

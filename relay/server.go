@@ -12,9 +12,11 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/internal/enum"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/relay/bans"
 	"github.com/moonbridge/moonbridge/relay/clientaddr"
 	"github.com/moonbridge/moonbridge/relay/pool"
 	"github.com/moonbridge/moonbridge/ws"
@@ -65,9 +67,15 @@ type Config struct {
 	RestartingMOTD string
 	// Transfer moves the players a drain can move to a live instance (transfer.go); zero: none.
 	Transfer Transfer
+	// Bans refuses players by name, UUID or address before any backend is dialled (banned.go);
+	// nil: a list of the server's own, empty. Read at New: a Reload keeps the list, whose
+	// contents its owner changes (cmd/moonbridge: the bans file and the admin API).
+	Bans *bans.List
 	// DataPathConfig says what relays established sessions; it is read at Start, and a Reload
 	// does not change it (datapath.go).
 	DataPathConfig
+	// Tracer traces joins (tracing.go); nil: off. Read at New; a Reload does not change it.
+	Tracer *tracing.Tracer
 	// Listen binds a listener's configured address; nil: net.Listen("tcp", addr). cmd/moonbridge
 	// gives one that takes the sockets an upgrade handed over. Read by New; a Reload keeps it.
 	Listen func(addr string) (net.Listener, error)
@@ -92,6 +100,8 @@ type Server struct {
 	transfers transferMetrics // what drains moved, and the transfer logins that came in
 	wsModes   wsModeMetrics   // upgrades that used early data and the raw stream
 	panics    atomic.Uint64   // sessions a panic ended on their goroutines (panics.go)
+	bans      *bans.List      // who is refused before any dial (banned.go)
+	lastID    atomic.Uint64   // the last session id given (sessions.go)
 
 	cookiesSeen *cookieSeen // transfer cookies believed here: every route's checker, across reloads
 
@@ -115,6 +125,7 @@ type Server struct {
 	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
 	engine *loop.Engine                            // the event loops established sessions run on; nil: goroutines (datapath.go)
+	tracer *tracing.Tracer                         // joins' traces (tracing.go); nil: off
 	bind   func(addr string) (net.Listener, error) // Config.Listen
 	// unslotted counts connections accepted whose goroutine has not yet taken (or been refused)
 	// a slot of the total: with counter.total, every client connection open (upgrade.go).
@@ -136,7 +147,12 @@ func New(cfg Config) (*Server, error) {
 		backends: pool.NewMetrics(), events: newLoginEvents(), meter: auth.NewMeter(cfg.LoginMeter, cfg.Logger),
 		transfers: newTransferMetrics(),
 		wsModes:   newWSModeMetrics(),
+		bans:      cfg.Bans,
+		tracer:    cfg.Tracer,
 		bind:      cfg.Listen,
+	}
+	if s.bans == nil {
+		s.bans = bans.NewList()
 	}
 	if s.bind == nil {
 		s.bind = func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
@@ -230,6 +246,7 @@ func (s *Server) track(sess *session) bool {
 	if s.ctx.Err() != nil {
 		return false
 	}
+	sess.id = s.lastID.Add(1)
 	s.sessions[sess] = struct{}{}
 	s.live.Add(1) // under mu, before Close can reach live.Wait
 	return true

@@ -33,10 +33,12 @@ type session struct {
 	end      pipe.End   // why the session ended; closes the player and the backend
 	conf     *settings  // the settings when the session started; a reload does not change them
 	player   playerName // the name from Login Start, for the end line
-	// route names where a login went, for its events (its backend is line.backend); joined: its
-	// join was sent.
-	route  string
-	joined atomic.Bool
+	// id names the session in the admin API (sessions.go); routeLabel is its route's label
+	// once routed (routeName), for its login events (its backend is line.backend) and for
+	// readers off the session's goroutine. joined: its join was sent.
+	id         uint64
+	routeLabel atomic.Pointer[string]
+	joined     atomic.Bool
 	// cleanEnd is the side whose clean end (EOF) came first, for the end line of a session
 	// that ended without an error: "backend" or "client".
 	cleanEnd atomic.Value
@@ -93,7 +95,8 @@ func (s *session) run() (onLoop bool) {
 		}
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
-	if !s.readHello(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) || !s.seat(o) {
+	if !s.readHello(o) || !s.checkAddressBan(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) ||
+		!s.checkPlayerBan(o) || !s.seat(o) {
 		return false
 	}
 	backend, ok := s.dial(o)
@@ -106,6 +109,7 @@ func (s *session) run() (onLoop bool) {
 // closeAndLog ends a session that did not go to an event loop: both sides close, the end line
 // is written, and the login's cipher freed (both pumps have returned).
 func (s *session) closeAndLog() {
+	s.traceEnd()
 	s.end.Close()
 	s.endMoves()
 	if !s.quiet {
@@ -154,6 +158,7 @@ func (s *session) answer(r *bufio.Reader, hello mc.Hello, a mc.Answer, cause err
 // relay hands the session to an event loop (onLoop) or runs both pumps until both directions
 // are done; sent is what the backend already got.
 func (s *session) relay(backend net.Conn, sent int64) (onLoop bool) {
+	s.traceRelayed()
 	s.down.SetReadDeadline(time.Time{})
 	s.line.relayed = true
 	s.end.AddSocket(func(error) { backend.Close() })

@@ -99,13 +99,20 @@ func (s *session) moveOut(t Transfer, done func(sent bool)) moveOutcome {
 		return moveNotMovable
 	}
 	host, port, ok := s.transferTarget(t, moves.joinHost)
-	switch {
-	case !ok:
+	if !ok {
 		return moveNotMovable
-	case !moves.asked.CompareAndSwap(false, true):
+	}
+	return s.transferTo(moves, host, port, t.Cookies, done)
+}
+
+// transferTo sends the player a Store Cookie (when cookies sign one) and a Transfer to
+// host:port, once per session; done runs once the packets went out or could not (moveAsked
+// only).
+func (s *session) transferTo(moves *sessionMoves, host string, port uint16, cookies *TransferCookies, done func(sent bool)) moveOutcome {
+	if !moves.asked.CompareAndSwap(false, true) {
 		return moveAlready
 	}
-	cookie := t.Cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
+	cookie := cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
 	moves.send(func(tr *play.Tracker) []byte {
 		var b []byte

@@ -7,8 +7,8 @@
 #            the client bridge in), libasan, and deb-src entries in apt's sources as root
 #            (obtain.sh downloads BoringSSL's Debian source package when the cache has no
 #            build). Go 1.26 must be on PATH already.
-#   browser  make test: chromium (about 356 MB), in which the relay's landing page test loads
-#            the page headless; build and run do not need it.
+#   browser  make test: chromium (about 356 MB), in which the relay's landing page test and
+#            the admin dashboard's tests load their pages headless; build and run do not need it.
 #   dist     make dist and dist-check (make dist-deps): the aarch64 cross compilers, qemu-user,
 #            zip, unzip, dpkg, rpm and ruby (rpm so dist-check can read the .rpm, ruby so it can
 #            check the Homebrew formula; nfpm needs neither), ca-certificates (its bundle goes

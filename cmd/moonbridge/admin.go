@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/dashboard"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
 )
 
@@ -22,17 +23,20 @@ type adminSource interface {
 	healthSource
 	blockListSource
 	routeMover
+	dashboard.Source
+	sessionSource
 }
 
 // startAdmin serves Prometheus metrics on /metrics, the health answers (health.go), the block
-// list (blocklist.go) and transfers (transferadmin.go), when cfg.Listen is set: the relay's
-// series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the Go
-// runtime's and the process's, from a registry of this run's own; Go's profiles under
+// list (blocklist.go), transfers (transferadmin.go), the bans (bansapi.go, over store), the
+// sessions (sessionsapi.go) and the dashboard (dashboard.go), when cfg.Listen is set: the
+// relay's series (sessions, bytes, refusals; see relay/metrics.go) and serve's own beside the
+// Go runtime's and the process's, from a registry of this run's own; Go's profiles under
 // /debug/pprof/ when cfg.Pprof is; and the routes API over book (routebook.API) when
 // cfg.RoutesAPI is on. Every path is behind adminGuard (hosts, cross-origin requests, the
 // token) and the bounds of adminconn.go (connections, timeouts, header size). Its socket comes
 // from sock (one an upgrade handed over, or bound now).
-func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, sock *sockets, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, sock *sockets, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -59,7 +63,11 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, sock *s
 	handleHealth(mux, src)
 	handleBlockList(mux, src, log)
 	handleTransfer(mux, src, log)
-	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer"
+	audit := adminAudit{log: log, token: cfg.TokenPath() != ""}
+	handleBans(mux, store, src, audit)
+	handleSessions(mux, src, store, audit)
+	stopDashboard := handleDashboard(mux, src, cfg)
+	paths := "/metrics, /livez, /readyz, /healthz, /blocklist, /transfer, /bans, /sessions, /dashboard"
 	if cfg.Pprof {
 		handlePprof(mux)
 		paths += ", /debug/pprof/"
@@ -80,6 +88,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, sock *s
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		server.Shutdown(ctx)
+		stopDashboard()
 	}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -20,8 +21,10 @@ import (
 //     sends its own name, so its requests go no further. A request without Host (HTTP/1.0)
 //     comes from no browser and passes.
 //   - 403, a state-changing request a browser marks cross-origin (Sec-Fetch-Site, Origin).
-//   - 401, a state-changing request (any method but GET and HEAD) without the bearer token of
-//     the admin token file, when there is one; 503 while that file cannot be read.
+//   - 401, a state-changing request (any method but GET and HEAD), or a read of what names
+//     players and their addresses (privateReads: the sessions and the bans), without the
+//     bearer token of the admin token file, when there is one; 503 while that file cannot be
+//     read.
 type adminGuard struct {
 	tokenFile string          // config.Admin.TokenPath(); "" for none
 	hosts     map[string]bool // admin.allowed_hosts, lower-case, without a final dot
@@ -85,13 +88,27 @@ func addrOf(a net.Addr) netip.Addr {
 	return addr.Unmap()
 }
 
-// requireToken lets a state-changing request through only with the token (when there is one).
+// privateReads are the paths (and the paths under them) whose reads need the token too: they
+// name players and their addresses.
+var privateReads = []string{"/sessions", "/bans"}
+
+// needsToken says whether r needs the token (when there is one): a change, or a private read.
+func needsToken(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return true
+	}
+	return slices.ContainsFunc(privateReads, func(p string) bool {
+		return r.URL.Path == p || strings.HasPrefix(r.URL.Path, p+"/")
+	})
+}
+
+// requireToken lets a request that needsToken through only with the token (when there is one).
 func (g adminGuard) requireToken(next http.Handler) http.Handler {
 	if g.tokenFile == "" {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if !needsToken(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -103,7 +120,7 @@ func (g adminGuard) requireToken(next http.Handler) http.Handler {
 		}
 		if !config.CarriesToken(r, want) {
 			g.log.Warn().Str("method", r.Method).Str("path", r.URL.Path).Str("from", r.RemoteAddr).
-				Msg("admin endpoint: a state-changing request without the token refused")
+				Msg("admin endpoint: a request without the token refused")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="moonbridge admin"`)
 			http.Error(w, "this needs the token of admin.token_file: Authorization: Bearer TOKEN", http.StatusUnauthorized)
 			return

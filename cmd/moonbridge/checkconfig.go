@@ -34,9 +34,13 @@ func runCheckConfig(args []string, stdout, stderr io.Writer) error {
 }
 
 // prepareAsServe builds what serve would from cfg, binding nothing, and lets it go: the
-// certificates and favicon must load and the relay accept its settings.
+// certificates, favicon and bans file must load and the relay accept its settings.
 func prepareAsServe(cfg config.Config) error {
-	srv, tlsServer, err := newRelay(cfg, nil, nil, zerolog.Nop())
+	store, err := openBans(cfg.BansFile, zerolog.Nop())
+	if err != nil {
+		return err
+	}
+	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

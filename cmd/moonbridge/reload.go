@@ -22,6 +22,7 @@ type configReloader struct {
 	reread  func() (config.Config, error)
 	srv     *relay.Server
 	book    *routebook.Book
+	bans    *banStore // read again at each SIGHUP, whether or not the config file loads
 	log     zerolog.Logger
 	reloads *prometheus.CounterVec // moonbridge_config_reloads_total{result}
 
@@ -44,6 +45,7 @@ func newReloadCounter() *prometheus.CounterVec {
 func (r *configReloader) reload() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer func() { r.bans.reload(r.current.BansFile) }()
 	if err := r.apply(); err != nil {
 		r.reloads.WithLabelValues("failed").Inc()
 		r.log.Error().Err(err).Msg("SIGHUP: configuration not reloaded; keeping the running one")
@@ -149,9 +151,10 @@ func (r *configReloader) logChanges(next config.Config, listeners relay.Listener
 
 // notReloaded are the top-level keys a reload does not apply: the logger, the admin endpoint,
 // the memory profile and limit (process-wide: buffer pools, Go's memory limit), the relay's
-// data path (its event loops) and the discovery sources (their watches) are set once (a reload
-// does apply discovery.docker.endpoint to wake.container); client is not serve's.
-var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true}
+// data path (its event loops), the discovery sources (their watches) and tracing (its exporter)
+// are set once (a reload does apply discovery.docker.endpoint to wake.container); client is not
+// serve's.
+var notReloaded = map[string]bool{"log": true, "admin": true, "memory": true, "relay": true, "discovery": true, "tracing": true}
 
 // changedKeys lists the top-level keys whose values differ, and those among them that take a
 // restart.

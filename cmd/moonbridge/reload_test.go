@@ -33,7 +33,11 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 		t.Fatal(err)
 	}
 	book := routebook.New(log, nil, nil)
-	srv, tlsServer, err := newRelay(cfg, book, nil, log)
+	store, err := openBans(cfg.BansFile, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, tlsServer, err := newRelay(cfg, book, store.list, nil, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +45,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 		t.Fatal(err)
 	}
 	book.Attach(srv)
-	r := &configReloader{reread: next, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	r := &configReloader{reread: next, srv: srv, book: book, bans: store, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	t.Cleanup(func() { srv.Close(); r.close() })
 	return r, &logs
 }

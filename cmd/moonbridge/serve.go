@@ -11,7 +11,9 @@ import (
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
 	"github.com/moonbridge/moonbridge/cmd/internal/routebook"
+	"github.com/moonbridge/moonbridge/internal/tracing"
 	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/bans"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
@@ -43,11 +45,14 @@ type process struct {
 
 // newRelay builds the relay and its TLS server (nil without wss) from cfg without binding a
 // port: certificates and favicon are read, routes and listeners checked. check-config runs it
-// too, so that it refuses what serve refuses. listen binds the listeners (nil: net.Listen). With a book, the relay serves the book's merge
-// of the file's routes with its others (nil: the file's alone). The caller closes the TLS
-// server.
-func newRelay(cfg config.Config, book *routebook.Book, listen func(string) (net.Listener, error), log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
+// too, so that it refuses what serve refuses. With a book, the relay serves the book's merge
+// of the file's routes with its others (nil: the file's alone); list is the bans it checks
+// (nil: none); tracer traces its joins (nil: off); listen binds the listeners (nil:
+// net.Listen). The caller closes the TLS server.
+func newRelay(cfg config.Config, book *routebook.Book, list *bans.List, tracer *tracing.Tracer, listen func(string) (net.Listener, error), log zerolog.Logger) (*relay.Server, *tlsChoice, error) {
 	relayCfg, tlsServer, err := relayConfig(cfg, log)
+	relayCfg.Bans = list
+	relayCfg.Tracer = tracer
 	relayCfg.Listen = listen
 	if err == nil && book != nil {
 		err = book.Begin(cfg, &relayCfg)
@@ -83,12 +88,21 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		return err
 	}
 	book := routebook.New(log, stored, routebook.StateWriter(cfg.Admin.RoutesAPI))
-	srv, tlsServer, err := newRelay(cfg, book, proc.sockets.relayListen, log)
+	store, err := openBans(cfg.BansFile, log)
+	if err != nil {
+		return err
+	}
+	tracer, err := startTracing(cfg.Tracing, log)
+	if err != nil {
+		return err
+	}
+	defer stopTracing(tracer, cfg.Tracing, log) // after the relay has closed: its last joins go too
+	srv, tlsServer, err := newRelay(cfg, book, store.list, tracer, proc.sockets.relayListen, log)
 	if err != nil {
 		return err
 	}
 	setBufferProfile(cfg.Memory)
-	reloads := &configReloader{reread: reread, srv: srv, book: book, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
+	reloads := &configReloader{reread: reread, srv: srv, book: book, bans: store, log: log, reloads: newReloadCounter(), current: cfg, tls: tlsServer}
 	defer reloads.close()
 	// The book holds what a source finds before the relay runs and serves it on attach.
 	stopKube, err := startKubeDiscovery(cfg, book, log)
@@ -104,7 +118,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 	defer startDockerDiscovery(cfg.Discovery.Docker, book, log)()
 
 	routebook.LogAPIStart(log, cfg.Admin.RoutesAPI, len(stored))
-	stopAdmin, err := startAdmin(cfg.Admin, srv, book, proc.sockets, log, srv, reloads.reloads, book.Gauge())
+	stopAdmin, err := startAdmin(cfg.Admin, srv, book, store, proc.sockets, log, withTracer(tracer, srv, reloads.reloads, book.Gauge(), store.list)...)
 	if err != nil {
 		srv.Close()
 		return err

@@ -33,7 +33,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tlsProvider, "tls-provider", "", "TLS provider: auto, boringssl or go (default auto)")
 	fs.StringVar(&f.tlsRecords, "tls-record-layer", "", "BoringSSL's TLS 1.3 record layer: boringssl-ssl or aead (default boringssl-ssl)")
 	fs.StringVar(&f.wsPath, "ws-path", "", "WebSocket `path` (default /mc)")
-	fs.StringVar(&f.admin, "admin", "", "admin endpoint `ADDR`: metrics, health, block list, transfers (default off; off loopback it needs admin.token_file)")
+	fs.StringVar(&f.admin, "admin", "", "admin endpoint `ADDR`: metrics, health, block list, transfers, dashboard (default off; off loopback it needs admin.token_file)")
 	fs.StringVar(&f.memProfile, "memory-profile", "", "memory profile: throughput (default: buffers stay pooled) or low (small pools, memory given back after bursts and when idle)")
 }
 

@@ -81,6 +81,9 @@ type PlayerConn struct {
 	// Network is the client's network as the relay counts it (an IPv4 /24, an IPv6 /64 at the
 	// defaults): the login meter is fair between networks. The zero Prefix is none.
 	Network netip.Prefix
+	// SessionServerAsked, when set, is told when the hasJoined request started and how it
+	// ended (the relay's trace of the join); nil: nothing is timed.
+	SessionServerAsked func(start time.Time, err error)
 }
 
 // Login runs the login of a player whose handshake named protocol, from Login Start to a
@@ -234,7 +237,7 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	if err != nil {
 		return p.refuseByMeter(pc, err)
 	}
-	profile, err := c.Sessions.HasJoined(ctx, p.Start.Name, hash, ip)
+	profile, err := c.hasJoined(ctx, pc, p.Start.Name, hash, ip)
 	meter.Observe(ticket, err)
 	switch {
 	case errors.Is(err, ErrNotAuthenticated):
@@ -247,6 +250,17 @@ func (c *Config) verify(ctx context.Context, pc PlayerConn, p *Player, hash stri
 	}
 	p.Profile = profile
 	return nil
+}
+
+// hasJoined asks the session server, and tells pc.SessionServerAsked when it is set.
+func (c *Config) hasJoined(ctx context.Context, pc PlayerConn, name, hash, ip string) (Profile, error) {
+	if pc.SessionServerAsked == nil {
+		return c.Sessions.HasJoined(ctx, name, hash, ip)
+	}
+	start := time.Now()
+	profile, err := c.Sessions.HasJoined(ctx, name, hash, ip)
+	pc.SessionServerAsked(start, err)
+	return profile, err
 }
 
 // refuseByMeter tells the player why the login meter gave no turn: the proxy is shutting down,

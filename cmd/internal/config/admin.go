@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// Admin is the HTTP endpoint for metrics, health, the block list, transfers and the routes API
-// (cmd/moonbridge/admin.go); empty Listen turns it off. Pprof adds Go's profiles under
+// Admin is the HTTP endpoint for metrics, health, the block list, transfers, the dashboard and
+// the routes API (cmd/moonbridge/admin.go); empty Listen turns it off. Pprof adds Go's profiles under
 // /debug/pprof/ (off by default: a profile can be asked for at any time and costs CPU while it
 // runs). RoutesAPI adds the routes API (routesapi.go, served by cmd/internal/routebook), off by
 // default.

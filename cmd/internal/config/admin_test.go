@@ -102,3 +102,12 @@ func TestAdminWithBounds(t *testing.T) {
 		t.Errorf("WithBounds: %+v", got)
 	}
 }
+
+func TestBansFileNameSaysItsFormat(t *testing.T) {
+	for path, ok := range map[string]bool{"": true, "/etc/moonbridge/bans.yaml": true, "bans.yml": true, "bans.JSON": true,
+		"bans.txt": false, "bans": false, "bans.yaml.bak": false} {
+		if errs := validateBansFile(path); (len(errs) == 0) != ok {
+			t.Errorf("bans_file %q: %v", path, errs)
+		}
+	}
+}

@@ -31,17 +31,21 @@ type Config struct {
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
-	ClientIPHeaders []string             `yaml:"client_ip_headers"`
-	Access          Access               `yaml:"access"`
-	Limits          relay.Limits         `yaml:"limits"`
-	Defence         relay.Defence        `yaml:"defence"`
-	Memory          Memory               `yaml:"memory"`
-	Relay           relay.DataPathConfig `yaml:"relay"`
-	Fallback        Fallback             `yaml:"fallback"`
-	Shutdown        Shutdown             `yaml:"shutdown"`
-	Upgrade         Upgrade              `yaml:"upgrade"`
-	Client          Client               `yaml:"client"`
-	Login           Login                `yaml:"login"`
+	ClientIPHeaders []string      `yaml:"client_ip_headers"`
+	Access          Access        `yaml:"access"`
+	Limits          relay.Limits  `yaml:"limits"`
+	Defence         relay.Defence `yaml:"defence"`
+	// BansFile holds the bans by name, UUID and address (docs/bans.md): YAML (.yaml, .yml) or
+	// JSON (.json), read at start and on SIGHUP, rewritten whole by the admin API's changes;
+	// "": the API's bans are kept in memory only.
+	BansFile string               `yaml:"bans_file"`
+	Memory   Memory               `yaml:"memory"`
+	Relay    relay.DataPathConfig `yaml:"relay"`
+	Fallback Fallback             `yaml:"fallback"`
+	Shutdown Shutdown             `yaml:"shutdown"`
+	Upgrade  Upgrade              `yaml:"upgrade"`
+	Client   Client               `yaml:"client"`
+	Login    Login                `yaml:"login"`
 
 	// ForwardSecret, when its value is set, is a header without which a trusted proxy's
 	// client_ip_headers are not believed (forwardsecret.go).
@@ -52,6 +56,8 @@ type Config struct {
 	LandingPage relay.LandingPage `yaml:"landing_page"`
 	// Discovery finds routes outside this file, validated and served as the file's are.
 	Discovery Discovery `yaml:"discovery"`
+	// Tracing exports traces of joins to an OpenTelemetry collector (tracing.go); off by default.
+	Tracing Tracing `yaml:"tracing"`
 }
 
 // Discovery holds the sources of routes beside the file, each in its own file.
@@ -240,5 +246,6 @@ func Default() Config {
 		Upgrade:   Upgrade{Timeout: 30 * time.Second, Stay: 10 * time.Minute},
 		Client:    defaultClient(),
 		Discovery: Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
+		Tracing:   defaultTracing(),
 	}
 }

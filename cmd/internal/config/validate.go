@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,12 +66,14 @@ func (c Config) Validate() error {
 	errs = append(errs, validateLimits(c.Limits)...)
 	errs = append(errs, validateAttackMode(c.Defence.AttackMode)...)
 	errs = append(errs, validateBlock(c.Defence.Block)...)
+	errs = append(errs, validateBansFile(c.BansFile)...)
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, readableFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
 	errs = append(errs, c.Upgrade.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
+	errs = append(errs, c.Tracing.validate()...)
 	return errors.Join(errs...)
 }
 
@@ -499,4 +502,16 @@ const MinTransferSecretLength = MinAPITokenLength
 func ReadTransferSecret(path string) ([]byte, error) {
 	secret, err := readSecretFile(path, "secret", MinTransferSecretLength, func(s string) string { return strings.TrimRight(s, "\r\n") })
 	return []byte(secret), err
+}
+
+// validateBansFile: the bans file's name says its format (the admin API writes it back in it).
+func validateBansFile(path string) []error {
+	if path == "" {
+		return nil
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return nil
+	}
+	return []error{invalid("bans_file", "%q: the name must end in .yaml, .yml or .json, which says its format", path)}
 }

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/internal/atomicfile"
 )
 
 // The routes API's state file (admin.routes_api.state_file): the API's routes as a routes:
@@ -43,45 +42,15 @@ func StateWriter(api config.RoutesAPI) func([]config.Route) error {
 	return func(routes []config.Route) error { return saveAPIRoutes(api.StateFile, routes) }
 }
 
-// saveAPIRoutes writes routes to path whole: a new file beside it, synced, then renamed over
-// it, so that a crash leaves the old file or the new one, never half of one.
+// saveAPIRoutes writes routes to path whole (atomicfile), so that a crash leaves the old file
+// or the new one, never half of one.
 func saveAPIRoutes(path string, routes []config.Route) error {
 	text, err := config.MarshalRoutes(routes)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("state file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, there is nothing by that name to remove
-	_, err = tmp.Write(append([]byte("# The routes API's routes (admin.routes_api.state_file), written by moonbridge.\n"), text...))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("state file: %w", err)
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir makes a rename in dir durable. Windows cannot open a directory to sync it.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("state file: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	header := []byte("# The routes API's routes (admin.routes_api.state_file), written by moonbridge.\n")
+	if err := atomicfile.Write(path, append(header, text...)); err != nil {
 		return fmt.Errorf("state file: %w", err)
 	}
 	return nil

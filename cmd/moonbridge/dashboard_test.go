@@ -1,0 +1,160 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/cmd/internal/dashboard"
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/routes"
+)
+
+// injectedName is a route name that would run script if the page put it in as HTML.
+const injectedName = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>`
+
+// dashboardConfig serves Minecraft with two routes: injectedName to a live backend (the host
+// play names), and "creative" to a closed port that its health check soon takes out; the
+// admin port has testToken, and the graphs sample every 100 ms.
+func dashboardConfig(t *testing.T) config.Config {
+	saved := dashboardSampling
+	dashboardSampling = dashboard.Sampling{Every: 100 * time.Millisecond, Points: 50}
+	t.Cleanup(func() { dashboardSampling = saved })
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	writeFile(t, tokenFile, []byte(testToken))
+	cfg := config.Default()
+	cfg.Listeners = []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}}
+	cfg.Routes = []routes.Route{
+		{Name: injectedName, Hosts: []string{"localhost"}, Backends: []string{taggedBackend(t, 'L')}},
+		{Name: "creative", Hosts: []string{"creative.example.net"}, Backends: []string{testutil.ClosedPort(t)},
+			HealthCheck: routes.HealthCheck{Mode: routes.HealthTCP, Interval: 50 * time.Millisecond, Fall: 1}},
+	}
+	cfg.Admin.Listen, cfg.Admin.TokenFile = "127.0.0.1:0", tokenFile
+	return cfg
+}
+
+// blockAddress gets from's address on the proxy's block list: garbage, as often as the
+// default block needs.
+func blockAddress(t *testing.T, from, addr string) {
+	t.Helper()
+	for range relay.DefaultBlock().After {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		conn, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n"))
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		conn.Read(make([]byte, 1)) // until the proxy closes it
+		conn.Close()
+	}
+}
+
+// The dashboard in a real browser, against serve with two players: it shows the routes (a
+// route name with HTML in it as text, not run), the players, a backend its check took out,
+// the graphs and the block list; the panels whose API this proxy lacks say so; clearing the
+// block list is refused without the token, with the page saying why, and works with it.
+func TestDashboardInChromium(t *testing.T) {
+	logs, _ := stoppableServe(t, dashboardConfig(t))
+	addr, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
+	for _, what := range []string{"one", "two"} {
+		conn, _ := play(t, addr)
+		echoes(t, conn, what)
+	}
+	blockAddress(t, "127.0.0.3", addr)
+
+	b := startChromium(t)
+	b.navigate(admin + "/dashboard")
+	b.waitFor("the routes", `document.querySelectorAll('#panel-routes tr[data-route]').length === 2`)
+	b.waitFor("the dead backend out", `document.querySelector('#panel-routes tr[data-route="creative"] li[data-state="down"]')`)
+	b.waitFor("both graphs", `document.querySelector('svg[data-graph="players"]') && document.querySelector('svg[data-graph="bandwidth"]')`)
+	b.waitFor("a blocked address", `document.querySelector('[data-card="Blocked"] .value').textContent === '1'`)
+	var labels []string
+	b.eval(`[...document.querySelectorAll('#panel-routes .route-label')].map(td => td.textContent)`, &labels)
+	if len(labels) != 2 || labels[0] != injectedName || labels[1] != "creative" {
+		t.Errorf("route labels %q, want the injected name as text, then creative", labels)
+	}
+	if players := b.text(`document.querySelector('#panel-routes tr[data-route] .players').textContent`); players != "2" {
+		t.Errorf("players on the first route: %q, want 2", players)
+	}
+	if card := b.text(`document.querySelector('[data-card="Players"] .value').textContent`); card != "2" {
+		t.Errorf("the players card says %q, want 2", card)
+	}
+	if ran := b.text(`String(window.pwned) + document.querySelectorAll('main img, main script').length`); ran != "undefined0" {
+		t.Errorf("the route name's HTML ran or became elements: %q", ran)
+	}
+	for _, panel := range []string{"sessions", "bans", "maintenance"} {
+		b.waitFor("the "+panel+" panel not available", `document.querySelector('#panel-`+panel+` .status').textContent === 'not available on this proxy'`)
+	}
+	if notice := b.text(`document.getElementById('notice').textContent`); notice != "" {
+		t.Errorf("before any action the page says %q", notice)
+	}
+	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard.png"))
+
+	b.eval(`document.getElementById('blocklist-clear').click()`, nil)
+	b.waitFor("the refusal", `document.getElementById('notice').textContent.includes('refused: this needs the admin token (401)')`)
+	if n := blockedCount(t, admin); n != 1 {
+		t.Fatalf("after a clear without the token the block list holds %d, want 1", n)
+	}
+	useToken(b, "not-the-token")
+	b.waitFor("the wrong token turned down", `document.getElementById('notice').textContent.startsWith('token not accepted')`)
+	useToken(b, testToken)
+	b.waitFor("the token taken", `document.getElementById('notice').textContent === 'token accepted'`)
+	b.waitFor("the blocked network listed", `document.querySelector('#panel-blocklist li')?.textContent.startsWith('127.0.0.3/32 until')`)
+	b.eval(`document.getElementById('blocklist-clear').click()`, nil)
+	b.waitFor("the clear done", `document.getElementById('notice').textContent === 'block list cleared: 1 address'`)
+	if n := blockedCount(t, admin); n != 0 {
+		t.Errorf("after a clear with the token the block list holds %d, want 0", n)
+	}
+	b.waitFor("no address blocked", `document.querySelector('[data-card="Blocked"] .value').textContent === '0'`)
+	if kept := b.text(`sessionStorage.getItem('moonbridge.admin.token') + '|' + localStorage.length + '|' + document.cookie`); kept != testToken+"|0|" {
+		t.Errorf("the token is kept as %q, want in sessionStorage only", kept)
+	}
+	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-token.png"))
+}
+
+// useToken types token into the page's token field and submits it.
+func useToken(b *browser, token string) {
+	b.t.Helper()
+	b.eval(`document.getElementById('token-input').value = `+jsString(token)+`; document.getElementById('token-use').click()`, nil)
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// blockedCount is how many networks GET /blocklist lists.
+func blockedCount(t *testing.T, admin string) int {
+	t.Helper()
+	return strings.Count(httpGet(t, admin+"/blocklist"), `"network"`)
+}
+
+// The page and its files carry a Content-Security-Policy without inline script and deny
+// framing; the state holds counts and no player address.
+func TestDashboardHeadersAndState(t *testing.T) {
+	logs, _ := stoppableServe(t, dashboardConfig(t))
+	addr, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
+	conn, _ := play(t, addr)
+	for _, path := range []string{"/dashboard", "/dashboard/", "/dashboard/assets/app.js", "/dashboard/state"} {
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(admin + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp := resp.Header.Get("Content-Security-Policy")
+		if resp.StatusCode != 200 || !strings.Contains(csp, "script-src 'self';") || strings.Contains(csp, "unsafe-inline") ||
+			!strings.Contains(csp, "frame-ancestors 'none'") || resp.Header.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: %s, CSP %q, X-Frame-Options %q", path, resp.Status, csp, resp.Header.Get("X-Frame-Options"))
+		}
+	}
+	state := httpGet(t, admin+"/dashboard/state")
+	if player := conn.LocalAddr().(*net.TCPAddr).AddrPort().String(); strings.Contains(state, player) || !strings.Contains(state, `"players":1`) {
+		t.Errorf("the state names the player's address %s, or does not count one player:\n%s", player, state)
+	}
+}
