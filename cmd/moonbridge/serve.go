@@ -29,10 +29,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		child.logStart(log)
 		return serve(stop, hurry, cfg, log, flags.effectiveConfig, process{sockets: sock, child: child, output: stderr})
 	})
-	if err != nil {
-		child.fail(err) // the running process keeps serving and logs why
-	}
-	return err
+	return child.fail(err) // the running process keeps serving and logs why
 }
 
 // process is what serve shares with an upgrade: the listening sockets, the process that

@@ -81,9 +81,10 @@ func startBinary(t *testing.T, binary, file string, env ...string) (*exec.Cmd, *
 		scanner := bufio.NewScanner(r)
 		for scanner.Scan() {
 			var line map[string]any
-			if json.Unmarshal(scanner.Bytes(), &line) == nil {
-				l.lines <- line
+			if json.Unmarshal(scanner.Bytes(), &line) != nil { // a process's last words, not JSON
+				line = map[string]any{"message": scanner.Text()}
 			}
+			l.lines <- line
 		}
 	}()
 	t.Cleanup(func() {
@@ -406,7 +407,13 @@ func TestUpgradeWithBadConfigKeepsTheOldServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, file, append(good, "routes: not a list\n"...))
-	msg := upgradeFails(t, old, log)
+	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	// The new process's last words (its error, on lines of its own after this one).
+	log.waitFor(t, "moonbridge serve: upgrade: this new process did not start, the running one (pid "+fmt.Sprint(old.Process.Pid)+") keeps serving: config ")
+	line := log.waitFor(t, "upgrade failed; this process keeps serving")
+	msg, _ := line["error"].(string)
 	for _, want := range []string{"failed its start-up", "routes", "exit status 1"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the old process's error %q does not say %q", msg, want)

@@ -19,7 +19,7 @@ type upgradeChild struct{}
 func takeOver(*sockets) (*upgradeChild, error)  { return nil, nil }
 func (c *upgradeChild) logStart(zerolog.Logger) {}
 func (c *upgradeChild) ready() error            { return nil }
-func (c *upgradeChild) fail(error)              {}
+func (c *upgradeChild) fail(err error) error    { return err }
 
 type upgrader struct{}
 

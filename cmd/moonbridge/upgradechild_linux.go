@@ -49,8 +49,7 @@ func takeOver(sock *sockets) (*upgradeChild, error) {
 	}
 	if names != "" {
 		if c.sockets, err = sock.inherit(names); err != nil {
-			c.fail(err)
-			return nil, err
+			return nil, c.fail(err)
 		}
 	}
 	return c, nil
@@ -76,12 +75,15 @@ func (c *upgradeChild) ready() error {
 	return conn.SendReady(time.Now().Add(childGreetTimeout))
 }
 
-// fail tells the parent why this process's start-up failed; the parent keeps serving. After
-// ready there is nobody to tell: the parent has handed over.
-func (c *upgradeChild) fail(err error) {
-	if c == nil || c.conn == nil {
-		return
+// fail tells the parent why this process's start-up failed (err; nil: it did not), and returns
+// err saying so for this process's own last line; the parent keeps serving. After ready there
+// is nobody to tell: the parent has handed over.
+func (c *upgradeChild) fail(err error) error {
+	if err == nil || c == nil || c.conn == nil {
+		return err
 	}
 	c.conn.SendFailed(err.Error(), time.Now().Add(childGreetTimeout))
 	c.conn.Close()
+	c.conn = nil
+	return fmt.Errorf("upgrade: this new process did not start, the running one (pid %d) keeps serving: %w", c.ppid, err)
 }
