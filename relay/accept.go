@@ -22,9 +22,11 @@ const (
 // before its goroutine has run, so that a flood accepted faster than it is handled is bounded
 // too.
 func (ln *listener) acceptLoop() {
+	defer close(ln.accepted)
 	hs := ln.srv.mem.handshakes
 	err := acceptEach(ln.tcp, ln.log, func(conn net.Conn) {
 		hs.accepted(ln.srv.ctx)
+		ln.srv.unslotted.Add(1)
 		ln.srv.wg.Add(1)
 		go func() {
 			defer ln.srv.wg.Done()

@@ -80,7 +80,7 @@ func TestListenerFailureTurnsHealthRed(t *testing.T) {
 	if h := srv.Health(); !h.Live || !h.Ready {
 		t.Fatalf("health of a running server: %+v, want live and ready", h)
 	}
-	ln := &listener{srv: srv, tcp: &scriptedListener{script: []error{acceptFailure(syscall.EBADF)}}, log: zerolog.Nop()}
+	ln := &listener{srv: srv, tcp: &scriptedListener{script: []error{acceptFailure(syscall.EBADF)}}, log: zerolog.Nop(), accepted: make(chan struct{})}
 	srv.serveListener(ln)
 	select {
 	case err := <-srv.Failed():

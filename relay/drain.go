@@ -11,7 +11,9 @@ import (
 
 // DrainResult counts how the sessions open during a drain ended.
 type DrainResult struct {
-	Ended  int // by themselves, before the deadline (transferred players among them)
+	// Ended by themselves, before the deadline (transferred players among them), counted from a
+	// HandOver before the drain if there was one.
+	Ended  int
 	Closed int // at the deadline, with reason "shutdown"
 	// Transferred were sent a Transfer to a live instance (Config.Transfer) during the drain: at
 	// its start, or as their relay started (a player still logging in when it began).

@@ -28,14 +28,17 @@ type listener struct {
 	ws   *connQueue // plain connections for the ws upgrade; nil if the listener has no ws
 	wss  *connQueue // TLS connections for the upgrade; nil if the listener has no wss
 	http []*http.Server
+	// accepted is closed when the accept loop has returned: every connection it accepted has
+	// been counted (Server.unslotted) by then.
+	accepted chan struct{}
 }
 
 func (s *Server) listen(cfg Listener) (*listener, error) {
-	tcp, err := net.Listen("tcp", cfg.Addr)
+	tcp, err := s.bind(cfg.Addr)
 	if err != nil {
 		return nil, err
 	}
-	ln := &listener{srv: s, cfg: cfg, tcp: tcp}
+	ln := &listener{srv: s, cfg: cfg, tcp: tcp, accepted: make(chan struct{})}
 	ln.log = s.log.With().Str("listener", tcp.Addr().String()).Logger()
 	for _, p := range cfg.Protocols {
 		switch p {
@@ -96,11 +99,13 @@ func (ln *listener) startHTTP(protocol string) *connQueue {
 // many players, so it is counted under the address it names (claim), once it has named one.
 func (ln *listener) handle(raw net.Conn) {
 	if ln.refuseBlocked(raw) {
+		ln.srv.unslotted.Add(-1)
 		return
 	}
 	pipe.SetNoDelay(raw)
 	accepted := time.Now()
 	release, err := ln.srv.counter.acquireTotal()
+	ln.srv.unslotted.Add(-1) // counted in the total from here on, or refused
 	if err != nil {
 		ln.refuseLimit(newClientConn(raw, func() {}), err)
 		return

@@ -9,12 +9,15 @@ import (
 // listener stopped for good.
 type lifecycle struct {
 	draining atomic.Bool
-	empty    chan struct{} // one token when the last session ends, for Drain
-	failed   chan error    // the first listener failure, for Failed
+	// handedOver: another process accepts on the listeners now (upgrade.go); the sessions here
+	// run on until they end or a Drain.
+	handedOver atomic.Bool
+	empty      chan struct{} // one token when the last session ends, for Drain
+	failed     chan error    // the first listener failure, for Failed
 
 	healthMu   sync.Mutex
 	deadReason string       // the listener that stopped for good and why; "" while none did
-	drainEnded int          // sessions that ended by themselves during the drain
+	drainEnded int          // sessions that ended by themselves since the hand-over or the drain
 	drainMoved atomic.Int64 // Transfers that went out during the drain (drainmoves.go)
 }
 
@@ -39,6 +42,8 @@ func (s *Server) Health() Health {
 		return Health{Reason: dead}
 	case s.draining.Load():
 		return Health{Live: true, Reason: "draining: shutting down"}
+	case s.handedOver.Load():
+		return Health{Live: true, Reason: "handed over to a new process"}
 	}
 	return Health{Live: true, Ready: true}
 }
@@ -70,10 +75,10 @@ type ListenerError struct {
 func (e *ListenerError) Error() string { return "listener " + e.Addr + " stopped: " + e.Err.Error() }
 func (e *ListenerError) Unwrap() error { return e.Err }
 
-// sessionEnded is called under mu with the sessions still open: during a drain it counts the
-// session as one that ended by itself and wakes Drain when it was the last.
+// sessionEnded is called under mu with the sessions still open: during a drain, or after a
+// hand-over, it counts the session as one that ended by itself and wakes the wait for the last.
 func (s *Server) sessionEnded(open int) {
-	if !s.draining.Load() {
+	if !s.draining.Load() && !s.handedOver.Load() {
 		return
 	}
 	s.healthMu.Lock()

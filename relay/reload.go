@@ -24,7 +24,7 @@ type ListenerChanges struct {
 // arriving in between are refused). Running sessions keep the settings and backend they
 // started with, also when their listener is closed. The block list is emptied (blocklist.go).
 // When cfg is invalid or a new address cannot be bound, nothing changes and the error says
-// why. cfg.Logger is ignored.
+// why. cfg.Logger and cfg.Listen are ignored.
 func (s *Server) Reload(cfg Config) (ListenerChanges, error) {
 	cfg.Logger = s.log
 	next, err := newSettings(cfg)
@@ -70,6 +70,8 @@ func (s *Server) changeable() error {
 	switch {
 	case s.draining.Load():
 		return errors.New("the server is shutting down")
+	case s.handedOver.Load():
+		return errors.New("the server has handed its listeners to a new process")
 	case !s.started:
 		return errors.New("the server has not started")
 	}

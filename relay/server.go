@@ -79,6 +79,9 @@ type Config struct {
 	DataPathConfig
 	// Tracer traces joins (tracing.go); nil: off. Read at New; a Reload does not change it.
 	Tracer *tracing.Tracer
+	// Listen binds a listener's configured address; nil: net.Listen("tcp", addr). cmd/moonbridge
+	// gives one that takes the sockets an upgrade handed over. Read by New; a Reload keeps it.
+	Listen func(addr string) (net.Listener, error)
 	Logger zerolog.Logger
 }
 
@@ -126,8 +129,12 @@ type Server struct {
 	blocks    *blockList   // addresses refused at accept (blocklist.go)
 	answering refusalSlots // what answering refused clients holds (refuseslots.go)
 
-	engine *loop.Engine    // the event loops established sessions run on; nil: goroutines (datapath.go)
-	tracer *tracing.Tracer // joins' traces (tracing.go); nil: off
+	engine *loop.Engine                            // the event loops established sessions run on; nil: goroutines (datapath.go)
+	tracer *tracing.Tracer                         // joins' traces (tracing.go); nil: off
+	bind   func(addr string) (net.Listener, error) // Config.Listen
+	// unslotted counts connections accepted whose goroutine has not yet taken (or been refused)
+	// a slot of the total: with counter.total, every client connection open (upgrade.go).
+	unslotted atomic.Int64
 
 	meterReplicas int // the replicas the login meter's budget is shared by, under mu (metershare.go)
 }
@@ -149,11 +156,15 @@ func New(cfg Config) (*Server, error) {
 		wsModes:   newWSModeMetrics(),
 		bans:      cfg.Bans,
 		tracer:    cfg.Tracer,
+		bind:      cfg.Listen,
 	}
 	if s.bans == nil {
 		s.bans = bans.NewList()
 	}
 	s.replicas, s.counter.replicas = cfg.Replicas, cfg.Replicas
+	if s.bind == nil {
+		s.bind = func(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
+	}
 	s.mem.sessions = s.sessionCount
 	s.mem.handshakes.limits = s.counter.networkLimits
 	s.attachPools(set.router.pools())

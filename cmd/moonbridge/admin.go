@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"time"
@@ -37,8 +36,8 @@ type adminSource interface {
 // of this run's own; Go's profiles under /debug/pprof/ when cfg.Pprof is; and the routes API over
 // book (routebook.API) when cfg.RoutesAPI is on. Every path is behind adminGuard (hosts,
 // cross-origin requests, the token) and the bounds of adminconn.go (connections, timeouts,
-// header size).
-func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, maint *maintenance.Book, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
+// header size). Its socket comes from sock (one an upgrade handed over, or bound now).
+func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *banStore, maint *maintenance.Book, sock *sockets, log zerolog.Logger, metrics ...prometheus.Collector) (stop func(), err error) {
 	if cfg.Listen == "" {
 		return func() {}, nil
 	}
@@ -55,7 +54,7 @@ func startAdmin(cfg config.Admin, src adminSource, book *routebook.Book, store *
 		}
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	ln, err := net.Listen("tcp", cfg.Listen)
+	ln, err := sock.listen(adminSocket(cfg.Listen), cfg.Listen)
 	if err != nil {
 		return nil, err
 	}

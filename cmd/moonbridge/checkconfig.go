@@ -45,7 +45,7 @@ func prepareAsServe(cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, nil, zerolog.Nop())
+	srv, tlsServer, err := newRelay(cfg, nil, store.list, nil, nil, nil, zerolog.Nop())
 	if err != nil {
 		return err
 	}

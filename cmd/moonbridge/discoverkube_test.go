@@ -115,7 +115,7 @@ func TestServeRefusesKubeDiscoveryOutsideAPod(t *testing.T) {
 	cfg.Discovery.Kubernetes.Enabled = true
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := serve(ctx, ctx, cfg, zerolog.Nop(), func() (config.Config, error) { return cfg, nil })
+	err := serve(ctx, ctx, cfg, zerolog.Nop(), func() (config.Config, error) { return cfg, nil }, process{sockets: newSockets()})
 	if !errors.Is(err, kube.ErrNotInCluster) {
 		t.Errorf("serve: %v, want ErrNotInCluster", err)
 	}

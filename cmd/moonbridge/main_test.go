@@ -190,7 +190,9 @@ func stoppableServe(t *testing.T, cfg config.Config) (*testutil.SyncBuffer, func
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ctx, cfg, log, func() (config.Config, error) { return cfg, nil }) }()
+	go func() {
+		done <- serve(ctx, ctx, cfg, log, func() (config.Config, error) { return cfg, nil }, process{sockets: newSockets()})
+	}()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {

@@ -144,6 +144,13 @@ func (r *configReloader) drainTimeout() time.Duration {
 	return r.current.Shutdown.DrainTimeout
 }
 
+// upgradeSettings is the upgrade section as of the last reload.
+func (r *configReloader) upgradeSettings() config.Upgrade {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.current.Upgrade
+}
+
 // logChanges writes the one line that says what a reload changed.
 func (r *configReloader) logChanges(next config.Config, listeners relay.ListenerChanges) {
 	changed, restart := changedKeys(r.current, next)

@@ -37,7 +37,7 @@ func startReloader(t *testing.T, cfg config.Config, next func() (config.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, tlsServer, err := newRelay(cfg, book, store.list, nil, nil, log)
+	srv, tlsServer, err := newRelay(cfg, book, store.list, nil, nil, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,7 @@ type Config struct {
 	Relay    relay.DataPathConfig `yaml:"relay"`
 	Fallback Fallback             `yaml:"fallback"`
 	Shutdown Shutdown             `yaml:"shutdown"`
+	Upgrade  Upgrade              `yaml:"upgrade"`
 	Client   Client               `yaml:"client"`
 	Login    Login                `yaml:"login"`
 
@@ -114,6 +115,18 @@ const (
 	CipherBoringSSL = "boringssl"
 	CipherGo        = "go"
 )
+
+// Upgrade is what SIGUSR2 does: start the binary at the path this process was started as, hand
+// it the listening sockets, and end here once the sessions that stayed have ended
+// (docs/upgrade.md).
+type Upgrade struct {
+	// Timeout bounds the new process's start-up, from its start to its word that it serves: one
+	// that is not ready by then is killed, and this process keeps serving.
+	Timeout time.Duration `yaml:"timeout"`
+	// Stay is how long the sessions open at the hand-over run on in this process before they are
+	// drained as SIGTERM drains them (shutdown.*); 0: drain them at once.
+	Stay time.Duration `yaml:"stay"`
+}
 
 // Shutdown is what SIGTERM does: stop accepting, move the players that can be moved to
 // TransferTo, let the other sessions end for up to DrainTimeout, then close the rest.
@@ -234,6 +247,7 @@ func Default() Config {
 			MOTD:              "§eThe server is restarting; try again in a minute",
 			TransferCookieTTL: relay.DefaultTransferCookieTTL,
 		},
+		Upgrade:     Upgrade{Timeout: 30 * time.Second, Stay: 10 * time.Minute},
 		Client:      defaultClient(),
 		Discovery:   Discovery{Docker: defaultDiscoveryDocker(), Kubernetes: defaultKubeDiscovery()},
 		Tracing:     defaultTracing(),

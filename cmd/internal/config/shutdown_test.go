@@ -49,3 +49,21 @@ func TestTransferSecretNeedsSixteenBytes(t *testing.T) {
 		t.Errorf("ReadTransferSecret: %q, %v", got, err)
 	}
 }
+
+func TestUpgradeKeys(t *testing.T) {
+	cfg, err := Parse([]byte("upgrade:\n  timeout: 1m\n  stay: 0s\n"), noEnv)
+	if want := (Upgrade{Timeout: time.Minute}); err != nil || cfg.Upgrade != want {
+		t.Errorf("upgrade: %+v, %v; want %+v", cfg.Upgrade, err, want)
+	}
+	if d := Default().Upgrade; d != (Upgrade{Timeout: 30 * time.Second, Stay: 10 * time.Minute}) {
+		t.Errorf("default upgrade %+v, want 30s and 10m (docs/upgrade.md)", d)
+	}
+	for text, want := range map[string]string{
+		"upgrade:\n  timeout: 0s\n": "line 2: upgrade.timeout: must be a positive duration",
+		"upgrade:\n  stay: -1s\n":   "line 2: upgrade.stay: must be 0",
+	} {
+		if _, err := Parse([]byte(text), noEnv); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want it to contain %q", text, err, want)
+		}
+	}
+}

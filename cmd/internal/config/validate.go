@@ -70,6 +70,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Memory.validate()...)
 	errs = append(errs, iconFile("fallback.favicon", c.Fallback.Favicon))
 	errs = append(errs, c.Shutdown.validate()...)
+	errs = append(errs, c.Upgrade.validate()...)
 	errs = append(errs, c.Client.validate()...)
 	errs = append(errs, c.Discovery.validate()...)
 	errs = append(errs, c.Tracing.validate()...)
@@ -457,6 +458,17 @@ func validateHeaderNames(key string, names []string) []error {
 			errs = append(errs, invalid(field, "%q is listed twice", name))
 		}
 		seen[strings.ToLower(name)] = true
+	}
+	return errs
+}
+
+func (u Upgrade) validate() []error {
+	var errs []error
+	if u.Timeout <= 0 {
+		errs = append(errs, invalid("upgrade.timeout", "must be a positive duration such as 30s"))
+	}
+	if u.Stay < 0 {
+		errs = append(errs, invalid("upgrade.stay", "must be 0 (drain at once) or a positive duration such as 10m"))
 	}
 	return errs
 }
