@@ -35,18 +35,19 @@ func runEpoll(ctx context.Context, cfg *Config) (Result, error) {
 	}
 	wg.Wait()
 	res := t.result()
-	var cpu time.Duration
+	var windowCPU time.Duration
 	for _, d := range done {
 		if d.err != nil {
 			return res, d.err
 		}
 		res.Started += d.started
 		res.WindowS = max(res.WindowS, d.window.Seconds())
-		cpu += d.cpu
+		windowCPU += d.windowCPU
+		res.FloodCPUS += d.cpu.Seconds()
 	}
 	if res.WindowS > 0 {
 		res.AchievedRate = float64(res.Started) / res.WindowS
-		res.FloodCores = cpu.Seconds() / res.WindowS
+		res.FloodCores = windowCPU.Seconds() / res.WindowS
 	}
 	res.Sources = cfg.Sources.Distinct(res.Started)
 	return res, ctx.Err()
@@ -63,10 +64,11 @@ func sockaddr4(hostport string) (*unix.SockaddrInet4, error) {
 
 // epollDone is what one thread did.
 type epollDone struct {
-	started uint64
-	window  time.Duration // from t0 to the thread's last start, at most the duration
-	cpu     time.Duration // the thread's CPU
-	err     error
+	started   uint64
+	window    time.Duration // from t0 to the thread's last start, at most the duration
+	windowCPU time.Duration // the thread's CPU in the window
+	cpu       time.Duration // the thread's CPU until its last connection ended
+	err       error
 }
 
 // econn is one connection of the epoll engine.
@@ -129,7 +131,8 @@ func (w *epollWorker) run(ctx context.Context, t0 time.Time) epollDone {
 		for starting && len(w.conns) < w.maxOpen && ctx.Err() == nil {
 			due := w.due(t0, next, now)
 			if !due.Before(end) {
-				starting, d.window = false, min(now.Sub(t0), w.cfg.Duration)
+				starting = false
+				d.endWindow(now, t0, w.cfg.Duration, cpu0)
 				break
 			}
 			if due.After(now) {
@@ -140,8 +143,10 @@ func (w *epollWorker) run(ctx context.Context, t0 time.Time) epollDone {
 			d.started++
 		}
 		if ctx.Err() != nil {
-			starting = false
-			d.window = min(now.Sub(t0), w.cfg.Duration)
+			if starting {
+				starting = false
+				d.endWindow(now, t0, w.cfg.Duration, cpu0)
+			}
 			w.expire(now.Add(w.cfg.Hold))
 		}
 		w.expire(now)
@@ -160,6 +165,11 @@ func (w *epollWorker) run(ctx context.Context, t0 time.Time) epollDone {
 	w.expire(time.Now().Add(w.cfg.Hold)) // after an error: nothing stays open
 	d.cpu = threadCPU() - cpu0
 	return d
+}
+
+// endWindow notes the window's length and the thread's CPU in it when the last start is done.
+func (d *epollDone) endWindow(now, t0 time.Time, duration, cpu0 time.Duration) {
+	d.window, d.windowCPU = min(now.Sub(t0), duration), threadCPU()-cpu0
 }
 
 // due is when connection i starts: at i/Rate from t0, or now when the rate is 0 (as fast as

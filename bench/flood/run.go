@@ -57,9 +57,11 @@ type Result struct {
 	Sources       uint64  `json:"source_addresses"`
 	Resumed       uint64  `json:"tls_resumed,omitempty"` // wss handshakes that resumed a session
 	FirstError    string  `json:"first_error,omitempty"`
-	// FloodCores is the CPU of the flood's own threads over the window (the epoll engine's;
-	// 0 for the go engine, whose goroutines share threads with the players).
+	// FloodCores is the CPU of the flood's own threads over the window, FloodCPUS theirs until
+	// the last connection ended (the epoll engine's; 0 for the go engine, whose goroutines share
+	// threads with the players).
 	FloodCores float64 `json:"flood_cores,omitempty"`
+	FloodCPUS  float64 `json:"flood_cpu_s,omitempty"`
 }
 
 // Check refuses a flood that cannot run.
