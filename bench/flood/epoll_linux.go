@@ -27,8 +27,9 @@ func runEpoll(ctx context.Context, cfg *Config) (Result, error) {
 	var wg sync.WaitGroup
 	t0 := time.Now()
 	for w := range n {
+		to := *target // each thread its own: connect writes into it
 		wg.Go(func() {
-			ew := &epollWorker{cfg: cfg, canned: c, target: target, tally: &t, first: uint64(w), stride: uint64(n),
+			ew := &epollWorker{cfg: cfg, canned: c, target: &to, tally: &t, first: uint64(w), stride: uint64(n),
 				maxOpen: max(cfg.MaxOpen/n, 1), conns: map[int]*econn{}}
 			done[w] = ew.run(ctx, t0)
 		})
