@@ -9,6 +9,7 @@ players alone), per connection started, and the epoll threads' own CPU per conne
 Run: python3 summarise.py --profile > profile/profile.md"""
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -32,10 +33,11 @@ def steps():
             yield int(m.group(1)), m.group(2), st
 
 
-def values(st):
+def values(st, base):
     f = st["flood"]
     w = f["window_s"] or 1
     took = f["answered"] + f["closed_by_proxy"]
+    rate = max(f["achieved_rate"], 1)
     return {
         "offered/s": f["achieved_rate"],
         "relay answered or closed /s": took / w,
@@ -47,12 +49,17 @@ def values(st):
         "RSS MiB": st["proxy_rss_peak_kib"] / 1024,
         "added p99 ms": st["legit_p99_ms"] - st["direct_p99_ms"],
         "mbbench cores": st["generator_cores"],
+        # per connection only where there are enough of them (not in the baseline's 1/s)
+        "relay us/conn over players": (st["proxy_cores"] - base[0]) * 1e6 / rate if rate >= 100 else math.nan,
+        "mbbench us/conn over players": (st["generator_cores"] - base[1]) * 1e6 / rate if rate >= 100 else math.nan,
         "flood threads cores": f.get("flood_cores", 0),
         "tls resumed %": 100 * f.get("tls_resumed", 0) / max(f["started"], 1),
     }
 
 
 def fmt(xs):
+    if any(math.isnan(x) for x in xs):
+        return "-"
     med = statistics.median(xs)
     lo, hi = min(xs), max(xs)
     digits = 0 if max(abs(lo), abs(hi)) >= 100 or all(x == int(x) for x in xs) else 2
@@ -67,13 +74,16 @@ def main():
         key = (name, st["class"], st["transport"], int(st["target_rate"]))
         rows[key].append(st)
         every.append((run, name, st))
-    cols = list(values(next(iter(rows.values()))[0]).keys()) if rows else []
+    alone = [st for (name, _, _, _), sts in rows.items() if name == "baseline" for st in sts]
+    base = (statistics.median(st["proxy_cores"] for st in alone), statistics.median(st["generator_cores"] for st in alone)) if alone else (0, 0)
+    print(f"Players alone (the baseline set, {len(alone)} runs): relay {base[0]:.3f} cores, mbbench {base[1]:.3f} cores (medians).\n")
+    cols = list(values(next(iter(rows.values()))[0], base).keys()) if rows else []
     print("| set | class | via | rate | runs | verdicts | " + " | ".join(cols) + " |")
     print("| --- " * (6 + len(cols)) + "|")
     for key in sorted(rows, key=lambda k: (k[0], k[1], k[3])):
         sts = rows[key]
         verdicts = ", ".join(f"{v}x{n}" for v, n in sorted(count(s["verdict"]["result"] for s in sts).items()))
-        vals = [values(s) for s in sts]
+        vals = [values(s, base) for s in sts]
         cells = [fmt([v[c] for v in vals]) for c in cols]
         print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {len(sts)} | {verdicts} | " + " | ".join(cells) + " |")
     print("\nEvery step (run, set, class, via, rate: verdict and its reasons; players alive/started; counters that moved):\n")
