@@ -32,10 +32,11 @@ const (
 
 // attack is one connection of a class; its stream is what the class's bytes go over.
 type attack struct {
-	cfg    *Config
-	rng    *rand.Rand
-	conn   net.Conn
-	stream io.ReadWriteCloser
+	cfg     *Config
+	rng     *rand.Rand
+	conn    net.Conn
+	stream  io.ReadWriteCloser
+	resumed bool // the wss handshake resumed a session
 }
 
 // run carries out the class on an open connection within the hold.
@@ -64,6 +65,8 @@ func (a *attack) run(ctx context.Context) outcome {
 		return a.online(false)
 	case ClassSlowTLS:
 		return a.trickle(a.cfg.clientHello)
+	case ClassTLSHello:
+		return a.sendThenRead(a.cfg.clientHello)
 	case ClassSlowWS:
 		return a.trickle(UpgradeRequest(a.cfg.Host, a.cfg.WSPath, ""))
 	case ClassBadToken:
@@ -73,21 +76,23 @@ func (a *attack) run(ctx context.Context) outcome {
 }
 
 // open wraps the connection for the transport: over wss TLS for every class but those that
-// test the bytes before it, then an upgrade for those that carry Minecraft bytes.
+// test the bytes before it, then (ws and wss) an upgrade for those that carry Minecraft bytes.
 func (a *attack) open() error {
 	a.stream = a.conn
-	if a.cfg.Transport != TransportWSS || slices.Contains(rawOnAnyTransport, a.cfg.Class) {
+	if a.cfg.Transport == TransportTCP || slices.Contains(rawOnAnyTransport, a.cfg.Class) {
 		return nil
 	}
-	tc := tls.Client(a.conn, &tls.Config{ServerName: a.cfg.Host, InsecureSkipVerify: true})
-	if err := tc.Handshake(); err != nil {
-		return err
+	if a.cfg.Transport == TransportWSS {
+		tc := tls.Client(a.conn, a.cfg.tlsConfig)
+		if err := tc.Handshake(); err != nil {
+			return err
+		}
+		a.conn, a.stream, a.resumed = tc, tc, tc.ConnectionState().DidResume
 	}
-	a.conn, a.stream = tc, tc
 	if a.cfg.Class == ClassSlowWS || a.cfg.Class == ClassBadToken {
 		return nil
 	}
-	ws, err := upgrade(tc, a.cfg.Host, a.cfg.WSPath)
+	ws, err := upgrade(a.conn, a.cfg.Host, a.cfg.WSPath)
 	if err != nil {
 		return err
 	}

@@ -77,8 +77,8 @@ func counterList(cs []Change) string {
 
 // ProgressLine is one step in a line, for the raw output.
 func ProgressLine(st Step) string {
-	return fmt.Sprintf("flood %s %s %s: %s achieved %.0f/s, proxy %.2f cores %.1f MiB %d fds; legit %d/%d alive, %d broken, p99 %.2f ms (before %.2f, direct %.2f); refused %.0f, hasJoined %d; generator %.2f cores; %s",
+	return fmt.Sprintf("flood %s %s %s: %s achieved %.0f/s, proxy %.2f cores %.1f MiB %d fds; legit %d/%d alive, %d broken, p99 %.2f ms (before %.2f, direct %.2f); refused %.0f, hasJoined %d; generator %.2f cores (flood threads %.2f); listen drops %d; %s",
 		st.Class, st.Transport, rate(st.Target), st.Verdict.Result, st.Flood.AchievedRate, st.ProxyCores,
 		float64(st.RSSKiB)/1024, st.FDs, st.Alive, st.Players, st.Broken, st.ProxyP99Ms, st.BaselineP99Ms,
-		st.DirectP99Ms, st.Refused, st.HasJoined, st.GenCores, strings.Join(st.Verdict.Reasons, "; "))
+		st.DirectP99Ms, st.Refused, st.HasJoined, st.GenCores, st.Flood.FloodCores, st.ListenDrops, strings.Join(st.Verdict.Reasons, "; "))
 }

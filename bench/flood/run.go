@@ -2,9 +2,11 @@ package flood
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -16,7 +18,7 @@ import (
 // Config is one flood: a class at a rate against one listener.
 type Config struct {
 	Class     string
-	Transport string  // TransportTCP or TransportWSS
+	Transport string  // TransportTCP, TransportWS or TransportWSS
 	Target    string  // the listener, host:port
 	Rate      float64 // new connections a second; 0: as fast as MaxOpen allows
 	Duration  time.Duration
@@ -31,8 +33,14 @@ type Config struct {
 	TokenPath    string // a path whose route requires tokens
 	Sessions     *authfake.SessionServer
 	Seed         uint64
+	// Engine runs the connections: EngineGo (a goroutine each, every class) or EngineEpoll
+	// (EpollThreads threads of non-blocking sockets, canned bytes, the cheap classes).
+	Engine       string
+	EpollThreads int
+	TLSClient    string // wss: TLSDefault, TLSX25519 or TLSResume
 
 	clientHello []byte
+	tlsConfig   *tls.Config
 }
 
 // Result is what the generator did and saw.
@@ -47,7 +55,13 @@ type Result struct {
 	Held          uint64  `json:"held_to_end"`
 	Other         uint64  `json:"other"`
 	Sources       uint64  `json:"source_addresses"`
+	Resumed       uint64  `json:"tls_resumed,omitempty"` // wss handshakes that resumed a session
 	FirstError    string  `json:"first_error,omitempty"`
+	// FloodCores is the CPU of the flood's own threads over the window, FloodCPUS theirs until
+	// the last connection ended (the epoll engine's; 0 for the go engine, whose goroutines share
+	// threads with the players).
+	FloodCores float64 `json:"flood_cores,omitempty"`
+	FloodCPUS  float64 `json:"flood_cpu_s,omitempty"`
 }
 
 // Check refuses a flood that cannot run.
@@ -56,12 +70,18 @@ func (c *Config) Check() error {
 		return err
 	}
 	switch {
-	case c.Transport != TransportTCP && c.Transport != TransportWSS:
-		return fmt.Errorf("flood: transport %q: want tcp or wss", c.Transport)
+	case !slices.Contains(Transports, c.Transport):
+		return fmt.Errorf("flood: transport %q: want one of %v", c.Transport, Transports)
 	case c.Rate < 0 || c.Duration <= 0 || c.MaxOpen < 1 || c.Hold <= 0:
 		return errors.New("flood: rate must be at least 0, duration, max open and hold positive")
 	case c.Class == ClassOnline && c.Sessions == nil:
 		return errors.New("flood: online needs the fake session server")
+	}
+	if err := CheckTLSClient(c.TLSClient); err != nil {
+		return err
+	}
+	if err := c.CheckEngine(); err != nil {
+		return err
 	}
 	return c.Sources.Check()
 }
@@ -71,16 +91,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
-	if cfg.Class == ClassSlowTLS {
-		hello, err := ClientHello(cfg.Host)
-		if err != nil {
-			return Result{}, err
-		}
-		cfg.clientHello = hello
+	if err := cfg.prepare(); err != nil {
+		return Result{}, err
+	}
+	if cfg.Engine == EngineEpoll {
+		return runEpoll(ctx, &cfg)
 	}
 	var t tally
 	p := Pacer{Rate: cfg.Rate, Duration: cfg.Duration, MaxOpen: cfg.MaxOpen}.Run(ctx, func(ctx context.Context, i uint64) {
-		t.add(connect(ctx, &cfg, i))
+		connect(ctx, &cfg, i, &t)
 	})
 	res := t.result()
 	res.Started, res.AchievedRate, res.WindowS = p.Started, p.Rate(), p.Window.Seconds()
@@ -88,22 +107,43 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, ctx.Err()
 }
 
-// connect opens connection i from its source address and runs the class on it.
-func connect(ctx context.Context, cfg *Config, i uint64) (outcome, error) {
+// prepare makes what every connection of the flood shares: the ClientHello the TLS classes
+// send, the TLS client's config.
+func (c *Config) prepare() error {
+	if c.Class == ClassSlowTLS || c.Class == ClassTLSHello {
+		hello, err := ClientHello(c.Host)
+		if err != nil {
+			return err
+		}
+		c.clientHello = hello
+	}
+	var err error
+	c.tlsConfig, err = tlsClientConfig(c.TLSClient, c.Host)
+	return err
+}
+
+// connect opens connection i from its source address, runs the class on it and counts how
+// it ended in t.
+func connect(ctx context.Context, cfg *Config, i uint64, t *tally) {
 	dctx, cancel := context.WithTimeout(ctx, cfg.Hold)
 	defer cancel()
 	c, err := dialFrom(dctx, cfg.Sources.Addr(i), cfg.Target)
 	if err != nil {
-		return outConnectFailed, err
+		t.add(outConnectFailed, err)
+		return
 	}
 	defer c.Close()
 	a := attack{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, i)), conn: c}
-	return a.run(ctx), nil
+	t.add(a.run(ctx), nil)
+	if a.resumed {
+		t.resumed.Add(1)
+	}
 }
 
 // tally counts outcomes from every connection's goroutine.
 type tally struct {
 	n        [outOther + 1]atomic.Uint64
+	resumed  atomic.Uint64 // wss handshakes that resumed a session
 	mu       sync.Mutex
 	firstErr string
 }
@@ -123,7 +163,7 @@ func (t *tally) result() Result {
 	r := Result{
 		ConnectFailed: t.n[outConnectFailed].Load(), Answered: t.n[outAnswered].Load(),
 		Closed: t.n[outClosedByProxy].Load(), Held: t.n[outHeld].Load(), Other: t.n[outOther].Load(),
-		FirstError: t.firstErr,
+		Resumed: t.resumed.Load(), FirstError: t.firstErr,
 	}
 	r.Connected = r.Answered + r.Closed + r.Held + r.Other
 	return r

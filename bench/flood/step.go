@@ -93,6 +93,7 @@ type window struct {
 	start  time.Time
 	proc   procfs.Sample
 	gen    time.Duration
+	drops  uint64
 	health Health
 }
 
@@ -103,7 +104,10 @@ func startWindow(pid int, players *Players) (*window, error) {
 	if w.proc, err = procfs.Take(pid); err != nil {
 		return nil, err
 	}
-	w.gen, err = procfs.SelfCPU()
+	if w.gen, err = procfs.SelfCPU(); err != nil {
+		return nil, err
+	}
+	w.drops, err = procfs.ListenDrops()
 	return w, err
 }
 
@@ -118,6 +122,11 @@ func (w *window) end(st *Step, players *Players, peaks <-chan peak) error {
 	if err != nil {
 		return err
 	}
+	drops, err := procfs.ListenDrops()
+	if err != nil {
+		return err
+	}
+	st.ListenDrops = drops - w.drops
 	secs := time.Since(w.start).Seconds()
 	rt := players.Window()
 	h := players.Health()

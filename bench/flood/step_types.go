@@ -13,7 +13,10 @@ type Step struct {
 	RSSKiB     int64   `json:"proxy_rss_peak_kib"`
 	FDs        int     `json:"proxy_fds_peak"`
 	GenCores   float64 `json:"generator_cores"`
-	LateP99Ms  float64 `json:"late_p99_ms"`
+	// ListenDrops are the connections the kernel dropped at a full listener in the window
+	// (TcpExt ListenDrops, the whole machine's): offered by the flood, never accepted.
+	ListenDrops uint64  `json:"listen_drops"`
+	LateP99Ms   float64 `json:"late_p99_ms"`
 
 	Players       int64   `json:"legit_players"`       // proxy sessions logged in at the start
 	Alive         int64   `json:"legit_alive"`         // of those, still playing at the window's end

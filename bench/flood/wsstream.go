@@ -32,7 +32,7 @@ func upgrade(c net.Conn, host, path string) (*wsStream, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.HasPrefix(status, []byte("HTTP/1.1 101")) {
+	if !bytes.HasPrefix(status, []byte(status101)) {
 		return nil, errUpgradeRefused
 	}
 	return &wsStream{conn: c, r: r}, nil
@@ -57,6 +57,16 @@ func readHeaders(r *bufio.Reader) ([]byte, error) {
 }
 
 func (s *wsStream) Write(p []byte) (int, error) {
+	var mask [4]byte
+	rand.Read(mask[:])
+	if _, err := s.conn.Write(maskedFrame(p, mask)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// maskedFrame is p as one client-to-server binary message (FIN, masked with mask).
+func maskedFrame(p []byte, mask [4]byte) []byte {
 	head := []byte{0x82} // FIN, binary
 	switch n := len(p); {
 	case n < 126:
@@ -66,16 +76,11 @@ func (s *wsStream) Write(p []byte) (int, error) {
 	default:
 		head = binary.BigEndian.AppendUint64(append(head, 0x80|127), uint64(n))
 	}
-	var mask [4]byte
-	rand.Read(mask[:])
 	out := append(append(head, mask[:]...), p...)
 	for i := range p {
 		out[len(head)+4+i] ^= mask[i%4]
 	}
-	if _, err := s.conn.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out
 }
 
 func (s *wsStream) Read(p []byte) (int, error) {
@@ -124,3 +129,37 @@ func (s *wsStream) nextFrame() error {
 }
 
 func (s *wsStream) Close() error { return s.conn.Close() }
+
+// status101 is how the head of an accepted upgrade's answer starts.
+const status101 = "HTTP/1.1 101"
+
+// headScan follows an upgrade answer's head across reads: its status line must start with
+// status101, and it ends at the first blank line.
+type headScan struct {
+	seen int // bytes of the head so far
+	crlf int // how much of "\r\n\r\n" the last bytes matched
+}
+
+// scan takes the next bytes of the answer: done when the head ended (rest is what followed
+// it), ok false when the status is not 101.
+func (h *headScan) scan(b []byte) (rest []byte, done, ok bool) {
+	const blank = "\r\n\r\n"
+	for i, x := range b {
+		if h.seen < len(status101) && x != status101[h.seen] {
+			return nil, false, false
+		}
+		h.seen++
+		switch {
+		case x == blank[h.crlf]:
+			h.crlf++
+		case x == '\r':
+			h.crlf = 1
+		default:
+			h.crlf = 0
+		}
+		if h.crlf == len(blank) {
+			return b[i+1:], true, true
+		}
+	}
+	return nil, false, true
+}

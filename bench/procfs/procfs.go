@@ -84,27 +84,46 @@ func statusValue(status, key, unit string) (int64, error) {
 	return 0, &ParseError{"status", "no " + key + " line (a kernel thread or a zombie?)"}
 }
 
-// ParseOutSegs returns Tcp OutSegs from the text of /proc/net/snmp, where a header line of
-// names is followed by a line of values with the same prefix.
-func ParseOutSegs(snmp string) (uint64, error) {
+// ParseOutSegs returns Tcp OutSegs from the text of /proc/net/snmp.
+func ParseOutSegs(snmp string) (uint64, error) { return ParseNetCounter(snmp, "Tcp:", "OutSegs") }
+
+// ParseListenDrops returns TcpExt ListenDrops from the text of /proc/net/netstat: connections
+// the kernel dropped at a listener (its accept queue full, ListenOverflows, among them).
+func ParseListenDrops(netstat string) (uint64, error) {
+	return ParseNetCounter(netstat, "TcpExt:", "ListenDrops")
+}
+
+// ParseNetCounter returns the counter name of the group prefix from /proc/net/snmp or
+// /proc/net/netstat, where a header line of names is followed by a line of values with the
+// same prefix.
+func ParseNetCounter(text, prefix, name string) (uint64, error) {
 	var names []string
-	for line := range strings.Lines(snmp) {
+	for line := range strings.Lines(text) {
 		fields := strings.Fields(line)
-		if len(fields) == 0 || fields[0] != "Tcp:" {
+		if len(fields) == 0 || fields[0] != prefix {
 			continue
 		}
 		if names == nil {
 			names = fields
 			continue
 		}
-		for i, name := range names {
-			if name == "OutSegs" && i < len(fields) {
+		for i, n := range names {
+			if n == name && i < len(fields) {
 				return strconv.ParseUint(fields[i], 10, 64)
 			}
 		}
 		break
 	}
-	return 0, &ParseError{"snmp", "no Tcp OutSegs"}
+	return 0, &ParseError{"net", "no " + prefix + " " + name}
+}
+
+// ListenDrops is the machine's TcpExt ListenDrops so far.
+func ListenDrops() (uint64, error) {
+	text, err := readProc("/proc/net/netstat")
+	if err != nil {
+		return 0, err
+	}
+	return ParseListenDrops(text)
 }
 
 // ErrNoProcess is a PID that is not (or no longer) running.

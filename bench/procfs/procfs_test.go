@@ -193,3 +193,15 @@ func TestParseVmHWM(t *testing.T) {
 		t.Errorf("VmHWM = %d, %v; want 7100", got, err)
 	}
 }
+
+func TestParseListenDrops(t *testing.T) {
+	netstat := "TcpExt: SyncookiesSent ListenOverflows ListenDrops TCPHPHits\nTcpExt: 4 2055 2056 9\n" +
+		"IpExt: InNoRoutes ListenDrops\nIpExt: 0 77\n"
+	if got, err := ParseListenDrops(netstat); got != 2056 || err != nil {
+		t.Errorf("ListenDrops = %d, %v; want 2056 (TcpExt's, not IpExt's)", got, err)
+	}
+	var pe *ParseError
+	if _, err := ParseListenDrops("IpExt: ListenDrops\nIpExt: 77\n"); !errors.As(err, &pe) {
+		t.Errorf("no TcpExt line: err %v, want a ParseError", err)
+	}
+}

@@ -165,6 +165,7 @@ func (f *floodFlags) floodConfig(target string, sessions *authfake.SessionServer
 		SlowInterval: f.slowInterval, Sources: flood.Sources{Networks: f.networks},
 		Host: floodHost, OnlineHost: floodOnlineHost, WSPath: floodWSPath, TokenPath: floodWSPath,
 		Sessions: sessions, Seed: uint64(time.Now().UnixNano()),
+		Engine: f.engine, EpollThreads: f.epollThreads, TLSClient: f.tlsClient,
 	}
 }
 

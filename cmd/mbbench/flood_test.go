@@ -115,3 +115,46 @@ func TestFloodConfigMergesExtraOverBase(t *testing.T) {
 		t.Errorf("token key: %v", err)
 	}
 }
+
+// The epoll engine's canned bytes are what moonbridge takes: pings over ws are answered, and a
+// canned ClientHello gets the server's first flight; the flood's threads report their CPU.
+func TestFloodEpollEngineAgainstServedMoonbridge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts moonbridge and floods it for a few seconds")
+	}
+	code, stdout, stderr := serveRun("flood", "--serve", moonbridgeBinary(t), "--backend", "127.0.0.1:0",
+		"--engine", "epoll", "--via", "ws", "--classes", "ping,tlshello", "--rates", "100", "--duration", "1s",
+		"--warmup", "500ms", "--cooldown", "100ms", "--hold", "3s", "--players", "3", "--direct-players", "1",
+		"--max-open", "200", "--source-networks", "16", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep flood.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(rep.Steps) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, st := range rep.Steps {
+		f := st.Flood
+		if f.Started < 90 || f.Answered != f.Started || f.FloodCores <= 0 {
+			t.Errorf("%s over ws: %d answered of %d started, flood threads %.3f cores; want every one answered: %+v",
+				st.Class, f.Answered, f.Started, f.FloodCores, f)
+		}
+	}
+}
+
+func TestFloodEngineRefusesClassesItCannotSendBeforeRunning(t *testing.T) {
+	for _, args := range [][]string{
+		{"--engine", "epoll", "--classes", "online"},
+		{"--engine", "epoll", "--via", "wss", "--classes", "ping"},
+		{"--engine", "threads"},
+		{"--tls-client", "rsa"},
+	} {
+		code, _, stderr := serveRun(append([]string{"flood", "--serve", "/nonexistent/moonbridge"}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "--") {
+			t.Errorf("%v: exit %d, want 2 (usage) before anything starts\n%s", args, code, stderr)
+		}
+	}
+}

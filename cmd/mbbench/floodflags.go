@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,8 @@ type floodFlags struct {
 	targetFlags
 	metricsURL, configExtra       string
 	classes, rates, via, legitVia string
+	engine, tlsClient             string
+	epollThreads                  int
 	duration, warmup, cooldown    time.Duration
 	hold, slowInterval            time.Duration
 	maxOpen, networks             int
@@ -43,7 +46,10 @@ func (f *floodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "backend log level")
 	fs.StringVar(&f.classes, "classes", strings.Join(flood.Classes, ","), "flood classes, in order (with --target the tcp ones: "+strings.Join(flood.TCPClasses, ",")+")")
 	fs.StringVar(&f.rates, "rates", "1000,5000,0", "target new connections a second of the steps; 0 is the generator's top rate")
-	fs.StringVar(&f.via, "via", "tcp", "how the flood reaches the listener: tcp (raw bytes) or wss (TLS, then a WebSocket upgrade for Minecraft bytes)")
+	fs.StringVar(&f.via, "via", "tcp", "how the flood reaches the listener: tcp (raw bytes), ws (a WebSocket upgrade for Minecraft bytes) or wss (TLS, then the upgrade)")
+	fs.StringVar(&f.engine, "engine", flood.EngineGo, "what runs the flood's connections: go (a goroutine each, every class) or epoll (--epoll-threads threads of non-blocking sockets and canned bytes: "+strings.Join(flood.TCPClasses, ",")+","+flood.ClassTLSHello+" over tcp and ws)")
+	fs.IntVar(&f.epollThreads, "epoll-threads", 1, "with --engine epoll: threads, each with its own epoll")
+	fs.StringVar(&f.tlsClient, "tls-client", flood.TLSDefault, "the wss flood's TLS client: default (crypto/tls's, X25519MLKEM768), x25519 (X25519 only) or resume (X25519, resuming the proxy's last ticket)")
 	fs.DurationVar(&f.duration, "duration", 8*time.Second, "flood time of a step (the measured window)")
 	fs.DurationVar(&f.warmup, "warmup", 3*time.Second, "players only, before each flood: the baseline window")
 	fs.DurationVar(&f.cooldown, "cooldown", 2*time.Second, "after a step's last flood connection ended, before the next step")
@@ -108,14 +114,17 @@ func (f *floodFlags) parse() (floodPlan, error) {
 	}
 	p.legitVia = strings.Split(f.legitVia, ",")
 	switch {
-	case f.via != flood.TransportTCP && f.via != flood.TransportWSS:
-		return p, usageError("--via %q: want tcp or wss", f.via)
+	case !slices.Contains(flood.Transports, f.via):
+		return p, usageError("--via %q: want one of %v", f.via, flood.Transports)
 	case f.target != "" && (f.via != flood.TransportTCP || f.legitVia != "tcp" && f.legitVia != "tcp,ws,wss"):
 		return p, usageError("--target is a TCP proxy: --via tcp and players over tcp")
 	case f.target == "" && (f.metricsURL != "" || f.configExtra != "" && f.callerConfig()):
 		return p, usageError("--metrics is for --target; --config-extra needs mbbench's config (no --serve-arg --config)")
 	case f.players < 1 || f.directPlayers < 1 || f.maxOpen < 1 || f.duration <= 0:
 		return p, usageError("--players, --direct-players, --max-open and --duration must be positive")
+	}
+	if err := f.checkEngine(p.classes); err != nil {
+		return p, err
 	}
 	if err := (flood.PlayerSources{PerNetwork: f.playersPerNetwork}).Check(f.players); err != nil {
 		return p, usageError("--players-per-network: %v", err)
@@ -124,6 +133,21 @@ func (f *floodFlags) parse() (floodPlan, error) {
 		p.legitVia = []string{"tcp"}
 	}
 	return p, nil
+}
+
+// checkEngine refuses an engine that cannot send one of the classes, or an unknown TLS client,
+// before any player logs in.
+func (f *floodFlags) checkEngine(classes []string) error {
+	if err := flood.CheckTLSClient(f.tlsClient); err != nil {
+		return usageError("--tls-client: %v", err)
+	}
+	for _, c := range classes {
+		cfg := flood.Config{Class: c, Transport: f.via, Engine: f.engine, EpollThreads: f.epollThreads}
+		if err := cfg.CheckEngine(); err != nil {
+			return usageError("--engine: %v", err)
+		}
+	}
+	return nil
 }
 
 // flagGiven: the value differs from the default list.
