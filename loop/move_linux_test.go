@@ -72,9 +72,44 @@ func TestMovedSessionsKeepEveryByte(t *testing.T) {
 			}
 		}))
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4*sessions)
 	halfway := make(chan struct{}) // the streams wait there until the sessions have moved enough
+	wait := streamBothWays(pairs, bytesEach, halfway)
+	done := make(chan struct{})
+	var streamErr error
+	go func() { streamErr = wait(); close(done) }()
+	moved := 0
+	for from := 0; ; from = 1 - from {
+		select {
+		case <-done:
+		default:
+			moveAll(t, e, from, 1-from)
+			if moved++; moved == 20 {
+				close(halfway)
+			}
+			time.Sleep(2 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	if streamErr != nil {
+		t.Fatal(streamErr)
+	}
+	for i, p := range pairs {
+		r := p.result(t)
+		wantDown := int64(bytesEach)
+		if r.Err != nil || r.Up != bytesEach || r.Down != wantDown {
+			t.Errorf("session %d ended %v, up %d down %d, want clean, %d each way", i, r.Err, r.Up, r.Down, bytesEach)
+		}
+	}
+	t.Logf("%d moves of all sessions while %d bytes went each way per session", moved, bytesEach)
+}
+
+// streamBothWays sends bytesEach bytes each way through every pair (framed by frameCodec on the
+// player's side of every odd pair), each stream pausing halfway until halfway is closed, and
+// returns a wait for them all: the first stream that differs or failed.
+func streamBothWays(pairs []*pair, bytesEach int, halfway <-chan struct{}) (wait func() error) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*len(pairs))
 	for i, p := range pairs {
 		framed := i%2 == 1
 		wg.Add(4)
@@ -91,36 +126,16 @@ func TestMovedSessionsKeepEveryByte(t *testing.T) {
 		go func() { defer wg.Done(); errs <- expect(p.backend, bytesEach, byte(i), false) }()
 		go func() { defer wg.Done(); errs <- expect(p.player, bytesEach, byte(i+100), framed) }()
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	moved := 0
-	for from := 0; ; from = 1 - from {
-		select {
-		case <-done:
-		default:
-			moveAll(t, e, from, 1-from)
-			if moved++; moved == 20 {
-				close(halfway)
+	return func() error {
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				return err
 			}
-			time.Sleep(2 * time.Millisecond)
-			continue
 		}
-		break
+		return nil
 	}
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i, p := range pairs {
-		r := p.result(t)
-		wantDown := int64(bytesEach)
-		if r.Err != nil || r.Up != bytesEach || r.Down != wantDown {
-			t.Errorf("session %d ended %v, up %d down %d, want clean, %d each way", i, r.Err, r.Up, r.Down, bytesEach)
-		}
-	}
-	t.Logf("%d moves of all sessions while %d bytes went each way per session", moved, bytesEach)
 }
 
 // expect reads c to its end, which must be n bytes of stream's pattern (framed: as frameCodec

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"errors"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,25 +23,8 @@ func TestTakenSessionGoesOnInAnotherEngine(t *testing.T) {
 			}
 		}))
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4*len(pairs))
 	halfway := make(chan struct{}) // the second half of each stream goes after every session moved
-	for i, p := range pairs {
-		framed := i%2 == 1
-		wg.Add(4)
-		go func() {
-			defer wg.Done()
-			errs <- stream(p.player, bytesEach, byte(i), framed, halfway)
-			p.player.CloseWrite()
-		}()
-		go func() {
-			defer wg.Done()
-			errs <- stream(p.backend, bytesEach, byte(i+100), false, halfway)
-			p.backend.CloseWrite()
-		}()
-		go func() { defer wg.Done(); errs <- expect(p.backend, bytesEach, byte(i), false) }()
-		go func() { defer wg.Done(); errs <- expect(p.player, bytesEach, byte(i+100), framed) }()
-	}
+	wait := streamBothWays(pairs, bytesEach, halfway)
 	adopted := make([]chan Result, len(pairs))
 	for i, p := range pairs {
 		m := takeWhenMovable(t, p.sess)
@@ -52,12 +34,8 @@ func TestTakenSessionGoesOnInAnotherEngine(t *testing.T) {
 		}
 	}
 	close(halfway)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := wait(); err != nil {
+		t.Fatal(err)
 	}
 	for i, p := range pairs {
 		select {
