@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,5 +47,28 @@ func TestRouteCountries(t *testing.T) {
 	r.Countries.Deny = []string{"R"}
 	if err := Default().CheckRouteFrom(OriginAPI, "v", r); err == nil || !strings.Contains(err.Error(), `v.countries: deny[0]: "R"`) {
 		t.Errorf("a route from the API with a bad code: %v", err)
+	}
+}
+
+// An allow list without XX refuses everyone while no country can be believed: no country_header
+// or no trusted_proxies. check-config says so.
+func TestCountriesWithoutABelievedCountryWarn(t *testing.T) {
+	route := "routes:\n  - hosts: [\"*\"]\n    backends: [\"10.0.0.5:25565\"]\n    countries:\n      allow: [DE]\n"
+	for text, want := range map[string]bool{
+		route: true,
+		route + "trusted_proxies: [192.0.2.0/24]\n":                       false,
+		route + "trusted_proxies: [192.0.2.0/24]\ncountry_header: \"\"\n": true,
+		strings.Replace(route, "[DE]", "[DE, XX]", 1):                     false,
+	} {
+		cfg, err := Parse([]byte(text), noEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(cfg.Warnings(), func(w Warning) bool {
+			return w.Kind == WarnCountryUnknown && w.Key == "routes[0].countries.allow"
+		})
+		if got != want {
+			t.Errorf("%s: warned %v, want %v (%v)", text, got, want, cfg.Warnings())
+		}
 	}
 }
