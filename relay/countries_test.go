@@ -122,14 +122,7 @@ func TestCountryDenyList(t *testing.T) {
 		wsExchange(t, c, "play.example")
 		c.Close()
 	}
-	c, _, err := dialAccess(t, WS, addr, wsDial{header: http.Header{"Cf-Ipcountry": {"FR"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if got := wsLoginAnswer(t, c, "play.example"); !bytes.Contains(got, []byte(countryText)) {
-		t.Fatalf("a denied country got %q", got)
-	}
+	wsRefusedByCountry(t, addr, http.Header{"Cf-Ipcountry": {"FR"}})
 	waitForMetric(t, srv, refusedSeries, map[string]string{"reason": refusedCountry}, 1)
 }
 
@@ -140,13 +133,20 @@ func TestCountryHeaderOff(t *testing.T) {
 		c.TrustedProxies = mustTrust(t, "127.0.0.0/8")
 		c.Routes = countryRoute(backend.addr(), Countries{Allow: []string{"DE"}})
 	}, WS)
-	c, _, err := dialAccess(t, WS, addr, wsDial{header: http.Header{"Cf-Ipcountry": {"DE"}}})
+	wsRefusedByCountry(t, addr, http.Header{"Cf-Ipcountry": {"DE"}})
+}
+
+// wsRefusedByCountry logs in over ws with header and wants the login disconnect saying the
+// country is not let in.
+func wsRefusedByCountry(t *testing.T, addr string, header http.Header) {
+	t.Helper()
+	c, _, err := dialAccess(t, WS, addr, wsDial{header: header})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	if got := wsLoginAnswer(t, c, "play.example"); !bytes.Contains(got, []byte(countryText)) {
-		t.Fatalf("with no country header set, a client got %q", got)
+		t.Fatalf("a client with %v got %q, want a disconnect saying %q", header, got, countryText)
 	}
 }
 
