@@ -146,20 +146,7 @@ func wsExchange(t *testing.T, c *websocket.Conn, host string) {
 // login disconnect that says access is denied, and nothing more.
 func wsRefusedAfterHello(t *testing.T, c *websocket.Conn, host string) {
 	t.Helper()
-	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	if err := c.WriteMessage(websocket.BinaryMessage, handshakeFrame(host, mc.NextLogin)); err != nil {
-		t.Fatal(err)
-	}
-	var got []byte
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		_, msg, err := c.ReadMessage()
-		if err != nil {
-			break
-		}
-		got = append(got, msg...)
-	}
-	if !bytes.Contains(got, []byte("Access denied.")) {
+	if got := wsLoginAnswer(t, c, host); !bytes.Contains(got, []byte("Access denied.")) {
 		t.Fatalf("the client got %q, want a disconnect saying access is denied", got)
 	}
 }

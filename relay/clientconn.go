@@ -20,6 +20,9 @@ type connInfo struct {
 	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
 	tls    gossl.Conn     // the TLS server connection for wss, for the log line
 	claims *access.Claims // the token verified during the upgrade; nil: none (always for raw TCP)
+	// country is the client's country code a trusted proxy's header said during the upgrade
+	// (countryFromHeaders); "": none believed (always for raw TCP).
+	country string
 	// bridge is the local address of the player's moonbridge client bridge (ws.BridgeHeader),
 	// where a drain sends the player back; zero: none (raw TCP, another WebSocket client).
 	bridge netip.AddrPort

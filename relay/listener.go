@@ -384,20 +384,27 @@ func (ln *listener) close() {
 // without a reason, access.go).
 func (ln *listener) admit(r *http.Request) (int, string) {
 	conn := r.Context().Value(connKey{}).(*httpConn)
-	client := ln.clientFromHeaders(conn.info, r)
+	client, country := ln.clientFromHeaders(conn.info, r), ln.countryFromHeaders(conn.info, r)
 	if err := conn.info.claim(ln.srv.counter, client.Addr()); err != nil {
 		ln.report(conn.info, client, limitReason(err), err)
 		ln.srv.refused(ln.log, client.Addr(), err)
 		return http.StatusTooManyRequests, err.Error()
 	}
 	conn.info.setClient(client)
+	conn.info.country = country
 	return ln.admitAccess(conn.info, r)
 }
 
-// clientFromHeaders applies forwarded-for headers when the peer is a trusted proxy (and the
-// request carries the forward secret, when one is set).
+// believesHeaders says whether the request's forwarded headers (address, country) are believed:
+// its peer is a trusted proxy and it carries the forward secret, when one is set.
+func (ln *listener) believesHeaders(info *connInfo, r *http.Request) bool {
+	conf := ln.srv.settings()
+	return conf.TrustedProxies.Contains(info.client.Addr()) && conf.ForwardSecret.Admits(r.Header)
+}
+
+// clientFromHeaders applies forwarded-for headers when believesHeaders.
 func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.AddrPort {
-	if !ln.srv.settings().ForwardSecret.Admits(r.Header) {
+	if !ln.believesHeaders(info, r) {
 		return info.client
 	}
 	addr, _ := clientaddr.FromHeaders(info.client.Addr(), ln.srv.settings().TrustedProxies, ln.srv.settings().ClientIPHeaders, r.Header)
@@ -405,6 +412,14 @@ func (ln *listener) clientFromHeaders(info *connInfo, r *http.Request) netip.Add
 		return info.client
 	}
 	return netip.AddrPortFrom(addr, 0)
+}
+
+// countryFromHeaders is the country code the country header says when believesHeaders, or "".
+func (ln *listener) countryFromHeaders(info *connInfo, r *http.Request) string {
+	if !ln.believesHeaders(info, r) {
+		return ""
+	}
+	return clientaddr.Country(r.Header, ln.srv.settings().CountryHeader)
 }
 
 // serveWebSocket runs the session of an upgraded connection; a player its forwarded headers

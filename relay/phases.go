@@ -72,6 +72,9 @@ func (s *session) matchRoute(o *opening) bool {
 		s.answer(o.r, o.hello, accessAnswer(s.fallback()), err)
 		return false
 	}
+	if s.refuseCountry(o, route) {
+		return false
+	}
 	capture, err := route.pool.Capture(o.hs.Host)
 	if err != nil {
 		s.line.answered = "fallback"

@@ -42,6 +42,7 @@ const (
 	refusedMalformed        = "malformed_handshake"     // a Minecraft handshake that does not parse
 	refusedBlocked          = "blocked"                 // an address on the block list (blocklist.go)
 	refusedMaintenance      = "maintenance"             // a login not on the allowlist of a route under maintenance
+	refusedCountry          = "country"                 // a client whose country its route does not let in (countries.go)
 )
 
 var refusalReasons = []string{
@@ -49,7 +50,7 @@ var refusalReasons = []string{
 	refusedLoginRate, refusedPlayersPerAddr, refusedRoutePlayers, refusedRoute, refusedProxy, refusedSniffTimeout,
 	refusedHandshakeTimeout, refusedTLS, refusedHTTP400, refusedHTTP404, refusedHTTP426,
 	refusedHTTP431, refusedHTTPOther, refusedEarlyData, refusedMemory, refusedMemoryShed, refusedGarbage, refusedMalformed, refusedBlocked,
-	refusedMaintenance,
+	refusedMaintenance, refusedCountry,
 }
 
 // refusalLinesPerSecond bounds the info lines per reason: a flood of refusals (a scanner, an

@@ -41,6 +41,8 @@ type Route struct {
 	Login *auth.Config
 	// Access says who may use the route: a token, the client's address (access.go).
 	Access Access
+	// Countries says which countries may use the route, by a trusted proxy's header (countries.go).
+	Countries Countries
 	// StatusCache, when set, answers server-list pings from a live answer at most this old
 	// instead of passing each ping to a backend (statuscache.go).
 	StatusCache time.Duration

@@ -45,6 +45,9 @@ type Config struct {
 	// order (see clientaddr.FromHeaders); nil or empty means none: only PROXY headers and the socket
 	// say who the player is.
 	ClientIPHeaders []string
+	// CountryHeader is the header a trusted proxy says the player's country in (Cloudflare's
+	// CF-IPCountry), believed as ClientIPHeaders are (countryFromHeaders); "" reads none.
+	CountryHeader string
 	// Tokens verifies the access tokens of WebSocket clients for routes whose Access.Tokens is
 	// not off; it must be set when one is. TokenInQuery lets a token come in the URL's query
 	// too (accesstoken.go).

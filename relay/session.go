@@ -319,6 +319,9 @@ func (s *session) logEnd() {
 	if s.info.earlyData || s.info.rawStream { // the bridge's WebSocket modes (wsmodes.go)
 		end.Bool("early_data", s.info.earlyData).Bool("raw_stream", s.info.rawStream)
 	}
+	if s.info.country != "" {
+		end.Str("country", s.info.country)
+	}
 	if s.player.name != "" {
 		end.Str("player", s.player.name)
 	}

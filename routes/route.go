@@ -33,6 +33,8 @@ type Route struct {
 	HealthCheck HealthCheck `yaml:"health_check"`
 	// Access: a token (WebSocket clients only) and address lists (every client).
 	Access Access `yaml:"access"`
+	// Countries: who may use the route by the country a trusted proxy's country_header says.
+	Countries Countries `yaml:"countries"`
 	// StatusCache answers server-list pings from a live answer at most this old; 0: each ping
 	// goes to a backend.
 	StatusCache time.Duration `yaml:"status_cache"`
@@ -78,7 +80,8 @@ func Default(backends ...string) Route {
 func defaults() Route {
 	return Route{HealthCheck: defaultHealthCheck(), Fallback: FallbackFixed, LastKnown: defaultLastKnown(),
 		Status: defaultStatus(), Balance: BalanceFailover, Wake: defaultWake(), Access: defaultAccess(),
-		Auth: AuthPassthrough, Forwarding: auth.ForwardNone}
+		Countries: Countries{Allow: []string{}, Deny: []string{}},
+		Auth:      AuthPassthrough, Forwarding: auth.ForwardNone}
 }
 
 // defaultAccess lets everyone in: no token, no address list.
@@ -124,4 +127,11 @@ type Access struct {
 	Tokens access.Mode `yaml:"tokens"` // off, optional, required
 	Allow  []string    `yaml:"allow"`  // CIDRs; empty: every address
 	Deny   []string    `yaml:"deny"`   // CIDRs; win over allow
+}
+
+// Countries says which countries may use a route: ISO 3166-1 alpha-2 codes in any case, XX for
+// a client with no believed country, T1 for Tor (relay.Countries).
+type Countries struct {
+	Allow []string `yaml:"allow"` // empty: every country, unknown included
+	Deny  []string `yaml:"deny"`  // win over allow
 }

@@ -71,6 +71,7 @@ func relaySettings(cfg config.Config, log zerolog.Logger) (relay.Config, error) 
 		Memory:          memory,
 		TrustedProxies:  trusted,
 		ClientIPHeaders: cfg.ClientIPHeaders,
+		CountryHeader:   cfg.CountryHeader,
 		ForwardSecret:   clientaddr.ForwardSecret{Header: cfg.ForwardSecret.Header, Value: string(cfg.ForwardSecret.Value)},
 		LoginMeter:      cfg.Login.Meter,
 		LoginWebhook:    cfg.LoginWebhook,

@@ -31,10 +31,13 @@ type Config struct {
 	// ClientIPHeaders are the headers a trusted proxy says the player's address in, in order of
 	// precedence; X-Forwarded-For is walked from the right. Empty (the default): none, only
 	// PROXY headers and the socket, since a player can send any header a proxy does not set.
-	ClientIPHeaders []string      `yaml:"client_ip_headers"`
-	Access          Access        `yaml:"access"`
-	Limits          relay.Limits  `yaml:"limits"`
-	Defence         relay.Defence `yaml:"defence"`
+	ClientIPHeaders []string `yaml:"client_ip_headers"`
+	// CountryHeader is the header a trusted proxy says the player's country in, believed as
+	// client_ip_headers are (and with forward_secret when it is set); "" reads none.
+	CountryHeader string        `yaml:"country_header"`
+	Access        Access        `yaml:"access"`
+	Limits        relay.Limits  `yaml:"limits"`
+	Defence       relay.Defence `yaml:"defence"`
 	// BansFile holds the bans by name, UUID and address (docs/bans.md): YAML (.yaml, .yml) or
 	// JSON (.json), read at start and on SIGHUP, rewritten whole by the admin API's changes;
 	// "": the API's bans are kept in memory only.
@@ -232,6 +235,7 @@ func Default() Config {
 		Routes:          []Route{routes.Default("127.0.0.1:25565")},
 		TrustedProxies:  []string{},
 		ClientIPHeaders: []string{},
+		CountryHeader:   "CF-IPCountry",
 		Access:          Access{Keys: []string{}, Leeway: time.Minute},
 		ForwardSecret:   defaultForwardSecret(),
 		LoginWebhook:    relay.LoginWebhook{Timeout: relay.DefaultWebhookTimeout},

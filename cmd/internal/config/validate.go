@@ -63,6 +63,9 @@ func (c Config) Validate() error {
 	errs = append(errs, validateLandingPage(c.LandingPage)...)
 	errs = append(errs, c.Login.validate()...)
 	errs = append(errs, validateHeaderNames("client_ip_headers", c.ClientIPHeaders)...)
+	if c.CountryHeader != "" && !isHeaderName(c.CountryHeader) {
+		errs = append(errs, invalid("country_header", "%q is not a header name", c.CountryHeader))
+	}
 	errs = append(errs, validateLimits(c.Limits)...)
 	errs = append(errs, validateAttackMode(c.Defence.AttackMode)...)
 	errs = append(errs, validateBlock(c.Defence.Block)...)
@@ -277,6 +280,9 @@ func validateRoute(r Route, key string) []error {
 	}
 	errs = append(errs, validateHealthCheck(r.HealthCheck, key+".health_check")...)
 	errs = append(errs, validateRouteAccess(r.Access, key+".access")...)
+	if _, err := relay.ParseCountries(r.Countries.Allow, r.Countries.Deny); err != nil {
+		errs = append(errs, invalid(key+".countries", "%v", err))
+	}
 	errs = append(errs, validateRouteExtras(r, key)...)
 	return append(errs, validateAuth(r, key)...)
 }

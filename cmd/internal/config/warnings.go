@@ -46,6 +46,9 @@ const (
 	// WarnMaintenanceRoute: a maintenance entry for a label no route of the file has (a typo,
 	// or a route the routes API or discovery serves).
 	WarnMaintenanceRoute WarningKind = "maintenance-route"
+	// WarnCountryUnknown: a route's countries.allow without XX while no country is believed (no
+	// country_header or no trusted_proxies), so it refuses every client.
+	WarnCountryUnknown WarningKind = "country-unknown"
 )
 
 // widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
@@ -74,6 +77,7 @@ func (c Config) Warnings() []Warning {
 	out = append(out, c.trustWarnings()...)
 	out = append(out, c.proxyHeaderWarnings()...)
 	out = append(out, c.maintenanceWarnings()...)
+	out = append(out, c.countryWarnings()...)
 	if api := c.Admin.RoutesAPI; api.Enabled && !isLoopback(c.Admin.Listen) {
 		out = append(out, Warning{WarnRemoteAPI, "admin.routes_api.allow_remote", fmt.Sprintf("the routes API is served on %s, beyond loopback: its token and every change cross the network in plain HTTP; keep that network private, or put a TLS proxy in front", c.Admin.Listen)})
 	}
@@ -166,4 +170,20 @@ func sharedNetwork(cidr string) bool {
 	return !slices.ContainsFunc(ownNetworks, func(own netip.Prefix) bool {
 		return own.Bits() <= p.Bits() && own.Contains(p.Addr())
 	})
+}
+
+// countryWarnings are about routes whose countries.allow lets no one in: without country_header
+// or trusted_proxies every client's country is unknown, XX.
+func (c Config) countryWarnings() []Warning {
+	if c.CountryHeader != "" && len(c.TrustedProxies) > 0 {
+		return nil
+	}
+	var out []Warning
+	for i, r := range c.Routes {
+		allow := r.Countries.Allow
+		if len(allow) > 0 && !slices.ContainsFunc(allow, func(code string) bool { return strings.EqualFold(code, relay.CountryUnknown) }) {
+			out = append(out, Warning{WarnCountryUnknown, fmt.Sprintf("routes[%d].countries.allow", i), "no country is believed without country_header and trusted_proxies, so every client is XX and this list refuses them all; set both, or add XX"})
+		}
+	}
+	return out
 }

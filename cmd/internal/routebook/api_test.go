@@ -138,6 +138,7 @@ func TestRoutesAPIRefuses(t *testing.T) {
 		{"empty body", "POST", "/routes", testToken, "", 400, "add", "invalid", "empty"},
 		{"invalid host", "POST", "/routes", testToken, `{"hosts": ["a*.example.net"], "backends": ["b:1"]}`, 422, "add", "invalid", `route.hosts[0]: "a*.example.net": want a name`},
 		{"invalid backend", "POST", "/routes", testToken, `{"hosts": ["a.example.net"], "backends": ["b"]}`, 422, "add", "invalid", `route.backends[0]: "b" is not HOST:PORT`},
+		{"invalid country", "POST", "/routes", testToken, `{"hosts": ["a.example.net"], "backends": ["b:1"], "countries": {"allow": ["DE", "EU"]}}`, 422, "add", "invalid", `route.countries: allow[1]: "EU" is not an ISO 3166-1 alpha-2 country code`},
 		{"duplicate name", "POST", "/routes", testToken, `{"name": "mine", "hosts": ["a.example.net"], "backends": ["b:1"]}`, 409, "add", "conflict", `the name "mine" is taken by a route from the routes API`},
 		{"a file route's name", "POST", "/routes", testToken, `{"name": "lobby", "hosts": ["a.example.net"], "backends": ["b:1"]}`, 409, "add", "conflict", "from the config file"},
 		{"a file route's host", "POST", "/routes", testToken, `{"name": "a", "hosts": ["a.example.net", "Play.Example.net"], "backends": ["b:1"]}`, 409, "add", "conflict", `host "Play.Example.net" is routed by "lobby" from the config file`},

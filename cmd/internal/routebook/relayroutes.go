@@ -62,6 +62,9 @@ func relayRoutes(list []config.Route, logins []*auth.Config, engine docker.Endpo
 		if rr.Access, err = relayAccess(r.Access); err != nil {
 			return nil, fmt.Errorf("routes[%d].access: %w", i, err)
 		}
+		if rr.Countries, err = relay.ParseCountries(r.Countries.Allow, r.Countries.Deny); err != nil {
+			return nil, fmt.Errorf("routes[%d].countries: %w", i, err)
+		}
 		if rr.Status, err = relayStatus(r.Status); err != nil {
 			return nil, fmt.Errorf("routes[%d].status: %w", i, err)
 		}

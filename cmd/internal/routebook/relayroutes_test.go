@@ -1,6 +1,7 @@
 package routebook
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -104,4 +105,14 @@ func mustBuild(t *testing.T, cfg config.Config, list ...config.Route) []relay.Ro
 		t.Fatal(err)
 	}
 	return got
+}
+
+// A route's countries reach the relay upper-cased, checked once here.
+func TestRelayRoutesCarryCountries(t *testing.T) {
+	route := routes.Default("127.0.0.1:25565")
+	route.Countries = routes.Countries{Allow: []string{"de", "XX"}, Deny: []string{"t1"}}
+	got := mustRelayRoutes(t, route)[0].Countries
+	if strings.Join(got.Allow, ",") != "DE,XX" || strings.Join(got.Deny, ",") != "T1" {
+		t.Errorf("relay route's countries %+v, want DE,XX and T1", got)
+	}
 }
