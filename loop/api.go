@@ -47,6 +47,9 @@ func (p Placement) String() string {
 	return "spread"
 }
 
+// balanced: the engine runs Pack's balancer (withDefaults' Loops, more than one).
+func (c Config) balanced() bool { return c.Placement == Pack && c.Loops > 1 }
+
 func (c Config) withDefaults() Config {
 	if c.Loops <= 0 {
 		c.Loops = runtime.GOMAXPROCS(0)

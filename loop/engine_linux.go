@@ -42,7 +42,7 @@ func New(cfg Config) (*Engine, error) {
 			l.run()
 		}()
 	}
-	if e.cfg.Placement == Pack && len(e.loops) > 1 {
+	if e.cfg.balanced() {
 		e.running.Add(1)
 		go func() {
 			defer e.running.Done()

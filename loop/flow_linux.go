@@ -38,7 +38,9 @@ type side struct {
 
 // handle acts on one epoll event of x.
 func (l *loop) handle(x *side, ev uint32) {
-	l.weigh(x)
+	if l.balanced {
+		l.weigh(x)
+	}
 	if ev&unix.EPOLLERR != 0 {
 		l.lost(x, "socket", socketError(x.fd))
 		return

@@ -34,8 +34,11 @@ type loop struct {
 	wakeups   atomic.Uint64
 	busy      atomic.Int64  // ns spent working since the balancer last read it
 	load      atomic.Uint32 // the balancer's last reading of busy, in thousandths of its period
-	awake     time.Time     // when the last epoll_wait returned
-	period    uint32        // the balancer's period at that wake-up (session weights, shed)
+	// balanced: Pack's balancer reads busy, so the loop keeps it and the sessions' weights;
+	// under Spread a wake-up costs no clock read more than it did before placement existed.
+	balanced bool
+	awake    time.Time // balanced: when the last epoll_wait returned
+	period   uint32    // balanced: the balancer's period at that wake-up (session weights, shed)
 	// current is the session whose work runs now, for the guard (panic_linux.go); nil while
 	// the loop's own work runs.
 	current *Session
@@ -69,7 +72,7 @@ func newLoop(e *Engine) (*loop, error) {
 		return nil, err
 	}
 	l := &loop{
-		e: e, epfd: epfd, efd: efd,
+		e: e, epfd: epfd, efd: efd, balanced: e.cfg.balanced(),
 		buf:    make([]byte, Headroom+e.cfg.BufferSize),
 		out:    make([]byte, Headroom+e.cfg.BufferSize+SealSlack),
 		wheel:  newWheel[*side](e.cfg.Tick, time.Now()),
@@ -106,11 +109,13 @@ func (l *loop) run() {
 	defer l.release()
 	l.awake = time.Now()
 	for {
-		now := time.Now()
-		l.busy.Add(int64(now.Sub(l.awake)))
-		n, err := unix.EpollWait(l.epfd, l.events, l.timeout(now))
-		l.awake = time.Now()
-		l.period = l.e.period.Load()
+		if l.balanced {
+			l.busy.Add(int64(time.Since(l.awake)))
+		}
+		n, err := unix.EpollWait(l.epfd, l.events, l.timeout())
+		if l.balanced {
+			l.awake, l.period = time.Now(), l.e.period.Load()
+		}
 		l.wakeups.Add(1)
 		if err != nil && err != unix.EINTR {
 			l.stop(err)
@@ -129,7 +134,7 @@ func (l *loop) run() {
 			}
 		})
 		if l.wheel.count > 0 {
-			l.wheel.advance(l.awake, l.fire)
+			l.wheel.advance(time.Now(), l.fire)
 		}
 		if woken && l.commands() {
 			return
@@ -137,12 +142,13 @@ func (l *loop) run() {
 	}
 }
 
-// timeout is epoll_wait's: until the wheel's next tick, or none when no timer is armed.
-func (l *loop) timeout(now time.Time) int {
+// timeout is epoll_wait's: until the wheel's next tick, or none (and no clock read) when no
+// timer is armed.
+func (l *loop) timeout() int {
 	if l.wheel.count == 0 {
 		return -1
 	}
-	d := l.wheel.wait(now)
+	d := l.wheel.wait(time.Now())
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }
 

@@ -98,7 +98,7 @@ func (l *loop) detach(s *Session) (*move, bool) {
 		}
 	}
 	for i, y := range [2]*side{c, c.peer} {
-		m.timers[i] = l.wheel.left(&y.timer, l.awake)
+		m.timers[i] = l.wheel.left(&y.timer, time.Now())
 		l.wheel.remove(&y.timer)
 		l.sides[y.fd] = nil
 	}
