@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,10 +41,15 @@ func startChromium(t *testing.T) *browser {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), chromiumBound)
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--no-first-run", "--disable-crash-reporter", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--window-size=1280,1100",
 		"--user-data-dir="+t.TempDir(), "about:blank")
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	// Chromium's helpers (zygote, renderer, crash handler) outlive a killed parent and go on
+	// writing its profile; in a group of their own they end with it, before the profile's
+	// directory is removed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -52,11 +58,20 @@ func startChromium(t *testing.T) *browser {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
+	t.Cleanup(func() { cancel(); cmd.Wait(); awaitGroupGone(cmd.Process.Pid) })
 	endpoint := devtoolsEndpoint(t, stderr)
 	b := &browser{t: t, conn: dialPage(t, endpoint)}
 	t.Cleanup(func() { b.conn.Close() })
 	return b
+}
+
+// awaitGroupGone waits, for a few seconds at most, until no process of the group is left.
+func awaitGroupGone(group int) {
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(-group, 0) == syscall.ESRCH {
+			return
+		}
+	}
 }
 
 // devtoolsEndpoint reads Chromium's standard error until it names its DevTools address, and
