@@ -3,6 +3,7 @@ package relay
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -78,21 +79,30 @@ func cappedRoute(t *testing.T, maxPlayers int) func(*Config) {
 // test ends, so the player stays counted.
 func join(t *testing.T, from, addr string) (admitted bool) {
 	t.Helper()
-	conn := dialFrom(t, from, addr)
+	_, _, admitted = joinConn(t, from, addr)
+	return admitted
+}
+
+// joinConn is join, with the player's connection and the reader of its echo, for a test that
+// goes on playing.
+func joinConn(t *testing.T, from, addr string) (conn net.Conn, echo *bufio.Reader, admitted bool) {
+	t.Helper()
+	conn = dialFrom(t, from, addr)
 	conn.Write(append(handshakeFrame("h", mc.NextLogin), 1, 0))
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	body, err := readFrameFrom(bufio.NewReader(conn))
+	echo = bufio.NewReader(conn)
+	body, err := readFrameFrom(echo)
 	if err != nil {
 		t.Fatalf("join from %s: %v", from, err)
 	}
 	conn.SetReadDeadline(time.Time{})
 	if len(body) == 1 {
-		return true
+		return conn, echo, true
 	}
 	if !strings.Contains(string(body), DefaultFullMessage) {
 		t.Fatalf("join from %s: %q, neither the echo nor the full message", from, body)
 	}
-	return false
+	return conn, echo, false
 }
 
 // onlineOn is the online count of the route's server-list entry on a replica.
