@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,18 @@ import (
 // that is up.
 func startGameServer(t *testing.T, body string) string {
 	t.Helper()
+	return startSwitchableGameServer(t, body).addr
+}
+
+// gameServer is startGameServer's, whose status answers can be stopped while its players play.
+type gameServer struct {
+	addr       string
+	statusDown atomic.Bool // status pings are closed unanswered
+}
+
+func startSwitchableGameServer(t *testing.T, body string) *gameServer {
+	t.Helper()
+	g := &gameServer{}
 	ln := testutil.Serve(t, func(conn net.Conn) {
 		defer conn.Close()
 		r := bufio.NewReader(conn)
@@ -24,14 +37,17 @@ func startGameServer(t *testing.T, body string) string {
 		if err != nil || hello.Legacy != nil {
 			return
 		}
-		if hello.Handshake.NextState == mc.NextStatus {
-			conn.SetDeadline(time.Now().Add(10 * time.Second))
-			mc.ServeStatusJSON(r, []byte(body), func(frame []byte) error { _, err := conn.Write(frame); return err })
+		if hello.Handshake.NextState != mc.NextStatus {
+			io.Copy(conn, r)
 			return
 		}
-		io.Copy(conn, r)
+		if !g.statusDown.Load() {
+			conn.SetDeadline(time.Now().Add(10 * time.Second))
+			mc.ServeStatusJSON(r, []byte(body), func(frame []byte) error { _, err := conn.Write(frame); return err })
+		}
 	})
-	return ln.Addr().String()
+	g.addr = ln.Addr().String()
+	return g
 }
 
 // A second player from one address is refused past max_players_per_address, while a ping from

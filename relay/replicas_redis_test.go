@@ -3,6 +3,7 @@ package relay
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -12,8 +13,6 @@ import (
 
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
-	"github.com/moonbridge/moonbridge/mc/auth"
-	"github.com/moonbridge/moonbridge/mc/auth/authtest"
 	"github.com/moonbridge/moonbridge/replicas"
 	"github.com/moonbridge/moonbridge/replicas/redistest"
 )
@@ -78,21 +77,30 @@ func cappedRoute(t *testing.T, maxPlayers int) func(*Config) {
 // test ends, so the player stays counted.
 func join(t *testing.T, from, addr string) (admitted bool) {
 	t.Helper()
-	conn := dialFrom(t, from, addr)
+	_, _, admitted = joinConn(t, from, addr)
+	return admitted
+}
+
+// joinConn is join, with the player's connection and the reader of its echo, for a test that
+// goes on playing.
+func joinConn(t *testing.T, from, addr string) (conn net.Conn, echo *bufio.Reader, admitted bool) {
+	t.Helper()
+	conn = dialFrom(t, from, addr)
 	conn.Write(append(handshakeFrame("h", mc.NextLogin), 1, 0))
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	body, err := readFrameFrom(bufio.NewReader(conn))
+	echo = bufio.NewReader(conn)
+	body, err := readFrameFrom(echo)
 	if err != nil {
 		t.Fatalf("join from %s: %v", from, err)
 	}
 	conn.SetReadDeadline(time.Time{})
 	if len(body) == 1 {
-		return true
+		return conn, echo, true
 	}
 	if !strings.Contains(string(body), DefaultFullMessage) {
 		t.Fatalf("join from %s: %q, neither the echo nor the full message", from, body)
 	}
-	return false
+	return conn, echo, false
 }
 
 // onlineOn is the online count of the route's server-list entry on a replica.
@@ -272,45 +280,6 @@ func TestReplicasGoOnWhileRedisIsAway(t *testing.T) {
 		t.Errorf("%d lines say Redis is back, want 1", n)
 	}
 	exchange(t, playerA, "", 10)
-}
-
-// Issue 42: replicas on one egress address share the login meter's budget: a burst of 4 over
-// two replicas lets 4 hasJoined requests through in all, 2 on each, where each alone would
-// spend the whole burst.
-func TestReplicasShareTheLoginMeter(t *testing.T) {
-	redis := redistest.Start(t)
-	var setups []loginSetup
-	storeLog := &logLines{}
-	for _, id := range []string{"a", "b"} {
-		store := replicas.New(testSettings(redis, id), zerolog.New(zerolog.MultiLevelWriter(zerolog.NewTestWriter(t), storeLog)))
-		backend := &authtest.Backend{Forwarding: auth.ForwardBungeeCord}
-		setup := startLoginProxyConfig(t, true, backend, func(c *Config) {
-			c.Replicas = store
-			c.LoginMeter = auth.MeterSettings{Rate: 0.001, Burst: 4, Queue: 0, MaxWait: time.Second}
-		}, Minecraft)
-		store.Start(setup.srv.RoutePlayers, setup.srv.ShareLoginMeter)
-		t.Cleanup(func() { store.Close() })
-		setups = append(setups, setup)
-	}
-	testutil.WaitFor(t, "both replicas to share the meter", func() bool {
-		return storeLog.count(`"replicas":2`, "shared by the replicas") == 2
-	})
-	for i, setup := range setups {
-		for j := range 3 {
-			player := authtest.Player{Name: fmt.Sprintf("P%d_%d", i, j), Protocol: 767, Sessions: setup.sessions}
-			pc := loginThrough(t, setup, Minecraft, player)
-			if j < 2 {
-				backendLogin(t, setup.backend)
-				readLoginSuccess(t, pc, false)
-				continue
-			}
-			body, err := pc.ReadFrame()
-			if id, fields, _ := mc.PacketID(body); err != nil || id != mc.LoginDisconnectID || !strings.Contains(string(fields), "Too many players are logging in") {
-				t.Fatalf("the third login on a replica read %q %v, want the meter's disconnect", body, err)
-			}
-		}
-		waitForMetric(t, setup.srv, "moonbridge_session_server_requests_total", nil, 2)
-	}
 }
 
 // Issue 42: the attack mode measures the replicas together: a flood spread over two replicas,

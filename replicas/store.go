@@ -57,7 +57,7 @@ func New(cfg Settings, log zerolog.Logger) *Store {
 		ctx: ctx, cancel: cancel,
 		players: newPlayerCache(), blocks: newBlockCache(), rates: newRateCounts(), routes: sharedRoutes{version: "0"},
 	}
-	s.health.log = s.log
+	s.health.init(s.log, cfg.Timeout)
 	quietRedisLog.Do(func() { redis.SetLogger(noRedisLog{}) })
 	return s
 }
