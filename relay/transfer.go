@@ -66,8 +66,12 @@ const tellWait = 200 * time.Millisecond
 // moveWait bounds how long the start of a drain waits for its Transfers to go out, for its count.
 const moveWait = time.Second
 
-// errTransferred ends a transferred player's session that did not leave within transferLeave.
+// errTransferred ends a transferred player's session that did not leave within transferLeave:
+// the proxy closed it (a drain counts it closed), with outcome outcomeTransferIgnored.
 var errTransferred = errors.New("transferred; the client did not leave")
+
+// outcomeTransferIgnored is errTransferred's outcome in moonbridge_sessions_total.
+const outcomeTransferIgnored = "transfer_ignored"
 
 // moveFunc puts build's packets into the session's stream to the player (mover.request, on
 // the session's data path); done says whether they went out.
