@@ -17,6 +17,8 @@ type endLine struct {
 	answered string // who answered instead of a backend: "fallback", "limit", ...
 	backend  string
 	relayed  bool // the session reached a backend: the line has its bytes
+	// cookieHost: the host a transfer login's cookie named, which routed it (transferroute.go).
+	cookieHost string
 }
 
 // hello keeps what the handshake said.
@@ -34,5 +36,8 @@ func (l *endLine) write(e *zerolog.Event) {
 	}
 	if l.backend != "" {
 		e.Str("backend", l.backend)
+	}
+	if l.cookieHost != "" {
+		e.Str("cookie_host", l.cookieHost)
 	}
 }

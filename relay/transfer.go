@@ -116,7 +116,9 @@ func (s *session) transferTo(moves *sessionMoves, host string, port uint16, cook
 	if !moves.asked.CompareAndSwap(false, true) {
 		return moveAlready
 	}
-	cookie := cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
+	// Off the data path, which may still be setting the name. The host keeps the player's route
+	// where it lands (transferroute.go).
+	cookie := cookies.issue(s.player.knownName(), moves.joinHost)
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
 	moves.send(func(tr *play.Tracker) []byte {
 		var b []byte
