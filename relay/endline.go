@@ -17,8 +17,9 @@ type endLine struct {
 	answered string // who answered instead of a backend: "fallback", "limit", ...
 	backend  string
 	relayed  bool // the session reached a backend: the line has its bytes
-	// cookieHost: the host a transfer login's cookie named, which routed it (transferroute.go).
-	cookieHost string
+	// byCookie: host is the one a transfer login's cookie named, which routed it
+	// (transferroute.go), not its handshake's.
+	byCookie bool
 }
 
 // hello keeps what the handshake said.
@@ -37,7 +38,7 @@ func (l *endLine) write(e *zerolog.Event) {
 	if l.backend != "" {
 		e.Str("backend", l.backend)
 	}
-	if l.cookieHost != "" {
-		e.Str("cookie_host", l.cookieHost)
+	if l.byCookie {
+		e.Bool("routed_by_cookie", true)
 	}
 }

@@ -56,7 +56,7 @@ func (s *session) landByCookie(o *opening) bool {
 	if host != "" {
 		o.hs.Host = host
 		o.hs.Raw = o.hs.AppendFrame(nil, host)
-		s.line.cookieHost = host
+		s.line.host, s.line.byCookie = host, true
 	}
 	return true
 }
