@@ -16,7 +16,8 @@ import (
 // another server; the cookie names the host the player joined at.
 //
 // On an instance with the transfer secret, a transfer login (handshake next state 3) of
-// 1.20.5 or later is asked for its cookie after Login Start, before it is routed. Only a cookie
+// 1.20.5 or later, of a release the login table knows (its Login Start is read), is asked for
+// its cookie after Login Start, before it is routed. Only a cookie
 // the secret signed, for the player Login Start names, not expired and not believed here before
 // (TransferCookies.check) chooses the route: a client can send any cookie, and one that is not
 // believed leaves the login routed by its handshake's host, as any login. The route's access
