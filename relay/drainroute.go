@@ -91,17 +91,20 @@ func (s *Server) checkNotOwnListener(host string, port uint16) error {
 		return &TransferTargetError{Target: to, Reason: "does not resolve from this instance: " + err.Error()}
 	}
 	for _, a := range s.Addrs() {
-		ap := addrPortOf(a)
-		if ap.Port() != port {
-			continue
-		}
 		for _, ip := range ips {
-			if ip = ip.Unmap(); ip == ap.Addr().Unmap() || ap.Addr().IsUnspecified() && isThisMachine(ip) {
+			if reachesListener(netip.AddrPortFrom(ip, port), addrPortOf(a)) {
 				return &OwnListenerError{To: to, Listener: a.String()}
 			}
 		}
 	}
 	return nil
+}
+
+// reachesListener says whether a listener on ln would accept a connection to to: the same
+// port, and the same address or, for a listener on every address, one of this machine's.
+func reachesListener(to, ln netip.AddrPort) bool {
+	ip, at := to.Addr().Unmap(), ln.Addr().Unmap()
+	return to.Port() == ln.Port() && (ip == at || at.IsUnspecified() && isThisMachine(ip))
 }
 
 // isThisMachine says whether ip is a loopback address or one of this machine's interfaces'.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"testing"
@@ -438,5 +439,34 @@ func TestReplayedTransferCookieLogsInAsAny(t *testing.T) {
 	}
 	if replayed := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "replayed"}); replayed != 1 {
 		t.Errorf("transfer cookies replayed %v, want 1", replayed)
+	}
+}
+
+// TestAMoveReachesAListenerOnEveryAddress: a listener on 0.0.0.0 or :: takes connections to
+// any address of this machine on its port (loopback, an interface's), not to another machine's
+// nor to another port.
+func TestAMoveReachesAListenerOnEveryAddress(t *testing.T) {
+	local := netip.MustParseAddr("127.0.0.1")
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() {
+				local, _ = netip.AddrFromSlice(n.IP)
+				break
+			}
+		}
+	}
+	for _, ln := range []string{"0.0.0.0:25565", "[::]:25565"} {
+		at := netip.MustParseAddrPort(ln)
+		for to, want := range map[string]bool{
+			"127.0.0.1:25565": true,
+			"[::1]:25565":     true,
+			netip.AddrPortFrom(local, 25565).String(): true,
+			"192.0.2.7:25565":                         false, // TEST-NET-1: no machine's here
+			"127.0.0.1:25566":                         false,
+		} {
+			if got := reachesListener(netip.MustParseAddrPort(to), at); got != want {
+				t.Errorf("%s reaches a listener on %s: %v, want %v", to, ln, got, want)
+			}
+		}
 	}
 }
