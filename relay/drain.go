@@ -13,8 +13,10 @@ import (
 type DrainResult struct {
 	// Ended by themselves, before the deadline (transferred players among them), counted from a
 	// HandOver before the drain if there was one.
-	Ended  int
-	Closed int // at the deadline, with reason "shutdown"
+	Ended int
+	// Closed at the deadline, with reason "shutdown", or before it, transferLeave after their
+	// Transfer when they did not leave (reason errTransferred).
+	Closed int
 	// Transferred were sent a Transfer to a live instance (Config.Transfer) during the drain: at
 	// its start, or as their relay started (a player still logging in when it began).
 	Transferred int
@@ -47,6 +49,8 @@ func (s *Server) Drain(ctx context.Context) DrainResult {
 	told := s.tellTheRest()
 	closed := s.shutdown()
 	s.healthMu.Lock()
+	// Closed by the drain: at its deadline, or for not leaving on their Transfer (transferLeave).
+	closed += s.drainUnmoved
 	result := DrainResult{Ended: s.drainEnded - closed, Closed: closed, Transferred: int(s.drainMoved.Load()), Told: told}
 	s.healthMu.Unlock()
 	s.log.Info().Int("ended", result.Ended).Int("closed", result.Closed).Int("transferred", result.Transferred).Int("told", told).Msg("drained")

@@ -1,8 +1,6 @@
 package relay
 
 import (
-	"errors"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,44 +97,3 @@ func waitGroupFor(wg *sync.WaitGroup, d time.Duration) {
 	case <-time.After(d):
 	}
 }
-
-// RouteMoves is what MoveRoute did.
-type RouteMoves struct {
-	Route        string `json:"route"`
-	Transferring int    `json:"transferring"` // players sent a Transfer
-	Staying      int    `json:"staying"`      // players of the route that cannot be moved
-}
-
-// MoveRoute sends the players of the route labelled route that can be moved a Transfer to
-// Config.Transfer's address (or their bridge), as a drain does, without stopping anything: the
-// admin endpoint's POST /transfer, to empty a route before its backend goes down. The others
-// stay.
-func (s *Server) MoveRoute(route string) (RouteMoves, error) {
-	set := s.settings()
-	if !set.Transfer.Enabled() {
-		return RouteMoves{}, ErrNoTransferTarget
-	}
-	if !s.HasRoute(route) {
-		return RouteMoves{}, &UnknownRouteError{Route: route}
-	}
-	m := RouteMoves{Route: route}
-	for _, sess := range s.sessionList() {
-		if sess.moves.Load() == nil || sess.routeName() != route { // routed before it is movable
-			continue
-		}
-		if s.moveOne(sess, func(bool) {}) {
-			m.Transferring++
-		} else {
-			m.Staying++
-		}
-	}
-	return m, nil
-}
-
-// ErrNoTransferTarget: a move was asked for and shutdown.transfer_to is not set.
-var ErrNoTransferTarget = errors.New("no transfer target: set shutdown.transfer_to")
-
-// UnknownRouteError: no route has this label.
-type UnknownRouteError struct{ Route string }
-
-func (e *UnknownRouteError) Error() string { return "no route is labelled " + strconv.Quote(e.Route) }

@@ -17,6 +17,9 @@ type endLine struct {
 	answered string // who answered instead of a backend: "fallback", "limit", ...
 	backend  string
 	relayed  bool // the session reached a backend: the line has its bytes
+	// byCookie: host is the one a transfer login's cookie named, which routed it
+	// (transferroute.go), not its handshake's.
+	byCookie bool
 }
 
 // hello keeps what the handshake said.
@@ -34,5 +37,8 @@ func (l *endLine) write(e *zerolog.Event) {
 	}
 	if l.backend != "" {
 		e.Str("backend", l.backend)
+	}
+	if l.byCookie {
+		e.Bool("routed_by_cookie", true)
 	}
 }

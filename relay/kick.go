@@ -127,12 +127,9 @@ func (s *Server) TransferSession(id, host string, port uint16) (SessionTransfer,
 	if err := checkTransferHost(host, port); err != nil {
 		return SessionTransfer{}, err
 	}
-	moves := sess.moves.Load()
-	switch {
-	case sess.protocol != string(Minecraft):
-		return SessionTransfer{}, &NotMovableError{Reason: "a WebSocket player cannot be sent to another address"}
-	case moves == nil:
-		return SessionTransfer{}, &NotMovableError{Reason: "its client is older than 1.20.5, or it is not in play yet"}
+	moves, err := addressMoves(sess)
+	if err != nil {
+		return SessionTransfer{}, err
 	}
 	r := SessionTransfer{ID: id, To: net.JoinHostPort(host, strconv.Itoa(int(port)))}
 	sent := make(chan bool, 1)
@@ -144,6 +141,21 @@ func (s *Server) TransferSession(id, host string, port uint16) (SessionTransfer,
 		r.Note = "the Transfer did not go out: the backend encrypts this stream, or a packet of its is still partly through"
 	}
 	return r, nil
+}
+
+// addressMoves is how sess's player can be sent to an address the admin API names, or why it
+// cannot: only a raw TCP player of 1.20.5 or later in play can. A WebSocket player's client
+// came through the proxy's ws listener (from a browser, or from moonbridge's bridge, which the
+// game reaches locally) and cannot reach another address by itself.
+func addressMoves(sess *session) (*sessionMoves, error) {
+	moves := sess.moves.Load()
+	switch {
+	case sess.protocol != string(Minecraft):
+		return nil, &NotMovableError{Reason: "a WebSocket player cannot be sent to another address"}
+	case moves == nil:
+		return nil, &NotMovableError{Reason: "its client is older than 1.20.5, or it is not in play yet"}
+	}
+	return moves, nil
 }
 
 // countMove counts a Transfer that went out or could not, in moonbridge_drain_moves_total.

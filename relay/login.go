@@ -28,8 +28,8 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 	ctx, cancel := context.WithCancel(s.srv.ctx)
 	defer cancel()
 	addr := s.info.client.Addr().Unmap()
-	pc := auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn, Network: s.srv.counter.network(addr),
-		SessionServerAsked: s.traceSessionServer()}
+	pc := auth.PlayerConn{R: r, Send: s.sendAnswer, Transfer: s.transferIn, Cookie: s.transferCookie,
+		Network: s.srv.counter.network(addr), SessionServerAsked: s.traceSessionServer()}
 	p, err := cfg.Login(ctx, pc, hs.Protocol, addr.String())
 	var le *auth.LoginError
 	if err != nil {
@@ -44,17 +44,23 @@ func (s *session) runLogin(r *bufio.Reader, hs mc.Handshake, cfg *auth.Config) e
 		return clientError("login", err)
 	}
 	s.srv.countLogin(auth.OutcomeOK)
-	s.srv.countTransferCookie(p.Cookie)
+	if s.transferCookie == auth.CookieNotAsked { // else counted where it was checked
+		s.srv.countTransferCookie(p.Cookie)
+	}
 	s.login = p
 	s.player.want = false
 	s.player.setName(p.Profile.Name, p.Profile.ID.String(), p.Enc != nil)
 	return nil
 }
 
-// attachLogins gives set's online routes the server's login meter, and the routes' transfer
-// cookie checkers the server's seen-set, both kept across reloads (a config reloaded as it was
-// has them already: no write then, while its sessions may read them).
+// attachLogins gives set's online routes the server's login meter, and the transfer cookie
+// checkers (the routes' and the one that routes transfer logins) the server's seen-set, both
+// kept across reloads (a config reloaded as it was has them already: no write then, while its
+// sessions may read them).
 func (s *Server) attachLogins(set *settings) {
+	if tc := set.Transfer.Cookies; tc != nil && tc.seen.Load() != s.cookiesSeen {
+		tc.seen.Store(s.cookiesSeen)
+	}
 	for _, r := range set.Routes {
 		if r.Login == nil {
 			continue

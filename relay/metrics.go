@@ -25,7 +25,7 @@ var (
 		"Player sessions that have ended, by protocol and outcome: closed (normally), bad_handshake, "+
 			"no_route, refused (a route's limit), access_denied, backend_unreachable, server_full (a login refused near the "+
 			"memory limit), login_refused (a login the proxy ran), banned (a ban: docs/bans.md), kicked (the admin API), "+
-			"client_error, backend_error, shutdown, "+
+			"client_error, backend_error, shutdown, transfer_ignored (sent a Transfer, did not leave within 10 s), "+
 			"panic (a bug of the proxy's: moonbridge_session_panics_total).",
 		[]string{"protocol", "outcome"}, nil)
 	bytesDesc = prometheus.NewDesc("moonbridge_relayed_bytes_total",
@@ -124,6 +124,8 @@ func outcome(reason error) string {
 		return "banned"
 	case errors.As(reason, new(*KickedError)):
 		return "kicked"
+	case errors.Is(reason, errTransferred):
+		return outcomeTransferIgnored
 	case errors.As(reason, new(*BackendLoginError)):
 		return "backend_error"
 	case errors.As(reason, &side):

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -16,9 +17,12 @@ type lifecycle struct {
 	failed     chan error    // the first listener failure, for Failed
 
 	healthMu   sync.Mutex
-	deadReason string       // the listener that stopped for good and why; "" while none did
-	drainEnded int          // sessions that ended by themselves since the hand-over or the drain
-	drainMoved atomic.Int64 // Transfers that went out during the drain (drainmoves.go)
+	deadReason string // the listener that stopped for good and why; "" while none did
+	drainEnded int    // sessions that ended since the hand-over or the drain, closed ones too
+	// drainUnmoved: of drainEnded, the players closed for not leaving on their Transfer
+	// (errTransferred): the drain counts them closed, not ended by themselves.
+	drainUnmoved int
+	drainMoved   atomic.Int64 // Transfers that went out during the drain (drainmoves.go)
 }
 
 func newLifecycle() lifecycle {
@@ -75,14 +79,18 @@ type ListenerError struct {
 func (e *ListenerError) Error() string { return "listener " + e.Addr + " stopped: " + e.Err.Error() }
 func (e *ListenerError) Unwrap() error { return e.Err }
 
-// sessionEnded is called under mu with the sessions still open: during a drain, or after a
-// hand-over, it counts the session as one that ended by itself and wakes the wait for the last.
-func (s *Server) sessionEnded(open int) {
+// sessionEnded is called under mu with the sessions still open and the reason the session
+// ended: during a drain, or after a hand-over, it counts the session and wakes the wait for the
+// last.
+func (s *Server) sessionEnded(open int, reason error) {
 	if !s.draining.Load() && !s.handedOver.Load() {
 		return
 	}
 	s.healthMu.Lock()
 	s.drainEnded++
+	if errors.Is(reason, errTransferred) {
+		s.drainUnmoved++
+	}
 	s.healthMu.Unlock()
 	if open == 0 {
 		select {

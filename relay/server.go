@@ -268,7 +268,7 @@ func (s *Server) untrack(sess *session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
 	s.count(sess)
-	s.sessionEnded(len(s.sessions))
+	s.sessionEnded(len(s.sessions), sess.endReason())
 	s.mu.Unlock()
 	s.live.Done()
 }

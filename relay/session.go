@@ -52,8 +52,11 @@ type session struct {
 	// nil before and for a session without a mover.
 	mover *mover
 	moves atomic.Pointer[sessionMoves]
-	// transferIn: the player came by a transfer from another server (handshake next state 3).
-	transferIn bool
+	// transferIn: the player came by a transfer from another server (handshake next state 3);
+	// transferCookie: what the check of its cookie before the route found (transferroute.go),
+	// CookieNotAsked when there was none.
+	transferIn     bool
+	transferCookie auth.Cookie
 	// quiet: the session was a cheap refusal (refusal.go), counted and sampled there; it has
 	// no end line of its own.
 	quiet bool
@@ -95,7 +98,7 @@ func (s *session) run() (onLoop bool) {
 		}
 	}()
 	o := &opening{r: bufio.NewReaderSize(s.down, sniffBufferSize)}
-	if !s.readHello(o) || !s.checkAddressBan(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) ||
+	if !s.readHello(o) || !s.checkAddressBan(o) || !s.landByCookie(o) || !s.matchRoute(o) || !s.admit(o) || !s.logIn(o) ||
 		!s.checkPlayerBan(o) || !s.letIn(o) || !s.seat(o) {
 		return false
 	}

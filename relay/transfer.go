@@ -66,8 +66,12 @@ const tellWait = 200 * time.Millisecond
 // moveWait bounds how long the start of a drain waits for its Transfers to go out, for its count.
 const moveWait = time.Second
 
-// errTransferred ends a transferred player's session that did not leave within transferLeave.
+// errTransferred ends a transferred player's session that did not leave within transferLeave:
+// the proxy closed it (a drain counts it closed), with outcome outcomeTransferIgnored.
 var errTransferred = errors.New("transferred; the client did not leave")
+
+// outcomeTransferIgnored is errTransferred's outcome in moonbridge_sessions_total.
+const outcomeTransferIgnored = "transfer_ignored"
 
 // moveFunc puts build's packets into the session's stream to the player (mover.request, on
 // the session's data path); done says whether they went out.
@@ -112,7 +116,9 @@ func (s *session) transferTo(moves *sessionMoves, host string, port uint16, cook
 	if !moves.asked.CompareAndSwap(false, true) {
 		return moveAlready
 	}
-	cookie := cookies.issue(s.player.knownName()) // off the data path, which may still be setting it
+	// Off the data path, which may still be setting the name. The host keeps the player's route
+	// where it lands (transferroute.go).
+	cookie := cookies.issue(s.player.knownName(), moves.joinHost)
 	target := net.JoinHostPort(host, strconv.Itoa(int(port)))
 	moves.send(func(tr *play.Tracker) []byte {
 		var b []byte

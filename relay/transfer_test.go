@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"testing"
@@ -302,30 +303,33 @@ func TestTransferCookieIsCheckedWhereThePlayerLands(t *testing.T) {
 	}
 }
 
-// TestMoveRouteTransfersTheRoutesPlayers: the admin's move of one route sends its players
-// a Transfer and leaves the server running (ready); an unknown route
-// and a server without a transfer target are refused.
+// TestMoveRouteTransfersTheRoutesPlayers: the admin's move of one route sends its raw TCP
+// players a Transfer to the address it names, with the cookie that names the host each joined
+// at, and leaves the server running (ready); a player is moved once; an unknown route is
+// refused.
 func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
+	cookies := NewTransferCookies([]byte("shared secret"), 0)
 	srv, addr := startProxy(t, func(c *Config) {
 		c.Routes = routeTo(back.Addr)
 		c.Routes[0].Name = "survival"
-		c.Transfer = transferTarget
+		c.Transfer.Cookies = cookies
 	}, Minecraft)
 	cl := joinThrough(t, Minecraft, addr, nil)
-	// The player's bytes flow on the event loop a moment before its session is movable
-	// (startMoves follows the loop's registration); a route's move acts on the players in play.
-	testutil.WaitFor(t, "the player's session to be movable", func() bool {
-		return slices.ContainsFunc(srv.sessionList(), func(s *session) bool { return s.moves.Load() != nil })
-	})
-	moved, err := srv.MoveRoute("survival")
-	if err != nil || moved.Transferring != 1 || moved.Staying != 0 {
+	awaitMovable(t, srv)
+	other := addrPort(t, addr).Port() + 1 // another instance's port on this machine
+	moved, err := srv.MoveRoute("survival", "127.0.0.1", other)
+	if err != nil || moved.Transferring != 1 || moved.Staying != 0 || moved.To != "127.0.0.1:"+strconv.Itoa(int(other)) {
 		t.Fatalf("MoveRoute: %+v, %v", moved, err)
 	}
-	if tr, err := awaitTransfer(t, cl); err != nil || tr.Host != transferTarget.Host {
+	tr, err := awaitTransfer(t, cl)
+	if err != nil || tr.Host != "127.0.0.1" || tr.Port != other {
 		t.Fatalf("the route's player: %+v, %v", tr, err)
 	}
-	if again, err := srv.MoveRoute("survival"); err != nil || again.Transferring != 1 {
+	if host, err := NewTransferCookies([]byte("shared secret"), 0).check("Steve", tr.Cookies[TransferCookieKey]); err != nil || host != "localhost" {
+		t.Errorf("the cookie: host %q, %v; want the host the player joined at, localhost", host, err)
+	}
+	if again, err := srv.MoveRoute("survival", "127.0.0.1", other); err != nil || again.Transferring != 1 {
 		t.Errorf("a second move of the route: %+v, %v", again, err)
 	}
 	if n := moves(t, srv, transferSent); n != 1 {
@@ -335,12 +339,52 @@ func TestMoveRouteTransfersTheRoutesPlayers(t *testing.T) {
 		t.Error("moving one route's players made the server not ready")
 	}
 	var unknown *UnknownRouteError
-	if _, err := srv.MoveRoute("creative"); !errors.As(err, &unknown) {
+	if _, err := srv.MoveRoute("creative", "127.0.0.1", other); !errors.As(err, &unknown) {
 		t.Errorf("unknown route: %v", err)
 	}
-	plain, _ := startProxy(t, func(c *Config) { c.Routes = routeTo(back.Addr) }, Minecraft)
-	if _, err := plain.MoveRoute("*"); !errors.Is(err, ErrNoTransferTarget) {
-		t.Errorf("no transfer target: %v", err)
+}
+
+// awaitMovable waits for srv's one session to be movable: the player's bytes flow on the event
+// loop a moment before (startMoves follows the loop's registration); a route's move acts on
+// the players in play.
+func awaitMovable(t *testing.T, srv *Server) {
+	t.Helper()
+	testutil.WaitFor(t, "the player's session to be movable", func() bool {
+		return slices.ContainsFunc(srv.sessionList(), func(s *session) bool { return s.moves.Load() != nil })
+	})
+}
+
+// TestMoveRouteSendsNobodyBackHere: the admin's move refuses an address this instance listens
+// on, by its IP address or a name that resolves to it (the players would land on the same
+// route again), and a name that does not resolve; a bridged player, whose bridge comes back
+// through this listener, stays (it was sent back to its bridge, to the same route).
+func TestMoveRouteSendsNobodyBackHere(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: -1})
+	srv, addr := startProxy(t, func(c *Config) {
+		c.Routes = routeTo(back.Addr)
+		c.Routes[0].Name = "survival"
+		c.Transfer = transferTarget
+	}, WS)
+	cl := joinThrough(t, WS, addr, http.Header{ws.BridgeHeader: {"127.0.0.1:41234"}})
+	awaitMovable(t, srv)
+	own := addrPort(t, addr).Port()
+	for _, host := range []string{"127.0.0.1", "localhost"} {
+		var ownErr *OwnListenerError
+		if _, err := srv.MoveRoute("survival", host, own); !errors.As(err, &ownErr) {
+			t.Errorf("a move to %s:%d, this instance's listener: %v, want refused", host, own, err)
+		}
+	}
+	var target *TransferTargetError
+	if _, err := srv.MoveRoute("survival", "nowhere.invalid", 25565); !errors.As(err, &target) {
+		t.Errorf("a move to a name that does not resolve: %v, want refused", err)
+	}
+	moved, err := srv.MoveRoute("survival", "127.0.0.1", own+1)
+	if err != nil || moved.Transferring != 0 || moved.Staying != 1 || moved.Note == "" {
+		t.Fatalf("MoveRoute with a bridged player: %+v, %v; want it staying, with a note", moved, err)
+	}
+	// The bridged player gets no Transfer: its stream goes on.
+	if err := cl.Echo([]byte("still here")); err != nil {
+		t.Errorf("the bridged player after the move: %v", err)
 	}
 }
 
@@ -395,5 +439,34 @@ func TestReplayedTransferCookieLogsInAsAny(t *testing.T) {
 	}
 	if replayed := metricCount(t, second, "moonbridge_transfer_cookies_total", map[string]string{"result": "replayed"}); replayed != 1 {
 		t.Errorf("transfer cookies replayed %v, want 1", replayed)
+	}
+}
+
+// TestAMoveReachesAListenerOnEveryAddress: a listener on 0.0.0.0 or :: takes connections to
+// any address of this machine on its port (loopback, an interface's), not to another machine's
+// nor to another port.
+func TestAMoveReachesAListenerOnEveryAddress(t *testing.T) {
+	local := netip.MustParseAddr("127.0.0.1")
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() {
+				local, _ = netip.AddrFromSlice(n.IP)
+				break
+			}
+		}
+	}
+	for _, ln := range []string{"0.0.0.0:25565", "[::]:25565"} {
+		at := netip.MustParseAddrPort(ln)
+		for to, want := range map[string]bool{
+			"127.0.0.1:25565": true,
+			"[::1]:25565":     true,
+			netip.AddrPortFrom(local, 25565).String(): true,
+			"192.0.2.7:25565":                         false, // TEST-NET-1: no machine's here
+			"127.0.0.1:25566":                         false,
+		} {
+			if got := reachesListener(netip.MustParseAddrPort(to), at); got != want {
+				t.Errorf("%s reaches a listener on %s: %v, want %v", to, ln, got, want)
+			}
+		}
 	}
 }

@@ -21,24 +21,31 @@ const TransferCookieKey = "moonbridge:transfer"
 // instance within seconds; a minute covers a slow one.
 const DefaultTransferCookieTTL = time.Minute
 
-// A transfer cookie says "this instance moved this player on a drain, until then":
+// A transfer cookie says "this instance moved this player, who had joined at host, until then":
 //
-//	+---------+----------------+---------+----------+------------+-----------------------------+
-//	| version | expiry         | nonce   | name len | name       | HMAC-SHA256(secret, before) |
-//	| 1 byte  | 8 bytes, Unix s| 8 bytes | 1 byte   | <= 16 bytes| 32 bytes                    |
-//	+---------+----------------+---------+----------+------------+-----------------------------+
+//	+---------+----------+---------+----------+-----------+----------+------------+----------------+
+//	| version | expiry   | nonce   | name len | name      | host len | host       | HMAC-SHA256    |
+//	| 1 byte  | 8 bytes, | 8 bytes | 1 byte   | <= 16     | 1 byte   | <= 255     | (secret, all   |
+//	|         | Unix s   |         |          | bytes     |          | bytes      | before), 32 B  |
+//	+---------+----------+---------+----------+-----------+----------+------------+----------------+
 //
 // The client keeps it and shows it to whoever asks after the transfer; an instance with the same
 // secret believes it once (cookieSeen). It names the player only: online mode still asks the
-// session server. Version 1, issued by earlier releases, is the same without the nonce; it is
-// still believed (once, as any), so that a rolling upgrade's drains move players onto the new
-// release; an earlier release refuses version 2 as malformed, and that player logs in as any.
+// session server. The host is the one the player's handshake named where it joined (the route's
+// name, "creative.example.net"), so that the instance it lands on routes it there and not by the
+// transfer target's name (transferroute.go); "" when it named none that fits. Versions 2 (no
+// host) and 1 (no host, no nonce), issued by earlier releases, are still believed (once, as any),
+// so that a rolling upgrade's drains move players onto the new release, routed by the
+// transfer target's name as those releases did; an earlier release refuses version 3 as
+// malformed, and that player logs in there as any other.
 const (
-	cookieVersion   = 2
-	cookieVersionV1 = 1 // no nonce
+	cookieVersion   = 3
+	cookieVersionV2 = 2 // no host
+	cookieVersionV1 = 1 // no host, no nonce
 	cookieNonceLen  = 8
 	cookieMACLen    = sha256.Size
 	maxCookieName   = 16
+	maxCookieHost   = 255
 )
 
 // TransferCookies signs and checks transfer cookies with a secret the instances share
@@ -62,10 +69,15 @@ func NewTransferCookies(secret []byte, ttl time.Duration) *TransferCookies {
 	return c
 }
 
-// issue is the cookie for the player name; nil without cookies or for a name that does not fit.
-func (c *TransferCookies) issue(name string) []byte {
+// issue is the cookie for the player name, who joined at host; nil without cookies or for a
+// name that does not fit. A host longer than a cookie holds is left out: that player lands by
+// the transfer target's name.
+func (c *TransferCookies) issue(name, host string) []byte {
 	if c == nil || len(name) > maxCookieName {
 		return nil
+	}
+	if len(host) > maxCookieHost {
+		host = ""
 	}
 	b := []byte{cookieVersion}
 	b = binary.BigEndian.AppendUint64(b, uint64(c.now().Add(c.ttl).Unix()))
@@ -73,6 +85,8 @@ func (c *TransferCookies) issue(name string) []byte {
 	rand.Read(b[len(b)-cookieNonceLen:])
 	b = append(b, byte(len(name)))
 	b = append(b, name...)
+	b = append(b, byte(len(host)))
+	b = append(b, host...)
 	return append(b, c.mac(b)...)
 }
 
@@ -83,42 +97,73 @@ func (c *TransferCookies) Key() string { return TransferCookieKey }
 // instance with the same secret issued it for name, it has not expired, and this instance has
 // not believed it before.
 func (c *TransferCookies) Verify(name string, cookie []byte) error {
-	body, who, mac, err := splitCookie(cookie)
-	if err != nil {
-		return err
-	}
-	expiry, now := int64(binary.BigEndian.Uint64(body[1:9])), c.now().Unix()
-	switch {
-	case !hmac.Equal(mac, c.mac(body)):
-		return ErrCookieForged
-	case who != name:
-		return ErrCookieOtherPlayer
-	case now > expiry:
-		return ErrCookieExpired
-	}
-	return c.seen.Load().first(mac, expiry, now)
+	_, err := c.check(name, cookie)
+	return err
 }
 
-// splitCookie cuts a cookie of either version into what its MAC covers, the player name in it,
-// and the MAC.
-func splitCookie(cookie []byte) (body []byte, name string, mac []byte, err error) {
-	head := 1 + 8 + 1
+// check is Verify that also says the host the cookie names ("" for none, or an earlier
+// version's): only when err is nil.
+func (c *TransferCookies) check(name string, cookie []byte) (host string, err error) {
+	f, err := splitCookie(cookie)
+	if err != nil {
+		return "", err
+	}
+	expiry, now := int64(binary.BigEndian.Uint64(f.body[1:9])), c.now().Unix()
+	switch {
+	case !hmac.Equal(f.mac, c.mac(f.body)):
+		return "", ErrCookieForged
+	case f.name != name:
+		return "", ErrCookieOtherPlayer
+	case now > expiry:
+		return "", ErrCookieExpired
+	}
+	if err := c.seen.Load().first(f.mac, expiry, now); err != nil {
+		return "", err
+	}
+	return f.host, nil
+}
+
+// cookieFields are a cookie's parts: what its MAC covers, the player name and host in it, and
+// the MAC.
+type cookieFields struct {
+	body       []byte
+	name, host string
+	mac        []byte
+}
+
+// splitCookie cuts a cookie of any version into its fields.
+func splitCookie(cookie []byte) (cookieFields, error) {
+	head := 1 + 8
 	switch {
 	case len(cookie) == 0:
-		return nil, "", nil, ErrCookieMalformed
-	case cookie[0] == cookieVersion:
+		return cookieFields{}, ErrCookieMalformed
+	case cookie[0] == cookieVersion || cookie[0] == cookieVersionV2:
 		head += cookieNonceLen
 	case cookie[0] != cookieVersionV1:
-		return nil, "", nil, ErrCookieMalformed
+		return cookieFields{}, ErrCookieMalformed
 	}
-	if len(cookie) < head+cookieMACLen {
-		return nil, "", nil, ErrCookieMalformed
+	name, at, ok := cookieString(cookie, head)
+	var host string
+	if ok && cookie[0] == cookieVersion {
+		host, at, ok = cookieString(cookie, at)
 	}
-	n := int(cookie[head-1])
-	if len(cookie) != head+n+cookieMACLen {
-		return nil, "", nil, ErrCookieMalformed
+	if !ok || len(cookie) != at+cookieMACLen {
+		return cookieFields{}, ErrCookieMalformed
 	}
-	return cookie[:head+n], string(cookie[head : head+n]), cookie[head+n:], nil
+	return cookieFields{body: cookie[:at], name: name, host: host, mac: cookie[at:]}, nil
+}
+
+// cookieString reads the length-prefixed string at b[at:]: the string and where what follows
+// it starts; false when b is too short for it and a MAC behind.
+func cookieString(b []byte, at int) (string, int, bool) {
+	if len(b) < at+1+cookieMACLen {
+		return "", 0, false
+	}
+	end := at + 1 + int(b[at])
+	if len(b) < end+cookieMACLen {
+		return "", 0, false
+	}
+	return string(b[at+1 : end]), end, true
 }
 
 func (c *TransferCookies) mac(b []byte) []byte {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,7 +16,7 @@ func TestTransferCookieIsBelievedOnlyAsIssued(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	issuer := NewTransferCookies([]byte("shared secret"), 0)
 	issuer.now = func() time.Time { return now }
-	cookie := issuer.issue("Steve")
+	cookie := issuer.issue("Steve", "")
 	other := NewTransferCookies([]byte("shared secret"), time.Hour)
 	other.now = issuer.now
 	if err := other.Verify("Steve", cookie); err != nil {
@@ -49,10 +50,10 @@ func TestTransferCookieIsBelievedOnlyAsIssued(t *testing.T) {
 // no cookie is issued (the Transfer goes out alone).
 func TestNoTransferCookieWithoutASecret(t *testing.T) {
 	var none *TransferCookies
-	if c := none.issue("Steve"); c != nil {
+	if c := none.issue("Steve", ""); c != nil {
 		t.Errorf("cookie without a secret: %x", c)
 	}
-	if c := NewTransferCookies([]byte("s"), 0).issue("NameLongerThan16Chars"); c != nil {
+	if c := NewTransferCookies([]byte("s"), 0).issue("NameLongerThan16Chars", ""); c != nil {
 		t.Errorf("cookie for an over-long name: %x", c)
 	}
 }
@@ -63,7 +64,7 @@ func TestNoTransferCookieWithoutASecret(t *testing.T) {
 // player in the same second differ (their nonce), so each is believed once.
 func TestTransferCookieIsBelievedOncePerInstance(t *testing.T) {
 	issuer := NewTransferCookies([]byte("shared secret"), 0)
-	cookie, again := issuer.issue("Steve"), issuer.issue("Steve")
+	cookie, again := issuer.issue("Steve", ""), issuer.issue("Steve", "")
 	if bytes.Equal(cookie, again) {
 		t.Fatalf("two cookies for Steve are the same bytes %x: no nonce", cookie)
 	}
@@ -109,20 +110,45 @@ func TestTransferCookieSeenSetIsBounded(t *testing.T) {
 	seen := newCookieSeen(3)
 	c.seen.Store(seen)
 	for i := range 3 {
-		if err := c.Verify("Steve", c.issue("Steve")); err != nil {
+		if err := c.Verify("Steve", c.issue("Steve", "")); err != nil {
 			t.Fatalf("cookie %d: %v", i, err)
 		}
 	}
-	if err := c.Verify("Steve", c.issue("Steve")); !errors.Is(err, ErrCookieSeenFull) {
+	if err := c.Verify("Steve", c.issue("Steve", "")); !errors.Is(err, ErrCookieSeenFull) {
 		t.Errorf("a fourth cookie with three remembered: %v, want %v", err, ErrCookieSeenFull)
 	}
 	now = now.Add(DefaultTransferCookieTTL + time.Second)
-	if err := c.Verify("Steve", c.issue("Steve")); err != nil {
+	if err := c.Verify("Steve", c.issue("Steve", "")); err != nil {
 		t.Errorf("a cookie after the three expired: %v", err)
 	}
 	seen.mu.Lock()
 	defer seen.mu.Unlock()
 	if n := len(seen.until); n != 1 {
 		t.Errorf("seen-set holds %d, want 1 (the expired ones dropped)", n)
+	}
+}
+
+// TestTransferCookieCarriesTheHost: a cookie names the host the player joined at, for the
+// instance it lands on; a host longer than a cookie holds is left out, and a cookie of format 2
+// (an earlier release's, no host) is believed without one.
+func TestTransferCookieCarriesTheHost(t *testing.T) {
+	c := NewTransferCookies([]byte("shared secret"), 0)
+	long := strings.Repeat("a", maxCookieHost+1)
+	for _, host := range []string{"creative.example.net", "", long} {
+		got, err := c.check("Steve", c.issue("Steve", host))
+		want := host
+		if host == long {
+			want = ""
+		}
+		if err != nil || got != want {
+			t.Errorf("cookie for host %.30q: host %q, %v; want %q", host, got, err, want)
+		}
+	}
+	b := []byte{2}
+	b = binary.BigEndian.AppendUint64(b, uint64(time.Now().Add(time.Minute).Unix()))
+	b = append(b, make([]byte, cookieNonceLen)...)
+	b = append(append(b, 5), "Steve"...)
+	if host, err := c.check("Steve", append(b, c.mac(b)...)); err != nil || host != "" {
+		t.Errorf("a format 2 cookie: host %q, %v; want believed, no host", host, err)
 	}
 }

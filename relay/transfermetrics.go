@@ -41,8 +41,9 @@ func newTransferMetrics() transferMetrics {
 		}),
 		cookies: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "moonbridge_transfer_cookies_total",
-			Help: "Transfer logins on routes whose login the proxy runs, by their transfer cookie: valid (signed " +
-				"with shutdown.transfer_secret_file, for this player, in time: no login meter queue), absent, " +
+			Help: "Transfer logins by their transfer cookie, asked before the route on an instance with " +
+				"shutdown.transfer_secret_file, and on routes whose login the proxy runs: valid (signed " +
+				"with the secret, for this player, in time: routed by its host, no login meter queue), absent, " +
 				"rejected (forged, expired or another player's: ignored, the login goes on as any other), " +
 				"replayed (valid, and believed here before: a cookie skips the meter once; the login goes on as any other).",
 		}, []string{"result"}),

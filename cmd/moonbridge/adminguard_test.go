@@ -81,7 +81,7 @@ func TestAdminStateChangesNeedTheToken(t *testing.T) {
 		{"DELETE", "/routes/survival", nil, http.StatusUnauthorized},
 		{"PUT", "/livez", nil, http.StatusUnauthorized},
 		{"POST", "/blocklist/clear", bearer(adminToken), http.StatusOK},
-		{"POST", "/transfer?route=survival", bearer(adminToken), http.StatusConflict}, // no transfer_to
+		{"POST", "/transfer?route=survival", bearer(adminToken), http.StatusBadRequest}, // no to
 		{"GET", "/blocklist", nil, http.StatusOK},
 		{"GET", "/metrics", nil, http.StatusOK},
 		{"HEAD", "/readyz", nil, http.StatusOK},

@@ -60,7 +60,9 @@ func blockAddress(t *testing.T, from, addr string) {
 // route name with HTML in it as text, not run), the players, a backend its check took out,
 // the graphs and the block list; the sessions, bans and maintenance panels ask for the token;
 // clearing the block list is refused without the token, with the page saying why, and works
-// with it; with it, the page switches maintenance on and the server list shows it.
+// with it; with it, a route's move asks where to, says why it refuses this instance's own
+// address and moves to another; and the page switches maintenance on and the server list
+// shows it.
 func TestDashboardInChromium(t *testing.T) {
 	logs, _ := stoppableServe(t, dashboardConfig(t))
 	addr, admin := waitForLog(t, logs, "Listening on")["addr"], "http://"+adminAddr(t, logs)
@@ -119,6 +121,17 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Errorf("the token is kept as %q, want in sessionStorage only", kept)
 	}
 	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-token.png"))
+
+	moveCreative := func(to string) {
+		b.eval(`document.querySelector('#panel-routes input.move-to').value = `+jsString(to)+
+			`; document.querySelector('#panel-routes tr[data-route="creative"] button').click()`, nil)
+	}
+	moveCreative("")
+	b.waitFor("a route's move without a destination turned down", `document.getElementById('notice').textContent.includes('say where')`)
+	moveCreative(addr)
+	b.waitFor("a route's move to this instance refused", `document.getElementById('notice').textContent.includes('come straight back to the same route')`)
+	moveCreative("127.0.0.1:1")
+	b.waitFor("a route's move to another address done", `document.getElementById('notice').textContent === 'players of creative to 127.0.0.1:1: 0 moving, 0 staying'`)
 
 	b.eval(`document.querySelector('#panel-maintenance [data-maintenance] button').click()`, nil)
 	b.waitFor("maintenance switched from the page", `document.getElementById('notice').textContent === 'maintenance on for every route'`)

@@ -78,6 +78,10 @@ type PlayerConn struct {
 	Send func(frame []byte) error
 	// Transfer: the handshake's next state was transfer (3): another server sent the player.
 	Transfer bool
+	// Cookie is what the relay found when it checked the transfer cookie itself, before it
+	// routed the login (the cookie names the player's route): Login takes it and does not ask
+	// again, as a cookie is believed once. CookieNotAsked: Login asks, when it has a checker.
+	Cookie Cookie
 	// Network is the client's network as the relay counts it (an IPv4 /24, an IPv6 /64 at the
 	// defaults): the login meter is fair between networks. The zero Prefix is none.
 	Network netip.Prefix
@@ -104,7 +108,10 @@ func (c *Config) Login(ctx context.Context, pc PlayerConn, protocol int32, addre
 	if err := p.readLoginStart(pc); err != nil {
 		return nil, err
 	}
-	if pc.Transfer && c.TransferCookies != nil {
+	switch {
+	case pc.Cookie != CookieNotAsked:
+		p.Cookie = pc.Cookie
+	case pc.Transfer && c.TransferCookies != nil:
 		if err := c.askCookie(pc, p); err != nil {
 			return nil, err
 		}

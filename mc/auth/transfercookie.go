@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 
@@ -36,7 +37,23 @@ func (c *Config) askCookie(pc PlayerConn, p *Player) error {
 	if err := pc.Send(play.AppendCookieRequest(nil, c.TransferCookies.Key())); err != nil {
 		return err
 	}
-	resp, err := mc.ReadParsed(pc.R, func(b []byte) (cookieResponse, int, error) {
+	payload, present, err := ReadCookieResponse(pc.R, c.TransferCookies.Key())
+	switch {
+	case err != nil:
+		return p.readFailed(pc, "Cookie Response", err)
+	case !present:
+		p.Cookie = CookieAbsent
+	default:
+		p.Cookie = Verdict(c.TransferCookies.Verify(p.Start.Name, payload))
+	}
+	return nil
+}
+
+// ReadCookieResponse reads the login Cookie Response the player sends after a Cookie Request
+// for key: the cookie's payload, and false when the client has none under key. A frame that is
+// not a Cookie Response, or a malformed one, is an error (*mc.ProtocolError).
+func ReadCookieResponse(r *bufio.Reader, key string) (payload []byte, present bool, err error) {
+	resp, err := mc.ReadParsed(r, func(b []byte) (cookieResponse, int, error) {
 		body, n, err := mc.ReadFrame(b, maxCookieFrame)
 		if err != nil {
 			return cookieResponse{}, 0, err
@@ -51,20 +68,14 @@ func (c *Config) askCookie(pc PlayerConn, p *Player) error {
 		key, payload, present, err := play.ParseCookieResponse(fields)
 		return cookieResponse{key: key, payload: bytes.Clone(payload), present: present}, n, err
 	})
-	if err != nil {
-		return p.readFailed(pc, "Cookie Response", err)
+	if err != nil || !resp.present || resp.key != key {
+		return nil, false, err
 	}
-	switch {
-	case !resp.present || resp.key != c.TransferCookies.Key():
-		p.Cookie = CookieAbsent
-	default:
-		p.Cookie = verdict(c.TransferCookies.Verify(p.Start.Name, resp.payload))
-	}
-	return nil
+	return resp.payload, true, nil
 }
 
-// verdict is the Cookie a checker's Verify error makes.
-func verdict(err error) Cookie {
+// Verdict is the Cookie a checker's Verify error makes.
+func Verdict(err error) Cookie {
 	switch {
 	case err == nil:
 		return CookieValid

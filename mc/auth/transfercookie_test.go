@@ -95,3 +95,24 @@ func TestMalformedCookieResponseIsRefused(t *testing.T) {
 		t.Fatalf("login: %v, want a bad_packet refusal", err)
 	}
 }
+
+// TestLoginTakesTheCookieTheRelayChecked: a transfer login whose cookie the relay checked
+// before routing it (PlayerConn.Cookie) is not asked again: its verdict is the login's, and a
+// second check would find the cookie replayed (believed once).
+func TestLoginTakesTheCookieTheRelayChecked(t *testing.T) {
+	shape, _, _ := mc.LoginShapeOf(767)
+	var sent [][]byte
+	pc := auth.PlayerConn{
+		R:        bufio.NewReader(bytes.NewReader(mc.AppendLoginStart(nil, shape, mc.LoginStart{Name: "Steve"}))),
+		Send:     func(f []byte) error { sent = append(sent, bytes.Clone(f)); return nil },
+		Transfer: true,
+		Cookie:   auth.CookieValid,
+	}
+	p, err := (&auth.Config{TransferCookies: goodCookie{}}).Login(context.Background(), pc, 767, "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Cookie != auth.CookieValid || len(sent) != 0 {
+		t.Errorf("cookie %v, sent %x; want the relay's verdict, valid, and no Cookie Request", p.Cookie, sent)
+	}
+}

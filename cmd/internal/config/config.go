@@ -142,8 +142,9 @@ type Shutdown struct {
 	// live instance, such as the public name of the load balancer or Service; "": nobody moves.
 	TransferTo string `yaml:"transfer_to"`
 	// TransferSecretFile holds the secret that signs the cookie a moved player shows the next
-	// instance, and checks those of players moved here (every instance reads the same one);
-	// "": no cookie.
+	// instance (it names the host the player joined at: the route it lands on there), and
+	// checks those of players moved here (every instance reads the same one); "": no cookie,
+	// and moved players land by TransferTo's host (Warnings says so).
 	TransferSecretFile string `yaml:"transfer_secret_file"`
 	// TransferCookieTTL is how long that cookie is good for (default relay.DefaultTransferCookieTTL).
 	TransferCookieTTL time.Duration `yaml:"transfer_cookie_ttl"`

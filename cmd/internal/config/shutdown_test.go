@@ -67,3 +67,31 @@ func TestUpgradeKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestTransferWithoutASecretWarns: transfer_to without transfer_secret_file moves players with
+// no cookie, so they land by transfer_to's host, not on the route they left: serve says so at
+// start (and check-config); with the secret, or without transfer_to, nothing is said.
+func TestTransferWithoutASecretWarns(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	writeTestFile(t, secret, "0123456789abcdef\n")
+	for text, want := range map[string]bool{
+		"shutdown:\n  transfer_to: play.example.net:25565\n":                                         true,
+		"shutdown:\n  transfer_to: play.example.net:25565\n  transfer_secret_file: " + secret + "\n": false,
+		"shutdown:\n  transfer_secret_file: " + secret + "\n":                                        false,
+	} {
+		cfg, err := Parse([]byte(text), noEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Warning
+		for _, w := range cfg.Warnings() {
+			if w.Kind == WarnTransferNoSecret {
+				got = append(got, w)
+			}
+		}
+		if want != (len(got) == 1) || want && (got[0].Key != "shutdown.transfer_secret_file" || !strings.Contains(got[0].Reason, "play.example.net")) {
+			t.Errorf("%q: warnings %v, want one about the secret: %v", text, got, want)
+		}
+	}
+}

@@ -49,6 +49,10 @@ const (
 	// WarnCountryUnknown: a route's countries.allow without XX while no country is believed (no
 	// country_header or no trusted_proxies), so it refuses every client.
 	WarnCountryUnknown WarningKind = "country-unknown"
+	// WarnTransferNoSecret: shutdown.transfer_to without transfer_secret_file: moved players
+	// carry no cookie naming the host they joined at, so the instance they land on routes
+	// them by transfer_to's host, which may be another route's.
+	WarnTransferNoSecret WarningKind = "transfer-no-secret"
 )
 
 // widestTrust is the shortest prefix a trusted_proxies range may have without a warning: a
@@ -69,8 +73,8 @@ var ownNetworks = []netip.Prefix{
 }
 
 // Warnings lists the settings of c that are valid but unsafe or without effect: client address
-// setups, a routes API beyond loopback, a state file the replicas' Redis replaces. c is a
-// validated config.
+// setups, a routes API beyond loopback, a state file the replicas' Redis replaces, a drain's
+// transfer without its secret. c is a validated config.
 func (c Config) Warnings() []Warning {
 	var out []Warning
 	out = append(out, c.headerWarnings()...)
@@ -78,6 +82,7 @@ func (c Config) Warnings() []Warning {
 	out = append(out, c.proxyHeaderWarnings()...)
 	out = append(out, c.maintenanceWarnings()...)
 	out = append(out, c.countryWarnings()...)
+	out = append(out, c.Shutdown.warnings()...)
 	if api := c.Admin.RoutesAPI; api.Enabled && !isLoopback(c.Admin.Listen) {
 		out = append(out, Warning{WarnRemoteAPI, "admin.routes_api.allow_remote", fmt.Sprintf("the routes API is served on %s, beyond loopback: its token and every change cross the network in plain HTTP; keep that network private, or put a TLS proxy in front", c.Admin.Listen)})
 	}
@@ -186,4 +191,15 @@ func (c Config) countryWarnings() []Warning {
 		}
 	}
 	return out
+}
+
+// warnings are about moving players on a drain without the secret that keeps their route.
+func (s Shutdown) warnings() []Warning {
+	if s.TransferTo == "" || s.TransferSecretFile != "" {
+		return nil
+	}
+	host, _, _ := relay.ParseTransferTarget(s.TransferTo)
+	return []Warning{{WarnTransferNoSecret, "shutdown.transfer_secret_file", fmt.Sprintf("is empty while transfer_to "+
+		"is set: moved players carry no cookie, so the instance they land on routes them by %q, not by the host they "+
+		"joined at; a player of another route lands on %q's route. Set transfer_secret_file, the same file on every instance", host, host)}}
 }
