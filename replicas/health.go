@@ -32,10 +32,11 @@ type health struct {
 const redialEvery = time.Second
 
 // init sets h up to log on log and to take a failure within a call's bound and a redial of an
-// answer for one call's.
+// answer, or of the start, for one call's: the first calls run while the replica starts, and a
+// Redis that never answers is away once that time has passed.
 func (h *health) init(log zerolog.Logger, bound time.Duration) {
 	h.log, h.quietFor, h.epoch = log, bound+redialEvery, time.Now()
-	h.answered.Store(-int64(h.quietFor)) // no answer yet
+	h.answered.Store(0) // the start, as if answered
 }
 
 // failed counts a failed call started at started and, when Redis was thought up and has not

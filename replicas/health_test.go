@@ -37,3 +37,22 @@ func TestHealthTakesRedisAwayOnlyWithoutAnswers(t *testing.T) {
 		t.Errorf("%d failed calls counted, want 6", n)
 	}
 }
+
+// A replica's first calls run while it starts, often beside many others (a slow seat call, a
+// heartbeat on a busy machine): a failure then is one call's, as after an answer. Redis that
+// never answers is away a call's bound and a redial after the start.
+func TestHealthGivesTheStartACallsBound(t *testing.T) {
+	var log bytes.Buffer
+	var h health
+	h.init(zerolog.New(&log), 50*time.Millisecond)
+	refused := errors.New("context deadline exceeded")
+	h.failed(time.Now(), "seat", refused)
+	if h.away.Load() || strings.Contains(log.String(), "away") {
+		t.Fatalf("Redis taken for away by a failure at the start: %s", log.String())
+	}
+	time.Sleep(50*time.Millisecond + redialEvery)
+	h.failed(time.Now(), "heartbeat", refused)
+	if !h.away.Load() || strings.Count(log.String(), "Redis is away") != 1 {
+		t.Fatalf("no answer since the start for a bound: away %v, log %s; want away, said once", h.away.Load(), log.String())
+	}
+}
