@@ -30,9 +30,15 @@ type Config struct {
 		Listen string `json:"listen"`
 	} `json:"listeners"`
 	Shutdown struct {
-		DrainTimeout string `json:"drain_timeout"`
-		TransferTo   string `json:"transfer_to"`
+		DrainTimeout       string `json:"drain_timeout"`
+		TransferTo         string `json:"transfer_to"`
+		TransferSecretFile string `json:"transfer_secret_file"`
 	} `json:"shutdown"`
+	Replicas struct {
+		Enabled     bool   `json:"enabled"`
+		Address     string `json:"address"`
+		LoginEgress string `json:"login_egress"`
+	} `json:"replicas"`
 	Discovery struct {
 		Kubernetes struct {
 			Enabled   bool   `json:"enabled"`
@@ -73,7 +79,7 @@ func (c Config) DrainTimeout() (time.Duration, error) {
 // CheckConfig runs `moonbridge check-config` (binary) on the ConfigMap's config file as a pod
 // would read it, with the container's environment (podEnv), so moonbridge's own loader judges
 // it, and returns the effective configuration it prints, with the pod's paths. check-config
-// reads the files the config names (certificate, admin token): mounts maps each Secret's mount
+// reads the files the config names (certificate, admin token, transfer secret): mounts maps each Secret's mount
 // path in the pod to a local directory that holds that Secret's file names, and the config's
 // paths are rewritten to them.
 func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error) {
@@ -106,7 +112,7 @@ func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error
 	}
 	// Paths as the pod sees them again.
 	for podPath, local := range mounts {
-		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile} {
+		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile, &cfg.Shutdown.TransferSecretFile} {
 			*p = strings.Replace(*p, local, podPath, 1)
 		}
 	}

@@ -21,17 +21,17 @@ import (
 )
 
 // Set is the manifests of one directory, one object of each kind but Secrets: the TLS one
-// (Secret) and the admin token's (AdminSecret, any other type). The access discovery needs
-// (the RBAC objects) may be left out, as a Role or a ClusterRole; checkDiscovery says when it
-// is missing, and so may the NetworkPolicy and the admin Secret, which checkNetworkPolicy and
-// checkAdminToken ask for.
+// (Secret) and the others by name (Secrets: the admin token's, the transfer secret's). The
+// access discovery needs (the RBAC objects) may be left out, as a Role or a ClusterRole;
+// checkDiscovery says when it is missing, and so may the NetworkPolicy and the other Secrets,
+// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for.
 type Set struct {
 	Kustomization      Kustomization
 	Deployment         *appsv1.Deployment
 	Service            *corev1.Service
 	ConfigMap          *corev1.ConfigMap
 	Secret             *corev1.Secret
-	AdminSecret        *corev1.Secret
+	Secrets            map[string]*corev1.Secret
 	NetworkPolicy      *networkingv1.NetworkPolicy
 	PDB                *policyv1.PodDisruptionBudget
 	HPA                *autoscalingv2.HorizontalPodAutoscaler
@@ -158,11 +158,14 @@ func (s *Set) load(dir, name string) error {
 	return checkName(name, target.(metav1.Object))
 }
 
-// secretSlot is where a Secret goes: Secret for a kubernetes.io/tls one, AdminSecret for any
-// other; nil when a file already filled it.
+// secretSlot is where a Secret goes: Secret for a kubernetes.io/tls one, Secrets under its name
+// for any other; nil when a file already filled it.
 func (s *Set) secretSlot(dir, name string) (any, error) {
 	var secret struct {
-		Type corev1.SecretType `json:"type"`
+		Type     corev1.SecretType `json:"type"`
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
 	}
 	if err := decodeLoose(dir, name, &secret); err != nil {
 		return nil, err
@@ -170,7 +173,14 @@ func (s *Set) secretSlot(dir, name string) (any, error) {
 	if secret.Type == corev1.SecretTypeTLS {
 		return once(&s.Secret), nil
 	}
-	return once(&s.AdminSecret), nil
+	if _, ok := s.Secrets[secret.Metadata.Name]; ok {
+		return nil, nil
+	}
+	if s.Secrets == nil {
+		s.Secrets = map[string]*corev1.Secret{}
+	}
+	s.Secrets[secret.Metadata.Name] = &corev1.Secret{}
+	return s.Secrets[secret.Metadata.Name], nil
 }
 
 // once allocates *field and returns it, or nil when a file already filled it.

@@ -49,15 +49,12 @@ func certDir(t *testing.T) string {
 	return dir
 }
 
-// tokenDir holds a token under each key of the admin Secret, as the pod would see it once the
-// Secret is filled in.
-func tokenDir(t *testing.T, s *Set) string {
+// secretDir holds a 32-byte value under each key of secret, as the pod would see it once the
+// Secret is filled in (an admin token, a transfer secret: both want 16 bytes or more).
+func secretDir(t *testing.T, secret *corev1.Secret) string {
 	t.Helper()
 	dir := t.TempDir()
-	if s.AdminSecret == nil {
-		t.Fatal("no admin Secret")
-	}
-	for _, key := range slices.Concat(slices.Collect(maps.Keys(s.AdminSecret.StringData)), slices.Collect(maps.Keys(s.AdminSecret.Data))) {
+	for _, key := range slices.Concat(slices.Collect(maps.Keys(secret.StringData)), slices.Collect(maps.Keys(secret.Data))) {
 		if err := os.WriteFile(filepath.Join(dir, key), []byte("0123456789abcdef0123456789abcdef\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -68,11 +65,19 @@ func tokenDir(t *testing.T, s *Set) string {
 // secretMounts maps the pod's Secret mounts to local directories with their files.
 func secretMounts(t *testing.T, s *Set) map[string]string {
 	t.Helper()
-	tls, admin := s.SecretMountPath(), s.AdminSecretMountPath()
-	if tls == "" || admin == "" {
-		t.Fatalf("the Deployment does not mount both Secrets: TLS at %q, admin at %q", tls, admin)
+	tls := s.SecretMountPath()
+	if tls == "" {
+		t.Fatal("the Deployment does not mount the TLS Secret as a directory")
 	}
-	return map[string]string{tls: certDir(t), admin: tokenDir(t, s)}
+	mounts := map[string]string{tls: certDir(t)}
+	for name, secret := range s.Secrets {
+		path := s.mountPathOf(secret)
+		if path == "" {
+			t.Fatalf("the Deployment does not mount Secret %s as a directory", name)
+		}
+		mounts[path] = secretDir(t, secret)
+	}
+	return mounts
 }
 
 // load reads this directory's manifests and the effective config of its ConfigMap.
@@ -161,10 +166,19 @@ func TestCheckFindsMistakes(t *testing.T) {
 		{"scrape", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Annotations["prometheus.io/port"] = "25577" }},
 		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "" }},
 		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "/etc/moonbridge/admin.token" }},
-		{"admin token", func(s *Set, _ *Config) { s.AdminSecret = nil }},
-		{"admin token", func(s *Set, _ *Config) { s.AdminSecret.StringData = map[string]string{"other": ""} }},
-		{"volumes", func(s *Set, _ *Config) { adminVolume(t, s).Secret.DefaultMode = new(int32) }},
-		{"admin token", func(s *Set, _ *Config) { adminVolume(t, s).Secret.SecretName = "other" }},
+		{"admin token", func(s *Set, _ *Config) { delete(s.Secrets, adminSecret) }},
+		{"admin token", func(s *Set, _ *Config) { s.Secrets[adminSecret].StringData = map[string]string{"other": ""} }},
+		{"volumes", func(s *Set, _ *Config) { secretVolume(t, s, adminSecret).Secret.DefaultMode = new(int32) }},
+		{"admin token", func(s *Set, _ *Config) { secretVolume(t, s, adminSecret).Secret.SecretName = "other" }},
+		{"transfer secret", func(_ *Set, c *Config) { c.Shutdown.TransferSecretFile = "" }},
+		{"transfer secret", func(_ *Set, c *Config) { c.Shutdown.TransferSecretFile = "/etc/moonbridge/transfer.secret" }},
+		{"transfer secret", func(s *Set, _ *Config) { delete(s.Secrets, transferSecret) }},
+		{"transfer secret", func(s *Set, _ *Config) { s.Secrets[transferSecret].StringData = map[string]string{"key": ""} }},
+		{"transfer secret", func(s *Set, _ *Config) {
+			m := mount(s.Container(), secretVolume(t, s, transferSecret).Name)
+			m.MountPath, m.SubPath = "/etc/moonbridge/transfer/secret", "secret"
+		}},
+		{"volumes", func(s *Set, _ *Config) { secretVolume(t, s, transferSecret).Secret.DefaultMode = new(int32) }},
 		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy = nil }},
 		{"network policy", func(s *Set, _ *Config) {
 			s.NetworkPolicy.Spec.PodSelector.MatchLabels = map[string]string{"app": "other"}
@@ -221,25 +235,35 @@ func TestDiscoveryOfEveryNamespaceNeedsAClusterRole(t *testing.T) {
 	}
 }
 
-// adminVolume is the Deployment's volume of the admin Secret.
-func adminVolume(t *testing.T, s *Set) *corev1.Volume {
+// The manifests' Secrets besides the TLS one.
+const (
+	adminSecret    = "moonbridge-admin"
+	transferSecret = "moonbridge-transfer"
+)
+
+// secretVolume is the Deployment's volume of the Secret name.
+func secretVolume(t *testing.T, s *Set, name string) *corev1.Volume {
 	t.Helper()
 	volumes := s.Deployment.Spec.Template.Spec.Volumes
 	for i := range volumes {
-		if volumes[i].Secret != nil && volumes[i].Secret.SecretName == s.AdminSecret.Name {
+		if volumes[i].Secret != nil && volumes[i].Secret.SecretName == name {
 			return &volumes[i]
 		}
 	}
-	t.Fatal("no volume of the admin Secret")
+	t.Fatalf("no volume of Secret %s", name)
 	return nil
 }
 
 func (s *Set) copy() *Set {
-	return &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
-		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), AdminSecret: s.AdminSecret.DeepCopy(),
+	c := &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
+		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), Secrets: map[string]*corev1.Secret{},
 		NetworkPolicy: s.NetworkPolicy.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy(),
 		ServiceAccount: s.ServiceAccount.DeepCopy(), Role: s.Role.DeepCopy(), RoleBinding: s.RoleBinding.DeepCopy(),
 		ClusterRole: s.ClusterRole.DeepCopy(), ClusterRoleBinding: s.ClusterRoleBinding.DeepCopy()}
+	for name, secret := range s.Secrets {
+		c.Secrets[name] = secret.DeepCopy()
+	}
+	return c
 }
 
 func (c Config) copy() Config {

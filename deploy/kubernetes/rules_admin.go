@@ -6,7 +6,6 @@ package kubernetes
 
 import (
 	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -14,25 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// checkAdminToken: admin.token_file is a key of the admin Secret, mounted as a directory
-// (checkVolumes checks that its files are readable).
+// checkAdminToken: admin.token_file is a key of a Secret mounted as a directory (checkVolumes
+// checks that its files are readable).
 func checkAdminToken(s *Set, cfg Config) error {
-	file := cfg.Admin.TokenFile
-	if file == "" {
+	if cfg.Admin.TokenFile == "" {
 		return finding("admin token", "admin.listen %q has no admin.token_file: any pod that reaches the port could move players or empty the block list", cfg.Admin.Listen)
 	}
-	if s.AdminSecret == nil {
-		return finding("admin token", "no Secret besides the TLS one holds the admin token %s", file)
-	}
-	mount := s.AdminSecretMountPath()
-	key, ok := strings.CutPrefix(file, mount+"/")
-	switch {
-	case mount == "":
-		return finding("admin token", "Secret %s is not mounted as a directory", s.AdminSecret.Name)
-	case !ok || !secretHasKey(s.AdminSecret, key):
-		return finding("admin token", "admin.token_file %q is not a key of Secret %s mounted at %s", file, s.AdminSecret.Name, mount)
-	}
-	return nil
+	return s.checkSecretFile("admin token", "admin.token_file", cfg.Admin.TokenFile)
 }
 
 func secretHasKey(secret *corev1.Secret, key string) bool {
