@@ -29,7 +29,8 @@ func Check(s *Set, cfg Config) []error {
 	for _, check := range []func(*Set, Config) error{
 		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
 		checkSecurity, checkScaling, checkImage, checkScrape, checkResources, checkDiscovery,
-		checkAdminToken, checkTransferSecret, checkNetworkPolicy,
+		checkAdminToken, checkTransferSecret, checkNetworkPolicy, checkRedisPod, checkRedisSelectors,
+		checkRedisAddress, checkRedisNetworkPolicy,
 	} {
 		if err := check(s, cfg); err != nil {
 			errs = append(errs, err)

@@ -24,7 +24,8 @@ import (
 // (Secret) and the others by name (Secrets: the admin token's, the transfer secret's). The
 // access discovery needs (the RBAC objects) may be left out, as a Role or a ClusterRole;
 // checkDiscovery says when it is missing, and so may the NetworkPolicy and the other Secrets,
-// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for.
+// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for. Redis is the redis component when the kustomization lists it
+// (its patch already laid over Deployment).
 type Set struct {
 	Kustomization      Kustomization
 	Deployment         *appsv1.Deployment
@@ -40,6 +41,7 @@ type Set struct {
 	RoleBinding        *rbacv1.RoleBinding
 	ClusterRole        *rbacv1.ClusterRole
 	ClusterRoleBinding *rbacv1.ClusterRoleBinding
+	Redis              *Redis
 }
 
 // Kustomization is the part of kustomize's file this directory uses; any other field is an
@@ -48,6 +50,7 @@ type Kustomization struct {
 	APIVersion string   `json:"apiVersion"`
 	Kind       string   `json:"kind"`
 	Resources  []string `json:"resources"`
+	Components []string `json:"components,omitempty"`
 	Images     []struct {
 		Name    string `json:"name"`
 		NewName string `json:"newName,omitempty"`
@@ -71,7 +74,7 @@ func Load(dir string) (*Set, error) {
 	if err := decodeFile(dir, "kustomization.yaml", &s.Kustomization); err != nil {
 		return nil, err
 	}
-	if err := s.checkResourceList(dir); err != nil {
+	if err := checkFileList(dir, s.Kustomization.Resources); err != nil {
 		return nil, err
 	}
 	for _, name := range s.Kustomization.Resources {
@@ -82,12 +85,35 @@ func Load(dir string) (*Set, error) {
 	if s.Deployment == nil || s.Service == nil || s.ConfigMap == nil || s.Secret == nil || s.PDB == nil || s.HPA == nil {
 		return nil, fmt.Errorf("%s: want one Deployment, Service, ConfigMap, Secret, PodDisruptionBudget and HorizontalPodAutoscaler", dir)
 	}
+	for _, name := range s.Kustomization.Components {
+		if err := s.addComponent(dir, name); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
-// checkResourceList: the kustomization names every manifest of the directory, so none escapes
-// kubectl apply -k (or this check).
-func (s *Set) checkResourceList(dir string) error {
+// addComponent lays the component of the folder dir/name over s; the redis component is the
+// only one there is.
+func (s *Set) addComponent(dir, name string) error {
+	if s.Redis != nil {
+		return &DecodeError{File: "kustomization.yaml", Err: fmt.Errorf("component %s: a second component", name)}
+	}
+	r, err := LoadRedis(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	with, err := s.WithRedis(r)
+	if err != nil {
+		return err
+	}
+	*s = *with
+	return nil
+}
+
+// checkFileList: a kustomization names every manifest of its directory, so none escapes
+// kubectl apply -k (or these checks).
+func checkFileList(dir string, listed []string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
 		return err
@@ -98,9 +124,9 @@ func (s *Set) checkResourceList(dir string) error {
 			want = append(want, base)
 		}
 	}
-	got := slices.Sorted(slices.Values(s.Kustomization.Resources))
+	got := slices.Sorted(slices.Values(listed))
 	if !slices.Equal(got, want) {
-		return &DecodeError{File: "kustomization.yaml", Err: fmt.Errorf("resources %v, but the directory holds %v", got, want)}
+		return &DecodeError{File: filepath.Join(dir, "kustomization.yaml"), Err: fmt.Errorf("resources and patches %v, but the directory holds %v", got, want)}
 	}
 	return nil
 }
@@ -146,14 +172,20 @@ func (s *Set) load(dir, name string) error {
 	default:
 		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
 	}
+	return decodeObject(dir, name, meta.Kind, target)
+}
+
+// decodeObject decodes the manifest name of kind into target, the slot load chose (nil when a
+// file already filled it), strictly, and checks its names.
+func decodeObject(dir, name, kind string, target any) error {
 	if target == nil {
-		return &DecodeError{File: name, Err: fmt.Errorf("a second %s", meta.Kind)}
+		return &DecodeError{File: name, Err: fmt.Errorf("a second %s", kind)}
 	}
 	if err := decodeFile(dir, name, target); err != nil {
 		return err
 	}
 	if d, ok := target.(*appsv1.Deployment); ok && len(d.Spec.Template.Spec.Containers) != 1 {
-		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want moonbridge alone", len(d.Spec.Template.Spec.Containers))}
+		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want one", len(d.Spec.Template.Spec.Containers))}
 	}
 	return checkName(name, target.(metav1.Object))
 }

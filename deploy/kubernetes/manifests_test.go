@@ -263,6 +263,10 @@ func (s *Set) copy() *Set {
 	for name, secret := range s.Secrets {
 		c.Secrets[name] = secret.DeepCopy()
 	}
+	if r := s.Redis; r != nil {
+		c.Redis = &Redis{Kustomization: r.Kustomization, Deployment: r.Deployment.DeepCopy(), Service: r.Service.DeepCopy(),
+			NetworkPolicy: r.NetworkPolicy.DeepCopy(), Patch: r.Patch.DeepCopy(), PatchFile: r.PatchFile, patchJSON: r.patchJSON}
+	}
 	return c
 }
 
@@ -304,10 +308,19 @@ func TestLoadIsStrict(t *testing.T) {
 	}
 }
 
+// copyDir copies the manifests and the redis component's to a temporary directory.
 func copyDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, redisDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	files, err := filepath.Glob("*.yaml")
+	if err == nil {
+		var component []string
+		component, err = filepath.Glob(filepath.Join(redisDir, "*.yaml"))
+		files = append(files, component...)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,12 +45,12 @@ func checkNetworkPolicy(s *Set, cfg Config) error {
 	}
 	gameOpen := false
 	for i, rule := range np.Spec.Ingress {
-		if opens(s, rule, admin) {
+		if opens(s.Container(), rule, admin) {
 			if err := onlyNamedPods(i, rule.From); err != nil {
 				return err
 			}
 		}
-		gameOpen = gameOpen || len(rule.From) == 0 && opensAll(s, rule, gamePorts(s, admin))
+		gameOpen = gameOpen || len(rule.From) == 0 && opensAll(s.Container(), rule, gamePorts(s, admin))
 	}
 	if !gameOpen {
 		return finding("network policy", "no rule lets everyone into the game ports %v: the players could not connect", gamePorts(s, admin))
@@ -82,8 +82,9 @@ func emptySelector(sel *metav1.LabelSelector) bool {
 	return sel == nil || len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0
 }
 
-// opens says whether rule lets traffic to the container port p in: no ports listed is every one.
-func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
+// opens says whether rule lets traffic to port p of container c in: no ports listed is every
+// one.
+func opens(c *corev1.Container, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 	if len(rule.Ports) == 0 {
 		return true
 	}
@@ -94,7 +95,7 @@ func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 		if rp.Port == nil {
 			return true
 		}
-		cp, ok := containerPort(s.Container(), *rp.Port)
+		cp, ok := containerPort(c, *rp.Port)
 		if ok && (cp.ContainerPort == p || rp.EndPort != nil && cp.ContainerPort <= p && p <= *rp.EndPort) {
 			return true
 		}
@@ -102,8 +103,8 @@ func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 	return false
 }
 
-func opensAll(s *Set, rule networkingv1.NetworkPolicyIngressRule, ports []int32) bool {
-	return len(ports) > 0 && !slices.ContainsFunc(ports, func(p int32) bool { return !opens(s, rule, p) })
+func opensAll(c *corev1.Container, rule networkingv1.NetworkPolicyIngressRule, ports []int32) bool {
+	return len(ports) > 0 && !slices.ContainsFunc(ports, func(p int32) bool { return !opens(c, rule, p) })
 }
 
 // gamePorts are the container's ports but the admin port (checkPorts matches them with the
