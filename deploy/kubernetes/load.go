@@ -78,7 +78,7 @@ func Load(dir string) (*Set, error) {
 		return nil, err
 	}
 	for _, name := range s.Kustomization.Resources {
-		if err := s.load(dir, name); err != nil {
+		if err := decodeManifest(dir, name, s.slot); err != nil {
 			return nil, err
 		}
 	}
@@ -134,12 +134,8 @@ func checkFileList(dir string, listed []string) error {
 // rbac is the API version of Roles and their bindings.
 const rbac = "rbac.authorization.k8s.io/v1"
 
-// load decodes one manifest into the field of its kind.
-func (s *Set) load(dir, name string) error {
-	var meta metav1.TypeMeta
-	if err := decodeLoose(dir, name, &meta); err != nil {
-		return err
-	}
+// slot is the field a manifest of meta's kind goes into (nil when a file already filled it).
+func (s *Set) slot(dir, name string, meta metav1.TypeMeta) (any, error) {
 	var target any
 	var err error
 	switch meta.APIVersion + " " + meta.Kind {
@@ -150,9 +146,7 @@ func (s *Set) load(dir, name string) error {
 	case "v1 ConfigMap":
 		target = once(&s.ConfigMap)
 	case "v1 Secret":
-		if target, err = s.secretSlot(dir, name); err != nil {
-			return err
-		}
+		target, err = s.secretSlot(dir, name)
 	case "networking.k8s.io/v1 NetworkPolicy":
 		target = once(&s.NetworkPolicy)
 	case "policy/v1 PodDisruptionBudget":
@@ -170,7 +164,20 @@ func (s *Set) load(dir, name string) error {
 	case rbac + " ClusterRoleBinding":
 		target = once(&s.ClusterRoleBinding)
 	default:
-		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
+		err = &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
+	}
+	return target, err
+}
+
+// decodeManifest decodes the manifest name into the slot slotOf picks for its kind.
+func decodeManifest(dir, name string, slotOf func(dir, name string, meta metav1.TypeMeta) (any, error)) error {
+	var meta metav1.TypeMeta
+	if err := decodeLoose(dir, name, &meta); err != nil {
+		return err
+	}
+	target, err := slotOf(dir, name, meta)
+	if err != nil {
+		return err
 	}
 	return decodeObject(dir, name, meta.Kind, target)
 }

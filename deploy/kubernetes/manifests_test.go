@@ -83,24 +83,34 @@ func secretMounts(t *testing.T, s *Set) map[string]string {
 // load reads this directory's manifests and the effective config of its ConfigMap.
 func load(t *testing.T) (*Set, Config) {
 	t.Helper()
+	s := loadSet(t)
+	return s, effective(t, s)
+}
+
+// loadSet reads this directory's manifests.
+func loadSet(t *testing.T) *Set {
+	t.Helper()
 	s, err := Load(".")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// effective is the effective config moonbridge's check-config reads from s's ConfigMap.
+func effective(t *testing.T, s *Set) Config {
+	t.Helper()
 	cfg, err := CheckConfig(moonbridgeBinary(t), s, secretMounts(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, cfg
+	return cfg
 }
 
 // Issue 38: moonbridge itself refuses the ConfigMap once its admin port, on every address of
 // the pod, has no token.
 func TestConfigMapAdminPortNeedsAToken(t *testing.T) {
-	s, err := Load(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSet(t)
 	mounts := secretMounts(t, s)
 	text := s.ConfigMap.Data[ConfigKey]
 	line := regexp.MustCompile(`(?m)^ *token_file: .*\n`)
@@ -293,14 +303,7 @@ func TestLoadIsStrict(t *testing.T) {
 		{"a second container", "deployment.yaml", "      containers:\n", "      containers:\n        - name: sidecar\n          image: busybox\n"},
 	} {
 		dir := copyDir(t)
-		path := filepath.Join(dir, tc.file)
-		data, err := os.ReadFile(path)
-		if err != nil || !strings.Contains(string(data), tc.old) {
-			t.Fatalf("%s: %s lacks %q (%v)", tc.name, tc.file, tc.old, err)
-		}
-		if err := os.WriteFile(path, []byte(strings.Replace(string(data), tc.old, tc.new, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		replaceIn(t, filepath.Join(dir, tc.file), tc.old, tc.new)
 		var decodeErr *DecodeError
 		if _, err := Load(dir); !errors.As(err, &decodeErr) {
 			t.Errorf("%s: got %v", tc.name, err)

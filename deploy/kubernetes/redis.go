@@ -60,7 +60,7 @@ func LoadRedis(dir string) (*Redis, error) {
 		return nil, err
 	}
 	for _, name := range k.Resources {
-		if err := r.load(dir, name); err != nil {
+		if err := decodeManifest(dir, name, r.slot); err != nil {
 			return nil, err
 		}
 	}
@@ -70,24 +70,17 @@ func LoadRedis(dir string) (*Redis, error) {
 	return r, r.loadPatch(dir)
 }
 
-// load decodes one resource of the component into the field of its kind.
-func (r *Redis) load(dir, name string) error {
-	var meta metav1.TypeMeta
-	if err := decodeLoose(dir, name, &meta); err != nil {
-		return err
-	}
-	var target any
+// slot is the field a resource of meta's kind goes into (nil when a file already filled it).
+func (r *Redis) slot(_, name string, meta metav1.TypeMeta) (any, error) {
 	switch meta.APIVersion + " " + meta.Kind {
 	case "apps/v1 Deployment":
-		target = once(&r.Deployment)
+		return once(&r.Deployment), nil
 	case "v1 Service":
-		target = once(&r.Service)
+		return once(&r.Service), nil
 	case "networking.k8s.io/v1 NetworkPolicy":
-		target = once(&r.NetworkPolicy)
-	default:
-		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s in the redis component", meta.APIVersion, meta.Kind)}
+		return once(&r.NetworkPolicy), nil
 	}
-	return decodeObject(dir, name, meta.Kind, target)
+	return nil, &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s in the redis component", meta.APIVersion, meta.Kind)}
 }
 
 // loadPatch decodes the patch strictly as a Deployment and keeps its JSON for WithRedis.

@@ -19,23 +19,15 @@ const redisDir = "redis"
 // loadWithRedis is load's Set with the redis component laid over it, and its effective config.
 func loadWithRedis(t *testing.T) (*Set, Config) {
 	t.Helper()
-	base, err := Load(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	r, err := LoadRedis(redisDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := base.WithRedis(r)
+	s, err := loadSet(t).WithRedis(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := CheckConfig(moonbridgeBinary(t), s, secretMounts(t, s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, cfg
+	return s, effective(t, s)
 }
 
 // Issue 42: without the component the pods keep their state to themselves; with it, its patch
