@@ -24,8 +24,8 @@ import (
 // (Secret) and the others by name (Secrets: the admin token's, the transfer secret's). The
 // access discovery needs (the RBAC objects) may be left out, as a Role or a ClusterRole;
 // checkDiscovery says when it is missing, and so may the NetworkPolicy and the other Secrets,
-// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for. Redis is the redis component when the kustomization lists it
-// (its patch already laid over Deployment).
+// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for. Redis is the redis
+// component when the kustomization lists it, its patch already laid over Deployment.
 type Set struct {
 	Kustomization      Kustomization
 	Deployment         *appsv1.Deployment
@@ -68,7 +68,7 @@ func (e *DecodeError) Error() string { return e.File + ": " + e.Err.Error() }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // Load decodes dir/kustomization.yaml and every resource it lists, which must be every other
-// .yaml file of dir.
+// .yaml file of dir, and the component it lists (the redis one, in its folder) if any.
 func Load(dir string) (*Set, error) {
 	s := &Set{}
 	if err := decodeFile(dir, "kustomization.yaml", &s.Kustomization); err != nil {
