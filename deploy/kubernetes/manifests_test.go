@@ -135,6 +135,18 @@ func TestManifestsFitTogether(t *testing.T) {
 	}
 }
 
+// Issue 41: the pods start without a warning, with the redis component and without: the
+// transfer-no-secret one was logged while transfer_to had no transfer_secret_file.
+func TestConfigMapWarnsOfNothing(t *testing.T) {
+	_, cfg := load(t)
+	_, withRedis := loadWithRedis(t)
+	for name, warnings := range map[string]string{"the manifests": cfg.Warnings, "with the redis component": withRedis.Warnings} {
+		if warnings != "" {
+			t.Errorf("check-config of the ConfigMap, %s, warns:\n%s", name, warnings)
+		}
+	}
+}
+
 // Each rule of Check finds what it is there for.
 func TestCheckFindsMistakes(t *testing.T) {
 	s, cfg := load(t)
