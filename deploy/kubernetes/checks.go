@@ -5,6 +5,7 @@ import (
 	"net"
 	"path"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -28,7 +29,8 @@ func Check(s *Set, cfg Config) []error {
 	for _, check := range []func(*Set, Config) error{
 		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
 		checkSecurity, checkScaling, checkImage, checkScrape, checkResources, checkDiscovery,
-		checkAdminToken, checkNetworkPolicy,
+		checkAdminToken, checkTransferSecret, checkNetworkPolicy, checkRedisPod, checkRedisSelectors,
+		checkRedisAddress, checkRedisNetworkPolicy,
 	} {
 		if err := check(s, cfg); err != nil {
 			errs = append(errs, err)
@@ -44,10 +46,6 @@ func (s *Set) Container() *corev1.Container { return &s.Deployment.Spec.Template
 // file of it with subPath, which would never see a renewed certificate), "" when it does not.
 func (s *Set) SecretMountPath() string { return s.mountPathOf(s.Secret) }
 
-// AdminSecretMountPath is the directory where the Deployment mounts the whole admin Secret, ""
-// when it does not or there is none.
-func (s *Set) AdminSecretMountPath() string { return s.mountPathOf(s.AdminSecret) }
-
 func (s *Set) mountPathOf(secret *corev1.Secret) string {
 	if secret == nil {
 		return ""
@@ -58,6 +56,30 @@ func (s *Set) mountPathOf(secret *corev1.Secret) string {
 		}
 	}
 	return ""
+}
+
+// checkSecretFile: file, the value of setting, is a key of one of s.Secrets, mounted whole as a
+// directory (a file mounted with subPath would never see the Secret change).
+func (s *Set) checkSecretFile(check, setting, file string) error {
+	for _, v := range s.Deployment.Spec.Template.Spec.Volumes {
+		m := mount(s.Container(), v.Name)
+		if v.Secret == nil || m == nil || m.SubPath != "" {
+			continue
+		}
+		key, ok := strings.CutPrefix(file, m.MountPath+"/")
+		if !ok {
+			continue
+		}
+		secret := s.Secrets[v.Secret.SecretName]
+		switch {
+		case secret == nil:
+			return finding(check, "%s %q is in the mount of Secret %s, which is not in the manifests", setting, file, v.Secret.SecretName)
+		case !secretHasKey(secret, key):
+			return finding(check, "%s %q is not a key of Secret %s mounted at %s", setting, file, secret.Name, m.MountPath)
+		}
+		return nil
+	}
+	return finding(check, "%s %q is in no Secret mounted as a directory", setting, file)
 }
 
 func mount(c *corev1.Container, volume string) *corev1.VolumeMount {

@@ -18,7 +18,10 @@ const ConfigKey = "moonbridge.yml"
 // Config is what the checks need of the effective configuration moonbridge derives from the
 // ConfigMap (defaults included).
 type Config struct {
-	Admin struct {
+	// Warnings is what check-config said on stderr of a config it accepts: its warnings (each
+	// one a line the pods would log at start).
+	Warnings string `json:"-"`
+	Admin    struct {
 		Listen    string `json:"listen"`
 		TokenFile string `json:"token_file"`
 	} `json:"admin"`
@@ -30,9 +33,15 @@ type Config struct {
 		Listen string `json:"listen"`
 	} `json:"listeners"`
 	Shutdown struct {
-		DrainTimeout string `json:"drain_timeout"`
-		TransferTo   string `json:"transfer_to"`
+		DrainTimeout       string `json:"drain_timeout"`
+		TransferTo         string `json:"transfer_to"`
+		TransferSecretFile string `json:"transfer_secret_file"`
 	} `json:"shutdown"`
+	Replicas struct {
+		Enabled     bool   `json:"enabled"`
+		Address     string `json:"address"`
+		LoginEgress string `json:"login_egress"`
+	} `json:"replicas"`
 	Discovery struct {
 		Kubernetes struct {
 			Enabled   bool   `json:"enabled"`
@@ -72,10 +81,10 @@ func (c Config) DrainTimeout() (time.Duration, error) {
 
 // CheckConfig runs `moonbridge check-config` (binary) on the ConfigMap's config file as a pod
 // would read it, with the container's environment (podEnv), so moonbridge's own loader judges
-// it, and returns the effective configuration it prints, with the pod's paths. check-config
-// reads the files the config names (certificate, admin token): mounts maps each Secret's mount
-// path in the pod to a local directory that holds that Secret's file names, and the config's
-// paths are rewritten to them.
+// it, and returns the effective configuration it prints, with the pod's paths, and its
+// warnings. check-config reads the files the config names (certificate, admin token, transfer
+// secret): mounts maps each Secret's mount path in the pod to a local directory that holds
+// that Secret's file names, and the config's paths are rewritten to them.
 func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error) {
 	text, ok := s.ConfigMap.Data[ConfigKey]
 	if !ok {
@@ -104,9 +113,10 @@ func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error
 	if err := yaml.Unmarshal(stdout.Bytes(), &cfg); err != nil {
 		return Config{}, fmt.Errorf("reading check-config's output: %w", err)
 	}
+	cfg.Warnings = stderr.String()
 	// Paths as the pod sees them again.
 	for podPath, local := range mounts {
-		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile} {
+		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile, &cfg.Shutdown.TransferSecretFile} {
 			*p = strings.Replace(*p, local, podPath, 1)
 		}
 	}

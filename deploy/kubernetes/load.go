@@ -21,17 +21,18 @@ import (
 )
 
 // Set is the manifests of one directory, one object of each kind but Secrets: the TLS one
-// (Secret) and the admin token's (AdminSecret, any other type). The access discovery needs
-// (the RBAC objects) may be left out, as a Role or a ClusterRole; checkDiscovery says when it
-// is missing, and so may the NetworkPolicy and the admin Secret, which checkNetworkPolicy and
-// checkAdminToken ask for.
+// (Secret) and the others by name (Secrets: the admin token's, the transfer secret's). The
+// access discovery needs (the RBAC objects) may be left out, as a Role or a ClusterRole;
+// checkDiscovery says when it is missing, and so may the NetworkPolicy and the other Secrets,
+// which checkNetworkPolicy, checkAdminToken and checkTransferSecret ask for. Redis is the redis
+// component when the kustomization lists it, its patch already laid over Deployment.
 type Set struct {
 	Kustomization      Kustomization
 	Deployment         *appsv1.Deployment
 	Service            *corev1.Service
 	ConfigMap          *corev1.ConfigMap
 	Secret             *corev1.Secret
-	AdminSecret        *corev1.Secret
+	Secrets            map[string]*corev1.Secret
 	NetworkPolicy      *networkingv1.NetworkPolicy
 	PDB                *policyv1.PodDisruptionBudget
 	HPA                *autoscalingv2.HorizontalPodAutoscaler
@@ -40,6 +41,7 @@ type Set struct {
 	RoleBinding        *rbacv1.RoleBinding
 	ClusterRole        *rbacv1.ClusterRole
 	ClusterRoleBinding *rbacv1.ClusterRoleBinding
+	Redis              *Redis
 }
 
 // Kustomization is the part of kustomize's file this directory uses; any other field is an
@@ -48,6 +50,7 @@ type Kustomization struct {
 	APIVersion string   `json:"apiVersion"`
 	Kind       string   `json:"kind"`
 	Resources  []string `json:"resources"`
+	Components []string `json:"components,omitempty"`
 	Images     []struct {
 		Name    string `json:"name"`
 		NewName string `json:"newName,omitempty"`
@@ -65,29 +68,52 @@ func (e *DecodeError) Error() string { return e.File + ": " + e.Err.Error() }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // Load decodes dir/kustomization.yaml and every resource it lists, which must be every other
-// .yaml file of dir.
+// .yaml file of dir, and the component it lists (the redis one, in its folder) if any.
 func Load(dir string) (*Set, error) {
 	s := &Set{}
 	if err := decodeFile(dir, "kustomization.yaml", &s.Kustomization); err != nil {
 		return nil, err
 	}
-	if err := s.checkResourceList(dir); err != nil {
+	if err := checkFileList(dir, s.Kustomization.Resources); err != nil {
 		return nil, err
 	}
 	for _, name := range s.Kustomization.Resources {
-		if err := s.load(dir, name); err != nil {
+		if err := decodeManifest(dir, name, s.slot); err != nil {
 			return nil, err
 		}
 	}
 	if s.Deployment == nil || s.Service == nil || s.ConfigMap == nil || s.Secret == nil || s.PDB == nil || s.HPA == nil {
 		return nil, fmt.Errorf("%s: want one Deployment, Service, ConfigMap, Secret, PodDisruptionBudget and HorizontalPodAutoscaler", dir)
 	}
+	for _, name := range s.Kustomization.Components {
+		if err := s.addComponent(dir, name); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
-// checkResourceList: the kustomization names every manifest of the directory, so none escapes
-// kubectl apply -k (or this check).
-func (s *Set) checkResourceList(dir string) error {
+// addComponent lays the component of the folder dir/name over s; the redis component is the
+// only one there is.
+func (s *Set) addComponent(dir, name string) error {
+	if s.Redis != nil {
+		return &DecodeError{File: "kustomization.yaml", Err: fmt.Errorf("component %s: a second component", name)}
+	}
+	r, err := LoadRedis(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	with, err := s.WithRedis(r)
+	if err != nil {
+		return err
+	}
+	*s = *with
+	return nil
+}
+
+// checkFileList: a kustomization names every manifest of its directory, so none escapes
+// kubectl apply -k (or these checks).
+func checkFileList(dir string, listed []string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil {
 		return err
@@ -98,9 +124,9 @@ func (s *Set) checkResourceList(dir string) error {
 			want = append(want, base)
 		}
 	}
-	got := slices.Sorted(slices.Values(s.Kustomization.Resources))
+	got := slices.Sorted(slices.Values(listed))
 	if !slices.Equal(got, want) {
-		return &DecodeError{File: "kustomization.yaml", Err: fmt.Errorf("resources %v, but the directory holds %v", got, want)}
+		return &DecodeError{File: filepath.Join(dir, "kustomization.yaml"), Err: fmt.Errorf("resources and patches %v, but the directory holds %v", got, want)}
 	}
 	return nil
 }
@@ -108,12 +134,8 @@ func (s *Set) checkResourceList(dir string) error {
 // rbac is the API version of Roles and their bindings.
 const rbac = "rbac.authorization.k8s.io/v1"
 
-// load decodes one manifest into the field of its kind.
-func (s *Set) load(dir, name string) error {
-	var meta metav1.TypeMeta
-	if err := decodeLoose(dir, name, &meta); err != nil {
-		return err
-	}
+// slot is the field a manifest of meta's kind goes into (nil when a file already filled it).
+func (s *Set) slot(dir, name string, meta metav1.TypeMeta) (any, error) {
 	var target any
 	var err error
 	switch meta.APIVersion + " " + meta.Kind {
@@ -124,9 +146,7 @@ func (s *Set) load(dir, name string) error {
 	case "v1 ConfigMap":
 		target = once(&s.ConfigMap)
 	case "v1 Secret":
-		if target, err = s.secretSlot(dir, name); err != nil {
-			return err
-		}
+		target, err = s.secretSlot(dir, name)
 	case "networking.k8s.io/v1 NetworkPolicy":
 		target = once(&s.NetworkPolicy)
 	case "policy/v1 PodDisruptionBudget":
@@ -144,25 +164,47 @@ func (s *Set) load(dir, name string) error {
 	case rbac + " ClusterRoleBinding":
 		target = once(&s.ClusterRoleBinding)
 	default:
-		return &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
+		err = &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)}
 	}
+	return target, err
+}
+
+// decodeManifest decodes the manifest name into the slot slotOf picks for its kind.
+func decodeManifest(dir, name string, slotOf func(dir, name string, meta metav1.TypeMeta) (any, error)) error {
+	var meta metav1.TypeMeta
+	if err := decodeLoose(dir, name, &meta); err != nil {
+		return err
+	}
+	target, err := slotOf(dir, name, meta)
+	if err != nil {
+		return err
+	}
+	return decodeObject(dir, name, meta.Kind, target)
+}
+
+// decodeObject decodes the manifest name of kind into target, the slot load chose (nil when a
+// file already filled it), strictly, and checks its names.
+func decodeObject(dir, name, kind string, target any) error {
 	if target == nil {
-		return &DecodeError{File: name, Err: fmt.Errorf("a second %s", meta.Kind)}
+		return &DecodeError{File: name, Err: fmt.Errorf("a second %s", kind)}
 	}
 	if err := decodeFile(dir, name, target); err != nil {
 		return err
 	}
 	if d, ok := target.(*appsv1.Deployment); ok && len(d.Spec.Template.Spec.Containers) != 1 {
-		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want moonbridge alone", len(d.Spec.Template.Spec.Containers))}
+		return &DecodeError{File: name, Err: fmt.Errorf("%d containers, want one", len(d.Spec.Template.Spec.Containers))}
 	}
 	return checkName(name, target.(metav1.Object))
 }
 
-// secretSlot is where a Secret goes: Secret for a kubernetes.io/tls one, AdminSecret for any
-// other; nil when a file already filled it.
+// secretSlot is where a Secret goes: Secret for a kubernetes.io/tls one, Secrets under its name
+// for any other; nil when a file already filled it.
 func (s *Set) secretSlot(dir, name string) (any, error) {
 	var secret struct {
-		Type corev1.SecretType `json:"type"`
+		Type     corev1.SecretType `json:"type"`
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
 	}
 	if err := decodeLoose(dir, name, &secret); err != nil {
 		return nil, err
@@ -170,7 +212,14 @@ func (s *Set) secretSlot(dir, name string) (any, error) {
 	if secret.Type == corev1.SecretTypeTLS {
 		return once(&s.Secret), nil
 	}
-	return once(&s.AdminSecret), nil
+	if _, ok := s.Secrets[secret.Metadata.Name]; ok {
+		return nil, nil
+	}
+	if s.Secrets == nil {
+		s.Secrets = map[string]*corev1.Secret{}
+	}
+	s.Secrets[secret.Metadata.Name] = &corev1.Secret{}
+	return s.Secrets[secret.Metadata.Name], nil
 }
 
 // once allocates *field and returns it, or nil when a file already filled it.

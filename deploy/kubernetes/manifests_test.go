@@ -49,15 +49,12 @@ func certDir(t *testing.T) string {
 	return dir
 }
 
-// tokenDir holds a token under each key of the admin Secret, as the pod would see it once the
-// Secret is filled in.
-func tokenDir(t *testing.T, s *Set) string {
+// secretDir holds a 32-byte value under each key of secret, as the pod would see it once the
+// Secret is filled in (an admin token, a transfer secret: both want 16 bytes or more).
+func secretDir(t *testing.T, secret *corev1.Secret) string {
 	t.Helper()
 	dir := t.TempDir()
-	if s.AdminSecret == nil {
-		t.Fatal("no admin Secret")
-	}
-	for _, key := range slices.Concat(slices.Collect(maps.Keys(s.AdminSecret.StringData)), slices.Collect(maps.Keys(s.AdminSecret.Data))) {
+	for _, key := range slices.Concat(slices.Collect(maps.Keys(secret.StringData)), slices.Collect(maps.Keys(secret.Data))) {
 		if err := os.WriteFile(filepath.Join(dir, key), []byte("0123456789abcdef0123456789abcdef\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -68,34 +65,52 @@ func tokenDir(t *testing.T, s *Set) string {
 // secretMounts maps the pod's Secret mounts to local directories with their files.
 func secretMounts(t *testing.T, s *Set) map[string]string {
 	t.Helper()
-	tls, admin := s.SecretMountPath(), s.AdminSecretMountPath()
-	if tls == "" || admin == "" {
-		t.Fatalf("the Deployment does not mount both Secrets: TLS at %q, admin at %q", tls, admin)
+	tls := s.SecretMountPath()
+	if tls == "" {
+		t.Fatal("the Deployment does not mount the TLS Secret as a directory")
 	}
-	return map[string]string{tls: certDir(t), admin: tokenDir(t, s)}
+	mounts := map[string]string{tls: certDir(t)}
+	for name, secret := range s.Secrets {
+		path := s.mountPathOf(secret)
+		if path == "" {
+			t.Fatalf("the Deployment does not mount Secret %s as a directory", name)
+		}
+		mounts[path] = secretDir(t, secret)
+	}
+	return mounts
 }
 
 // load reads this directory's manifests and the effective config of its ConfigMap.
 func load(t *testing.T) (*Set, Config) {
 	t.Helper()
+	s := loadSet(t)
+	return s, effective(t, s)
+}
+
+// loadSet reads this directory's manifests.
+func loadSet(t *testing.T) *Set {
+	t.Helper()
 	s, err := Load(".")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// effective is the effective config moonbridge's check-config reads from s's ConfigMap.
+func effective(t *testing.T, s *Set) Config {
+	t.Helper()
 	cfg, err := CheckConfig(moonbridgeBinary(t), s, secretMounts(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, cfg
+	return cfg
 }
 
 // Issue 38: moonbridge itself refuses the ConfigMap once its admin port, on every address of
 // the pod, has no token.
 func TestConfigMapAdminPortNeedsAToken(t *testing.T) {
-	s, err := Load(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSet(t)
 	mounts := secretMounts(t, s)
 	text := s.ConfigMap.Data[ConfigKey]
 	line := regexp.MustCompile(`(?m)^ *token_file: .*\n`)
@@ -117,6 +132,18 @@ func TestManifestsFitTogether(t *testing.T) {
 	}
 	if s.Secret.Type != corev1.SecretTypeTLS {
 		t.Errorf("Secret type %q, want %s", s.Secret.Type, corev1.SecretTypeTLS)
+	}
+}
+
+// Issue 41: the pods start without a warning, with the redis component and without: the
+// transfer-no-secret one was logged while transfer_to had no transfer_secret_file.
+func TestConfigMapWarnsOfNothing(t *testing.T) {
+	_, cfg := load(t)
+	_, withRedis := loadWithRedis(t)
+	for name, warnings := range map[string]string{"the manifests": cfg.Warnings, "with the redis component": withRedis.Warnings} {
+		if warnings != "" {
+			t.Errorf("check-config of the ConfigMap, %s, warns:\n%s", name, warnings)
+		}
 	}
 }
 
@@ -161,10 +188,19 @@ func TestCheckFindsMistakes(t *testing.T) {
 		{"scrape", func(s *Set, _ *Config) { s.Deployment.Spec.Template.Annotations["prometheus.io/port"] = "25577" }},
 		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "" }},
 		{"admin token", func(_ *Set, c *Config) { c.Admin.TokenFile = "/etc/moonbridge/admin.token" }},
-		{"admin token", func(s *Set, _ *Config) { s.AdminSecret = nil }},
-		{"admin token", func(s *Set, _ *Config) { s.AdminSecret.StringData = map[string]string{"other": ""} }},
-		{"volumes", func(s *Set, _ *Config) { adminVolume(t, s).Secret.DefaultMode = new(int32) }},
-		{"admin token", func(s *Set, _ *Config) { adminVolume(t, s).Secret.SecretName = "other" }},
+		{"admin token", func(s *Set, _ *Config) { delete(s.Secrets, adminSecret) }},
+		{"admin token", func(s *Set, _ *Config) { s.Secrets[adminSecret].StringData = map[string]string{"other": ""} }},
+		{"volumes", func(s *Set, _ *Config) { secretVolume(t, s, adminSecret).Secret.DefaultMode = new(int32) }},
+		{"admin token", func(s *Set, _ *Config) { secretVolume(t, s, adminSecret).Secret.SecretName = "other" }},
+		{"transfer secret", func(_ *Set, c *Config) { c.Shutdown.TransferSecretFile = "" }},
+		{"transfer secret", func(_ *Set, c *Config) { c.Shutdown.TransferSecretFile = "/etc/moonbridge/transfer.secret" }},
+		{"transfer secret", func(s *Set, _ *Config) { delete(s.Secrets, transferSecret) }},
+		{"transfer secret", func(s *Set, _ *Config) { s.Secrets[transferSecret].StringData = map[string]string{"key": ""} }},
+		{"transfer secret", func(s *Set, _ *Config) {
+			m := mount(s.Container(), secretVolume(t, s, transferSecret).Name)
+			m.MountPath, m.SubPath = "/etc/moonbridge/transfer/secret", "secret"
+		}},
+		{"volumes", func(s *Set, _ *Config) { secretVolume(t, s, transferSecret).Secret.DefaultMode = new(int32) }},
 		{"network policy", func(s *Set, _ *Config) { s.NetworkPolicy = nil }},
 		{"network policy", func(s *Set, _ *Config) {
 			s.NetworkPolicy.Spec.PodSelector.MatchLabels = map[string]string{"app": "other"}
@@ -221,25 +257,39 @@ func TestDiscoveryOfEveryNamespaceNeedsAClusterRole(t *testing.T) {
 	}
 }
 
-// adminVolume is the Deployment's volume of the admin Secret.
-func adminVolume(t *testing.T, s *Set) *corev1.Volume {
+// The manifests' Secrets besides the TLS one.
+const (
+	adminSecret    = "moonbridge-admin"
+	transferSecret = "moonbridge-transfer"
+)
+
+// secretVolume is the Deployment's volume of the Secret name.
+func secretVolume(t *testing.T, s *Set, name string) *corev1.Volume {
 	t.Helper()
 	volumes := s.Deployment.Spec.Template.Spec.Volumes
 	for i := range volumes {
-		if volumes[i].Secret != nil && volumes[i].Secret.SecretName == s.AdminSecret.Name {
+		if volumes[i].Secret != nil && volumes[i].Secret.SecretName == name {
 			return &volumes[i]
 		}
 	}
-	t.Fatal("no volume of the admin Secret")
+	t.Fatalf("no volume of Secret %s", name)
 	return nil
 }
 
 func (s *Set) copy() *Set {
-	return &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
-		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), AdminSecret: s.AdminSecret.DeepCopy(),
+	c := &Set{Kustomization: s.Kustomization, Deployment: s.Deployment.DeepCopy(), Service: s.Service.DeepCopy(),
+		ConfigMap: s.ConfigMap.DeepCopy(), Secret: s.Secret.DeepCopy(), Secrets: map[string]*corev1.Secret{},
 		NetworkPolicy: s.NetworkPolicy.DeepCopy(), PDB: s.PDB.DeepCopy(), HPA: s.HPA.DeepCopy(),
 		ServiceAccount: s.ServiceAccount.DeepCopy(), Role: s.Role.DeepCopy(), RoleBinding: s.RoleBinding.DeepCopy(),
 		ClusterRole: s.ClusterRole.DeepCopy(), ClusterRoleBinding: s.ClusterRoleBinding.DeepCopy()}
+	for name, secret := range s.Secrets {
+		c.Secrets[name] = secret.DeepCopy()
+	}
+	if r := s.Redis; r != nil {
+		c.Redis = &Redis{Kustomization: r.Kustomization, Deployment: r.Deployment.DeepCopy(), Service: r.Service.DeepCopy(),
+			NetworkPolicy: r.NetworkPolicy.DeepCopy(), Patch: r.Patch.DeepCopy(), PatchFile: r.PatchFile, patchJSON: r.patchJSON}
+	}
+	return c
 }
 
 func (c Config) copy() Config {
@@ -265,14 +315,7 @@ func TestLoadIsStrict(t *testing.T) {
 		{"a second container", "deployment.yaml", "      containers:\n", "      containers:\n        - name: sidecar\n          image: busybox\n"},
 	} {
 		dir := copyDir(t)
-		path := filepath.Join(dir, tc.file)
-		data, err := os.ReadFile(path)
-		if err != nil || !strings.Contains(string(data), tc.old) {
-			t.Fatalf("%s: %s lacks %q (%v)", tc.name, tc.file, tc.old, err)
-		}
-		if err := os.WriteFile(path, []byte(strings.Replace(string(data), tc.old, tc.new, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		replaceIn(t, filepath.Join(dir, tc.file), tc.old, tc.new)
 		var decodeErr *DecodeError
 		if _, err := Load(dir); !errors.As(err, &decodeErr) {
 			t.Errorf("%s: got %v", tc.name, err)
@@ -280,10 +323,19 @@ func TestLoadIsStrict(t *testing.T) {
 	}
 }
 
+// copyDir copies the manifests and the redis component's to a temporary directory.
 func copyDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, redisDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	files, err := filepath.Glob("*.yaml")
+	if err == nil {
+		var component []string
+		component, err = filepath.Glob(filepath.Join(redisDir, "*.yaml"))
+		files = append(files, component...)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

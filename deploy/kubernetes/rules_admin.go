@@ -6,7 +6,6 @@ package kubernetes
 
 import (
 	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -14,25 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// checkAdminToken: admin.token_file is a key of the admin Secret, mounted as a directory
-// (checkVolumes checks that its files are readable).
+// checkAdminToken: admin.token_file is a key of a Secret mounted as a directory (checkVolumes
+// checks that its files are readable).
 func checkAdminToken(s *Set, cfg Config) error {
-	file := cfg.Admin.TokenFile
-	if file == "" {
+	if cfg.Admin.TokenFile == "" {
 		return finding("admin token", "admin.listen %q has no admin.token_file: any pod that reaches the port could move players or empty the block list", cfg.Admin.Listen)
 	}
-	if s.AdminSecret == nil {
-		return finding("admin token", "no Secret besides the TLS one holds the admin token %s", file)
-	}
-	mount := s.AdminSecretMountPath()
-	key, ok := strings.CutPrefix(file, mount+"/")
-	switch {
-	case mount == "":
-		return finding("admin token", "Secret %s is not mounted as a directory", s.AdminSecret.Name)
-	case !ok || !secretHasKey(s.AdminSecret, key):
-		return finding("admin token", "admin.token_file %q is not a key of Secret %s mounted at %s", file, s.AdminSecret.Name, mount)
-	}
-	return nil
+	return s.checkSecretFile("admin token", "admin.token_file", cfg.Admin.TokenFile)
 }
 
 func secretHasKey(secret *corev1.Secret, key string) bool {
@@ -58,12 +45,12 @@ func checkNetworkPolicy(s *Set, cfg Config) error {
 	}
 	gameOpen := false
 	for i, rule := range np.Spec.Ingress {
-		if opens(s, rule, admin) {
+		if opens(s.Container(), rule, admin) {
 			if err := onlyNamedPods(i, rule.From); err != nil {
 				return err
 			}
 		}
-		gameOpen = gameOpen || len(rule.From) == 0 && opensAll(s, rule, gamePorts(s, admin))
+		gameOpen = gameOpen || len(rule.From) == 0 && opensAll(s.Container(), rule, gamePorts(s, admin))
 	}
 	if !gameOpen {
 		return finding("network policy", "no rule lets everyone into the game ports %v: the players could not connect", gamePorts(s, admin))
@@ -95,8 +82,9 @@ func emptySelector(sel *metav1.LabelSelector) bool {
 	return sel == nil || len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0
 }
 
-// opens says whether rule lets traffic to the container port p in: no ports listed is every one.
-func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
+// opens says whether rule lets traffic to port p of container c in: no ports listed is every
+// one.
+func opens(c *corev1.Container, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 	if len(rule.Ports) == 0 {
 		return true
 	}
@@ -107,7 +95,7 @@ func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 		if rp.Port == nil {
 			return true
 		}
-		cp, ok := containerPort(s.Container(), *rp.Port)
+		cp, ok := containerPort(c, *rp.Port)
 		if ok && (cp.ContainerPort == p || rp.EndPort != nil && cp.ContainerPort <= p && p <= *rp.EndPort) {
 			return true
 		}
@@ -115,8 +103,8 @@ func opens(s *Set, rule networkingv1.NetworkPolicyIngressRule, p int32) bool {
 	return false
 }
 
-func opensAll(s *Set, rule networkingv1.NetworkPolicyIngressRule, ports []int32) bool {
-	return len(ports) > 0 && !slices.ContainsFunc(ports, func(p int32) bool { return !opens(s, rule, p) })
+func opensAll(c *corev1.Container, rule networkingv1.NetworkPolicyIngressRule, ports []int32) bool {
+	return len(ports) > 0 && !slices.ContainsFunc(ports, func(p int32) bool { return !opens(c, rule, p) })
 }
 
 // gamePorts are the container's ports but the admin port (checkPorts matches them with the

@@ -3,6 +3,7 @@ package kubernetes
 // Rules about the pod: its files, its stop, its privileges, its scaling.
 
 import (
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -34,7 +35,7 @@ func checkVolumes(s *Set, cfg Config) error {
 	if mount == "" {
 		return finding("volumes", "Secret %s is not mounted as a directory", s.Secret.Name)
 	}
-	for _, secret := range []*corev1.Secret{s.Secret, s.AdminSecret} {
+	for _, secret := range append([]*corev1.Secret{s.Secret}, slices.Collect(maps.Values(s.Secrets))...) {
 		if s.mountPathOf(secret) != "" && !secretReadable(s, secret) {
 			return finding("volumes", "the files of Secret %s are not readable by user %d", secret.Name, image.UID)
 		}
@@ -98,6 +99,19 @@ func checkTransfer(s *Set, cfg Config) error {
 		}
 	}
 	return finding("transfer", "shutdown.transfer_to %q is not the Service's minecraft port", cfg.Shutdown.TransferTo)
+}
+
+// checkTransferSecret: with shutdown.transfer_to, every pod reads one transfer secret, so that
+// the pod a moved player lands on believes its cookie and routes it to the host it joined at.
+func checkTransferSecret(s *Set, cfg Config) error {
+	file := cfg.Shutdown.TransferSecretFile
+	if file == "" && cfg.Shutdown.TransferTo != "" {
+		return finding("transfer secret", "shutdown.transfer_to %q without transfer_secret_file: a moved player lands on that name's route, whatever route it left", cfg.Shutdown.TransferTo)
+	}
+	if file == "" {
+		return nil
+	}
+	return s.checkSecretFile("transfer secret", "shutdown.transfer_secret_file", file)
 }
 
 // checkSecurity: non-root as the image's user, read-only root, no privilege escalation, no

@@ -39,37 +39,56 @@ type manifest struct {
 	obj  *unstructured.Unstructured
 }
 
-// readManifests reads the files kustomization.yaml lists, in its order, with the TLS Secret
-// filled in as its comment asks (secret.yaml ships empty, which the API server warns about).
-func readManifests(t *testing.T) []manifest {
+// kustomization is the part of a kustomization's (or a Component's) file the tests read.
+type kustomization struct {
+	Resources []string `json:"resources"`
+	Patches   []struct {
+		Path string `json:"path"`
+	} `json:"patches"`
+}
+
+// readKustomization reads dir/kustomization.yaml, which must list resources.
+func readKustomization(t *testing.T, dir string) kustomization {
 	t.Helper()
-	var kustomization struct {
-		Resources []string `json:"resources"`
-	}
-	raw, err := os.ReadFile(filepath.Join(manifestsDir, "kustomization.yaml"))
+	var k kustomization
+	raw, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
 	if err == nil {
-		err = yaml.Unmarshal(raw, &kustomization)
+		err = yaml.Unmarshal(raw, &k)
 	}
-	if err != nil || len(kustomization.Resources) == 0 {
-		t.Fatalf("kustomization.yaml: %v, resources %v", err, kustomization.Resources)
+	if err != nil || len(k.Resources) == 0 {
+		t.Fatalf("%s/kustomization.yaml: %v, resources %v", dir, err, k.Resources)
 	}
+	return k
+}
+
+// readManifests reads the files dir/kustomization.yaml lists as resources, in its order, with
+// the TLS Secret filled in as its comment asks (secret.yaml ships empty, which the API server
+// warns about).
+func readManifests(t *testing.T, dir string) []manifest {
+	t.Helper()
 	var out []manifest
-	for _, file := range kustomization.Resources {
-		raw, err := os.ReadFile(filepath.Join(manifestsDir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		obj := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(raw, &obj.Object); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		m := manifest{file: file, raw: raw, obj: obj}
-		if obj.GetKind() == "Secret" && obj.Object["type"] == "kubernetes.io/tls" {
+	for _, file := range readKustomization(t, dir).Resources {
+		m := readManifest(t, dir, file)
+		if m.obj.GetKind() == "Secret" && m.obj.Object["type"] == "kubernetes.io/tls" {
 			m = withCertificate(t, m)
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// readManifest reads dir/file as written and as an object.
+func readManifest(t *testing.T, dir, file string) manifest {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(raw, &obj.Object); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return manifest{file: file, raw: raw, obj: obj}
 }
 
 // withCertificate is m, a TLS Secret, with a certificate and key made now in its stringData.
@@ -141,8 +160,15 @@ func newApplier(t *testing.T, c *cluster.Cluster) *applier {
 	return a
 }
 
-// apply applies m in namespace ns and returns the object the server keeps.
+// apply applies m in namespace ns as the tests' field manager and returns the object the
+// server keeps.
 func (a *applier) apply(t *testing.T, m manifest, ns string) *unstructured.Unstructured {
+	t.Helper()
+	return a.applyAs(t, m, ns, fieldManager)
+}
+
+// applyAs is apply as the field manager manager.
+func (a *applier) applyAs(t *testing.T, m manifest, ns, manager string) *unstructured.Unstructured {
 	t.Helper()
 	gvk := m.obj.GroupVersionKind()
 	mapping, err := a.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
@@ -155,7 +181,7 @@ func (a *applier) apply(t *testing.T, m manifest, ns string) *unstructured.Unstr
 		target = resource.Namespace(ns)
 	}
 	applied, err := target.Patch(context.Background(), m.obj.GetName(), types.ApplyYAMLPatchType, m.raw,
-		metav1.PatchOptions{FieldManager: fieldManager, FieldValidation: metav1.FieldValidationStrict})
+		metav1.PatchOptions{FieldManager: manager, FieldValidation: metav1.FieldValidationStrict})
 	if err != nil {
 		t.Fatalf("server-side apply of %s (%s %s): %v", m.file, gvk.Kind, m.obj.GetName(), err)
 	}

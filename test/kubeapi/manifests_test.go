@@ -2,8 +2,11 @@ package kubeapi
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -21,7 +24,7 @@ func TestManifestsApplyServerSideAndGrantDiscovery(t *testing.T) {
 	client := admin(t, c)
 	namespace(t, client, manifestNamespace)
 	a := newApplier(t, c)
-	manifests := readManifests(t)
+	manifests := readManifests(t, manifestsDir)
 	versions := map[string]string{}
 	for _, m := range manifests {
 		versions[m.file] = a.apply(t, m, manifestNamespace).GetResourceVersion()
@@ -45,5 +48,45 @@ func TestManifestsApplyServerSideAndGrantDiscovery(t *testing.T) {
 	w.waitFor(t, "the route to the slice's pod, read with role.yaml's grant", backendsAre("kube/"+manifestNamespace+"/survival", "10.2.0.7:25566"))
 	if hasLine(w.logs.String(), "403") {
 		t.Errorf("discovery was refused something with role.yaml's grant:\n%s", w.logs.String())
+	}
+}
+
+// redisComponentDir is deploy/kubernetes's redis component.
+var redisComponentDir = filepath.Join(manifestsDir, "redis")
+
+// Issue 42: the redis component's objects are accepted by server-side apply beside the
+// manifests, with unknown fields refused and no warning, and its patch, applied by a field
+// manager of its own, merges into moonbridge's one container: its env beside the container's
+// own. No kubelet runs here: no Redis starts and the NetworkPolicy is not enforced; the objects'
+// validity and the patch's merge are what this tests.
+func TestRedisComponentAppliesServerSide(t *testing.T) {
+	c := needCluster(t)
+	client := admin(t, c)
+	ns := namespace(t, client, "moonbridge-redis")
+	a := newApplier(t, c)
+	for _, m := range slices.Concat(readManifests(t, manifestsDir), readManifests(t, redisComponentDir)) {
+		a.apply(t, m, ns)
+	}
+	patches := readKustomization(t, redisComponentDir).Patches
+	if len(patches) != 1 {
+		t.Fatalf("the redis component has patches %v, want one", patches)
+	}
+	a.applyAs(t, readManifest(t, redisComponentDir, patches[0].Path), ns, "moonbridge-redis-component")
+	if w := a.warnings.take(); len(w) > 0 {
+		t.Errorf("the API server warned: %q", w)
+	}
+	d, err := client.AppsV1().Deployments(ns).Get(context.Background(), "moonbridge", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	containers := d.Spec.Template.Spec.Containers
+	if len(containers) != 1 {
+		t.Fatalf("after the patch the Deployment has %d containers, want moonbridge's alone", len(containers))
+	}
+	env := containers[0].Env
+	for _, want := range []string{"POD_NAMESPACE", "MOONBRIDGE_REPLICAS"} {
+		if !slices.ContainsFunc(env, func(e corev1.EnvVar) bool { return e.Name == want }) {
+			t.Errorf("after the patch the container's env is %v, without %s", env, want)
+		}
 	}
 }
