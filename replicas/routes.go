@@ -63,7 +63,7 @@ func (s *Store) saveRoutesLocked(text []byte) error {
 // holds none (it came back empty after a restart) a replica that has some writes them again.
 func (s *Store) refreshRoutes() {
 	s.routes.mu.Lock()
-	apply := s.routes.apply
+	apply, before := s.routes.apply, s.routes.version
 	s.routes.mu.Unlock()
 	if apply == nil {
 		return
@@ -82,6 +82,9 @@ func (s *Store) refreshRoutes() {
 	seen, mine := s.routes.version, s.routes.text
 	s.routes.mu.Unlock()
 	switch {
+	case seen != before:
+		// This replica saved a change while the read was on its way: what was read may be
+		// from before it, and the next refresh reads after it.
 	case version == "" && mine != nil:
 		s.republishRoutes(mine)
 	case version == "" || version == seen:
