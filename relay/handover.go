@@ -40,7 +40,8 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		}
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
-	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	s.loopSent = sent
+	s.runsOn(ls)
 	if s.mover != nil {
 		m := s.mover
 		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
@@ -49,17 +50,27 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
 	s.end.Handover()
 	s.down = nil
-	// Server.Close ends sessions through s.end; the loop's own end needs no second close. Then
-	// the connection's limit slots: closing a detached WebSocket leaves its socket (and the
-	// connection under it, which gives them back on close) alone. One closer for both: an idle
-	// session keeps it for its whole life.
-	s.end.Add(func(reason error) {
-		if !s.loopDone.Load() {
-			ls.Close(reason)
-		}
-		s.info.release()
-	})
+	// Server.Close ends sessions through s.end; the loop's own end needs no second close. One
+	// closer for that and the limit slots: an idle session keeps it for its whole life.
+	s.end.Add(s.closeOnLoop)
 	return true, true
+}
+
+// runsOn makes ls the session's loop session: what Close ends and the byte counts read.
+func (s *session) runsOn(ls *loop.Session) {
+	s.loopSession.Store(ls)
+	sent := s.loopSent
+	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+}
+
+// closeOnLoop is a loop session's closer: it ends the session on its loop, unless it has ended
+// there, and gives back the connection's limit slots (closing a detached WebSocket leaves its
+// socket, and the connection under it that would give them back, alone).
+func (s *session) closeOnLoop(reason error) {
+	if !s.loopDone.Load() {
+		s.loopSession.Load().Close(reason)
+	}
+	s.info.release()
 }
 
 // refused ends a session whose handover failed (its player's connection is closed) with err,

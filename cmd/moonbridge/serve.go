@@ -138,6 +138,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		srv.Close()
 		return err
 	}
+	proc.child.takeSessions(srv, log)
 	up.start(stop, proc.output, proc.sockets, reloads.upgradeSettings, log)
 	return drainWhenStopped(stop, hurry, srv, up.handedOver(), stopAdmin, reloads, log)
 }
