@@ -40,8 +40,7 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		}
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
-	s.loopSent = sent
-	s.runsOn(ls)
+	s.runsOn(ls, sent)
 	if s.mover != nil {
 		m := s.mover
 		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
@@ -56,10 +55,10 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 	return true, true
 }
 
-// runsOn makes ls the session's loop session: what Close ends and the byte counts read.
-func (s *session) runsOn(ls *loop.Session) {
+// runsOn makes ls the session's loop session: what Close ends and the byte counts read, which
+// add sent, what the backend got before the loop took the session.
+func (s *session) runsOn(ls *loop.Session, sent int64) {
 	s.loopSession.Store(ls)
-	sent := s.loopSent
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
 }
 

@@ -73,12 +73,15 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 	case err != nil:
 		return stayEnded, false
 	}
+	// The loop counts the session no more: what its counts miss is what the backend got before.
+	up, _ := sess.relayed()
+	sent := up - m.Up
 	if sess.player.want { // read after Take: the loop no longer feeds it
-		return sess.keep(m, stayNoLoginStart), false
+		return sess.keep(m, sent, stayNoLoginStart), false
 	}
-	record, err := sess.record(m).Append(nil)
+	record, err := sess.record(m, sent).Append(nil)
 	if err != nil {
-		return sess.keep(m, err.Error()), false
+		return sess.keep(m, sent, err.Error()), false
 	}
 	o := offer(record, [2]int{m.Client.FD, m.Backend.FD})
 	switch o.Fate {
@@ -91,7 +94,7 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 		sess.letGo()
 		r.Unknown++
 	default:
-		return sess.keep(m, o.Why), o.Stop
+		return sess.keep(m, sent, o.Why), o.Stop
 	}
 	return "", o.Stop
 }
@@ -113,15 +116,16 @@ func (sess *session) notMovable() string {
 	return ""
 }
 
-// record is what the new process needs of a session taken off its loop as m.
-func (sess *session) record(m *loop.Moved) moved.Record {
+// record is what the new process needs of a session taken off its loop as m, whose backend
+// got sent bytes before the loop.
+func (sess *session) record(m *loop.Moved, sent int64) moved.Record {
 	k := sess.player.knownPlayer()
 	return moved.Record{
 		Transport: sess.protocol, Listener: listenerOf(m.Client.FD), Route: sess.routeName(),
 		Client: sess.info.clientAddr().String(), Host: sess.line.host, Next: uint8(sess.line.next),
 		Protocol: sess.player.protocol, Backend: sess.line.backend, Player: k.name, UUID: k.uuid,
 		Joined: sess.joined.Load(), TransferIn: sess.transferIn, Since: sess.started,
-		Up: sess.loopSent + m.Up, Down: m.Down,
+		Up: sent + m.Up, Down: m.Down,
 	}
 }
 
@@ -142,13 +146,13 @@ func listenerOf(fd int) string {
 }
 
 // keep puts a session taken off its loop back onto this process's loops, and returns why.
-func (sess *session) keep(m *loop.Moved, why string) string {
-	ls, err := sess.srv.engine.Adopt(m, sess.loopEnded(sess.loopSent, nil))
+func (sess *session) keep(m *loop.Moved, sent int64, why string) string {
+	ls, err := sess.srv.engine.Adopt(m, sess.loopEnded(sent, nil))
 	if err != nil { // the engine closed both sockets
 		sess.endHere(fmt.Errorf("upgrade: putting the session back on an event loop: %w", err))
 		return why
 	}
-	sess.runsOn(ls)
+	sess.runsOn(ls, sent)
 	return why
 }
 
@@ -278,7 +282,7 @@ func (a *Adoption) Run() error {
 		sess.endHere(err)
 		return err
 	}
-	sess.runsOn(ls)
+	sess.runsOn(ls, 0)
 	sess.end.Add(sess.closeOnLoop)
 	return nil
 }

@@ -1,0 +1,223 @@
+package relay
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"maps"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
+	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay/moved"
+)
+
+// playerOf18 logs a 1.8 player (no play tracker) named name in through addr, with the login
+// passed through, and waits for the echo backend to echo its Login Start.
+func playerOf18(t *testing.T, addr, name string) net.Conn {
+	t.Helper()
+	conn := dialClient(t, Minecraft, addr)
+	t.Cleanup(func() { conn.Close() })
+	shape, _, _ := mc.LoginShapeOf(47)
+	login := mc.AppendLoginStart(nil, shape, mc.LoginStart{Name: name})
+	hs := mc.Handshake{Protocol: 47, Host: "play", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "play")
+	conn.Write(append(hs, login...))
+	echoesExactly(t, conn, nil, login)
+	return conn
+}
+
+// echoesExactly writes out (nil: nothing) and reads want back, exactly.
+func echoesExactly(t *testing.T, conn net.Conn, out, want []byte) {
+	t.Helper()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if out != nil {
+		if _, err := conn.Write(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(conn, got); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("echoed %q, %v; want %q", got, err, want)
+	}
+}
+
+// onlySession is the one session srv lists.
+func onlySession(t *testing.T, srv *Server) SessionInfo {
+	t.Helper()
+	list := srv.Sessions()
+	if len(list) != 1 {
+		t.Fatalf("%d sessions listed, want 1: %+v", len(list), list)
+	}
+	return list[0]
+}
+
+// A raw-TCP session on the loops moves into another server (as into an upgrade's new process):
+// the old one forgets it, the new one lists it with its player and its byte counts, and the
+// stream goes on exactly. On the goroutines' data path nothing moves and it says why.
+func TestMoveSessionsIntoAnotherServer(t *testing.T) {
+	backend := startBackend(t, false)
+	routes := func(c *Config) { c.Routes = routeTo(backend.addr()) }
+	from, addr := startProxy(t, routes, Minecraft)
+	to, _ := startProxy(t, routes, Minecraft)
+	conn := playerOf18(t, addr, "Alex")
+	echoesExactly(t, conn, []byte("before"), []byte("before"))
+	before := onlySession(t, from)
+	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
+		a, err := to.AdoptSession(record, dupBoth(t, fds))
+		if err != nil {
+			t.Errorf("adopt: %v", err)
+			return MoveOffer{Fate: MoveKept, Why: err.Error()}
+		}
+		if err := a.Run(); err != nil {
+			t.Errorf("run: %v", err)
+		}
+		return MoveOffer{Fate: MoveTaken}
+	})
+	if testDataPath != DataPathLoop {
+		if r.Moved != 0 || r.Stayed[stayNotOnLoop] != 1 {
+			t.Errorf("on goroutines: %+v, want it to stay, %q", r, stayNotOnLoop)
+		}
+		echoesExactly(t, conn, []byte("after"), []byte("after"))
+		return
+	}
+	if r.Moved != 1 || len(r.Stayed) != 0 {
+		t.Fatalf("report %+v, want 1 moved", r)
+	}
+	if list := from.Sessions(); len(list) != 0 {
+		t.Errorf("the old server still lists %+v", list)
+	}
+	echoesExactly(t, conn, []byte("after"), []byte("after"))
+	moved := onlySession(t, to)
+	if moved.Player != "Alex" || moved.Route != before.Route || moved.BytesUp != before.BytesUp+5 || moved.BytesDown != before.BytesDown+5 || !moved.Since.Equal(before.Since) {
+		t.Errorf("the new server lists %+v; before the move %+v", moved, before)
+	}
+	conn.Close()
+	testutil.WaitFor(t, "the moved session to end in the new server", func() bool { return len(to.Sessions()) == 0 })
+}
+
+// dupBoth is a copy of both descriptors, as the new process gets its own by SCM_RIGHTS.
+func dupBoth(t *testing.T, fds [2]int) (dups [2]int) {
+	t.Helper()
+	for i, fd := range fds {
+		d, err := unix.Dup(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dups[i] = d
+	}
+	return dups
+}
+
+// A session the new process refuses, or whose offer ends the channel, goes back onto the old
+// server's loops and runs on there byte-exact; the ones after a stop are not offered.
+func TestMoveSessionsRefusedRunsOn(t *testing.T) {
+	backend := startBackend(t, false)
+	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
+	a := playerOf18(t, addr, "Alex")
+	b := playerOf18(t, addr, "Bert")
+	offers := 0
+	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
+		offers++
+		return MoveOffer{Fate: MoveKept, Why: "refused here", Stop: true}
+	})
+	if testDataPath == DataPathLoop && (offers != 1 || r.Stayed["refused here"] != 1 || r.Stayed[stayChannelEnded] != 1) {
+		t.Errorf("%d offers, report %+v: want 1 offer, 1 refused and 1 not offered", offers, r)
+	}
+	if testDataPath != DataPathLoop && r.Stayed[stayNotOnLoop] != 2 {
+		t.Errorf("on goroutines: %+v", r)
+	}
+	for _, conn := range []net.Conn{a, b} {
+		echoesExactly(t, conn, []byte("still here"), []byte("still here"))
+	}
+	if n := len(from.Sessions()); n != 2 {
+		t.Errorf("%d sessions listed after the refusal, want 2", n)
+	}
+	a.Close()
+	b.Close()
+	testutil.WaitFor(t, "both sessions to end", func() bool { return len(from.Sessions()) == 0 })
+}
+
+// What stays and why: a 1.20.5+ player (its play tracker), a ws player (the codec state).
+func TestMoveSessionsSaysWhyOthersStay(t *testing.T) {
+	backend := startBackend(t, false)
+	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft, WS)
+	loginTo(t, addr, "p") // protocol 767
+	wsConn := dialClient(t, WS, addr)
+	t.Cleanup(func() { wsConn.Close() })
+	exchange(t, wsConn, "p", 16)
+	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
+		t.Error("a session that cannot move was offered")
+		return MoveOffer{Fate: MoveKept}
+	})
+	want := map[string]int{stayTracker: 1, stayWS: 1}
+	if testDataPath != DataPathLoop {
+		want = map[string]int{stayNotOnLoop: 2}
+	}
+	if r.Moved != 0 || !maps.Equal(r.Stayed, want) {
+		t.Errorf("report %+v: want %v", r, want)
+	}
+}
+
+// The new process refuses what it cannot take, and closes its copies of the sockets then: a
+// record that does not read, a route it does not have, another transport.
+func TestAdoptSessionRefuses(t *testing.T) {
+	to, _ := startProxy(t, func(c *Config) { c.Routes = routeTo("127.0.0.1:1") }, Minecraft)
+	good := func(mut func(*moved.Record)) []byte {
+		r := moved.Record{Transport: "minecraft", Route: to.settings().router.routes[0].Label(), Client: "127.0.0.1:5"}
+		if mut != nil {
+			mut(&r)
+		}
+		b, err := r.Append(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for name, record := range map[string][]byte{
+		"garbage":         []byte("not a record"),
+		"truncated":       good(nil)[:20],
+		"unknown route":   good(func(f *moved.Record) { f.Route = "elsewhere" }),
+		"ws":              good(func(f *moved.Record) { f.Transport = "ws" }),
+		"bad client addr": good(func(f *moved.Record) { f.Client = "nowhere" }),
+	} {
+		fds, peers := socketPairs(t)
+		if _, err := to.AdoptSession(record, fds); err == nil {
+			t.Errorf("%s: taken", name)
+			continue
+		}
+		for _, p := range peers {
+			p.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if _, err := p.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+				t.Errorf("%s: a socket handed in is still open here (%v)", name, err)
+			}
+		}
+	}
+	if n := len(to.Sessions()); n != 0 {
+		t.Errorf("%d sessions listed after the refusals", n)
+	}
+}
+
+// socketPairs is two socket pairs: one end of each to hand in, the other to watch.
+func socketPairs(t *testing.T) (fds [2]int, peers [2]net.Conn) {
+	t.Helper()
+	for i := range fds {
+		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := os.NewFile(uintptr(pair[1]), "peer")
+		c, err := net.FileConn(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		fds[i], peers[i] = pair[0], c
+	}
+	return fds, peers
+}
