@@ -2,19 +2,29 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/moonbridge/moonbridge/internal/handover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/relay"
+	"github.com/moonbridge/moonbridge/relay/moved"
+	"github.com/moonbridge/moonbridge/relay/pool"
 )
 
 // movingPlayer is a raw-TCP player of 1.8 (passed-through login, no play tracker) that streams
@@ -250,4 +260,119 @@ func newProcessSessions(t *testing.T, admin string) map[string]map[string]any {
 		out[name] = s
 	}
 	return out
+}
+
+// channel is both ends of a hand-over channel in this process.
+func channel(t *testing.T) (parent, child *handover.Conn) {
+	t.Helper()
+	parent, file, err := handover.Pair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := syscall.Dup(int(file.Fd()))
+	file.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if child, err = handover.Open(uintptr(fd)); err != nil {
+		t.Fatal(err)
+	}
+	parent.Expect(os.Getpid())
+	t.Cleanup(func() { parent.Close(); child.Close() })
+	return parent, child
+}
+
+// What the old process makes of each answer the new one can give about a session.
+func TestOfferSessionFates(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	fds := [2]int{int(r.Fd()), int(w.Fd())}
+	for _, tc := range []struct {
+		name   string
+		answer func(*handover.Conn)
+		want   relay.MoveOffer
+	}{
+		{"taken", func(c *handover.Conn) { c.Answer(nil, soon()) }, relay.MoveOffer{Fate: relay.MoveTaken}},
+		{"refused", func(c *handover.Conn) { c.Answer(errors.New("no"), soon()) }, relay.MoveOffer{Fate: relay.MoveKept, Why: stayRefused}},
+		{"ended", func(c *handover.Conn) { c.Close() }, relay.MoveOffer{Fate: relay.MoveKept, Why: stayNoTaker, Stop: true}},
+		{"garbled", func(c *handover.Conn) { c.SendReady(soon()) }, relay.MoveOffer{Fate: relay.MoveUnknown, Stop: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent, child := channel(t)
+			go func() {
+				m, err := child.ReceiveSession(soon())
+				if err == nil {
+					syscall.Close(m.FDs[0])
+					syscall.Close(m.FDs[1])
+				}
+				tc.answer(child)
+			}()
+			if got := offerSession(parent, []byte("record"), fds, zerolog.Nop()); got != tc.want {
+				t.Errorf("offer: %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func soon() time.Time { return time.Now().Add(5 * time.Second) }
+
+// The new process refuses a session whose descriptors or record it cannot take, with a reason
+// the old one reads, closes its copies of the sockets, and reads the next one.
+func TestReceiveSessionsRefusesAndGoesOn(t *testing.T) {
+	srv, err := relay.New(relay.Config{
+		Listeners: []relay.Listener{{Addr: "127.0.0.1:0", Protocols: []relay.Protocol{relay.Minecraft}}},
+		Routes:    []relay.Route{{Hosts: []string{"*"}, Backends: []pool.Backend{{Addr: "127.0.0.1:1"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	parent, child := channel(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	another := binary.BigEndian.AppendUint16(nil, moved.Format+1)
+	type result struct {
+		taken, refused int
+		err            error
+	}
+	got := make(chan result, 1)
+	go func() {
+		taken, refused, err := receiveSessions(child, srv, zerolog.Nop())
+		got <- result{taken, refused, err}
+	}()
+	var reasons []string
+	for _, send := range []func() error{
+		func() error { return parent.SendSession(another, [2]int{int(w.Fd()), int(w.Fd())}, soon()) },
+		func() error {
+			return parent.SendSession([]byte("not a record"), [2]int{int(w.Fd()), int(w.Fd())}, soon())
+		},
+	} {
+		if err := send(); err != nil {
+			t.Fatal(err)
+		}
+		var refused *handover.RefusedError
+		if err := parent.AwaitAnswer(soon()); !errors.As(err, &refused) {
+			t.Fatalf("answer: %v, want a refusal", err)
+		}
+		reasons = append(reasons, refused.Reason)
+	}
+	w.Close()
+	parent.Close()
+	if res := <-got; res.taken != 0 || res.refused != 2 || res.err != nil {
+		t.Errorf("the new process took %d, refused %d, ended with %v; want 0, 2, nil", res.taken, res.refused, res.err)
+	}
+	if !strings.Contains(reasons[0], fmt.Sprintf("format %d", moved.Format+1)) {
+		t.Errorf("refusal of another format says %q", reasons[0])
+	}
+	r.SetReadDeadline(soon())
+	if _, err := r.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("a descriptor sent along is still open in the new process: %v", err)
+	}
 }
