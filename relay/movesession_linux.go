@@ -11,21 +11,23 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/moved"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // Moving established sessions to the new process of a binary upgrade. What moves now: a raw
-// Minecraft session on an event loop whose login the backend runs (passed through), whose
-// Login Start has been read, and whose client is older than 1.20.5 (no play tracker). Every
-// other session stays in the old process, with its reason counted: the WebSocket codec's and
-// the TLS state, a login's cipher and the play tracker are not carried over yet.
+// Minecraft or plain ws session on an event loop (the WebSocket codec's state goes along, mid
+// message too) whose login the backend runs (passed through), whose Login Start has been read,
+// and whose client is older than 1.20.5 (no play tracker). Every other session stays in the old
+// process, with its reason counted: the TLS state, a login's cipher and the play tracker are
+// not carried over yet.
 
 // Why a session stays in the old process.
 const (
 	stayNotOnLoop    = "not on an event loop"
-	stayWS           = "ws: WebSocket codec state not movable yet"
 	stayWSS          = "wss: TLS state not movable yet"
 	stayProxyLogin   = "proxy-run login"
 	stayTracker      = "play tracker not movable yet (client 1.20.5 or later)"
@@ -79,7 +81,11 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 	if sess.player.want { // read after Take: the loop no longer feeds it
 		return sess.keep(m, sent, stayNoLoginStart), false
 	}
-	record, err := sess.record(m, sent).Append(nil)
+	rec, err := sess.record(m, sent)
+	var record []byte
+	if err == nil {
+		record, err = rec.Append(nil)
+	}
 	if err != nil {
 		return sess.keep(m, sent, err.Error()), false
 	}
@@ -104,8 +110,6 @@ func (sess *session) notMovable() string {
 	switch {
 	case sess.loopSession.Load() == nil || sess.loopDone.Load():
 		return stayNotOnLoop
-	case sess.protocol == string(WS):
-		return stayWS
 	case sess.protocol == string(WSS):
 		return stayWSS
 	case sess.login != nil:
@@ -118,15 +122,39 @@ func (sess *session) notMovable() string {
 
 // record is what the new process needs of a session taken off its loop as m, whose backend
 // got sent bytes before the loop.
-func (sess *session) record(m *loop.Moved, sent int64) moved.Record {
-	k := sess.player.knownPlayer()
-	return moved.Record{
+func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
+	state, err := clientState(m.Client.Codec)
+	if err != nil {
+		return moved.Record{}, err
+	}
+	k, info := sess.player.knownPlayer(), sess.info
+	r := moved.Record{
 		Transport: sess.protocol, Listener: listenerOf(m.Client.FD), Route: sess.routeName(),
-		Client: sess.info.clientAddr().String(), Host: sess.line.host, Next: uint8(sess.line.next),
+		Client: info.clientAddr().String(), Host: sess.line.host, Next: uint8(sess.line.next),
 		Protocol: sess.player.protocol, Backend: sess.line.backend, Player: k.name, UUID: k.uuid,
+		Country: info.country, ClientState: state, EarlyData: info.earlyData, RawStream: info.rawStream,
 		Joined: sess.joined.Load(), TransferIn: sess.transferIn, Since: sess.started,
 		Up: sent + m.Up, Down: m.Down,
 	}
+	if info.claims != nil {
+		r.Subject, r.TokenKey = info.claims.Subject, info.claims.KeyID
+	}
+	if info.bridge.IsValid() {
+		r.Bridge = info.bridge.String()
+	}
+	return r, nil
+}
+
+// clientState is the state of the player side's codec for the new process: none for a plain
+// stream, the WebSocket parser's for ws.
+func clientState(c loop.Codec) ([]byte, error) {
+	switch c := c.(type) {
+	case nil, loop.Identity:
+		return nil, nil
+	case *ws.LoopCodec:
+		return c.MarshalState()
+	}
+	return nil, fmt.Errorf("the player's codec %T cannot move", c)
 }
 
 // listenerOf is the address a player's socket was accepted on: its listener's, or, for a
@@ -201,9 +229,10 @@ func (s *Server) untrackMoved(sess *session) {
 // here, not yet running: Run starts it once the old process has been told it is taken, Cancel
 // forgets it when that could not be said.
 type Adoption struct {
-	sess *session
-	rec  moved.Record
-	fds  [2]int
+	sess   *session
+	rec    moved.Record
+	fds    [2]int
+	client loop.Codec
 }
 
 // AdoptSession reads a moved session's record and takes its place here (its route, limit
@@ -224,8 +253,8 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec.Transport != string(Minecraft) {
-		return nil, fmt.Errorf("a %s session: this binary moves raw Minecraft sessions only", rec.Transport)
+	if rec.Transport != string(Minecraft) && rec.Transport != string(WS) {
+		return nil, fmt.Errorf("a %s session: this binary moves raw Minecraft and plain ws sessions only", rec.Transport)
 	}
 	if s.engine == nil {
 		return nil, errors.New("this process relays on goroutines (relay.data_path), not on event loops")
@@ -238,18 +267,45 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if route == nil {
 		return nil, fmt.Errorf("no route labelled %q in this process's config", rec.Route)
 	}
+	codec, err := s.movedClientCodec(rec)
+	if err != nil {
+		return nil, err
+	}
 	sess := s.movedSession(rec, client, route)
 	if !s.track(sess) {
 		sess.end.Close()
+		sess.info.release()
 		return nil, errors.New("this process is shutting down")
 	}
-	return &Adoption{sess: sess, rec: rec, fds: fds}, nil
+	return &Adoption{sess: sess, rec: rec, fds: fds, client: codec}, nil
+}
+
+// movedClientCodec is the player side's codec rec describes: a WebSocket codec of this
+// process's settings in the state the old one's was in, or none for a plain stream.
+func (s *Server) movedClientCodec(rec moved.Record) (loop.Codec, error) {
+	if rec.Transport == string(Minecraft) || rec.RawStream {
+		if len(rec.ClientState) > 0 {
+			return nil, errors.New("codec state for a plain stream")
+		}
+		return loop.Identity{}, nil
+	}
+	cfg := s.settings().WebSocket.Conn
+	cfg.Logger = s.listenerLog(rec.Listener)
+	codec := wsLoopCodec(ws.NewLoopState(cfg), nil)
+	if err := codec.RestoreState(rec.ClientState); err != nil {
+		return nil, err
+	}
+	return codec, nil
 }
 
 // movedSession builds the session rec describes, holding its slots.
 func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route) *session {
 	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: s.listenerLog(rec.Listener)}
-	sess.info = &connInfo{peer: client, client: client}
+	sess.info = &connInfo{peer: client, client: client, country: rec.Country, earlyData: rec.EarlyData, rawStream: rec.RawStream}
+	if rec.Subject != "" || rec.TokenKey != "" {
+		sess.info.claims = &access.Claims{Subject: rec.Subject, KeyID: rec.TokenKey}
+	}
+	sess.info.bridge, _ = netip.ParseAddrPort(rec.Bridge) // "": none
 	sess.info.freeTotal = s.counter.holdConnection(client.Addr().Unmap())
 	sess.line = endLine{host: rec.Host, next: mc.NextState(rec.Next), greeted: true, backend: rec.Backend, relayed: true}
 	sess.player.protocol = rec.Protocol
@@ -271,7 +327,7 @@ func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Ro
 func (a *Adoption) Run() error {
 	sess := a.sess
 	m := &loop.Moved{
-		Client:  loop.MovedSide{FD: a.fds[0], Codec: loop.Identity{}},
+		Client:  loop.MovedSide{FD: a.fds[0], Codec: a.client},
 		Backend: loop.MovedSide{FD: a.fds[1], Codec: sess.backendCodec()},
 		Up:      a.rec.Up, Down: a.rec.Down,
 	}

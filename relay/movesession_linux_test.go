@@ -2,6 +2,7 @@ package relay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/moved"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // playerOf18 logs a 1.8 player (no play tracker) named name in through addr, with the login
@@ -142,24 +144,112 @@ func TestMoveSessionsRefusedRunsOn(t *testing.T) {
 	testutil.WaitFor(t, "both sessions to end", func() bool { return len(from.Sessions()) == 0 })
 }
 
-// What stays and why: a 1.20.5+ player (its play tracker), a ws player (the codec state).
+// What stays and why: a 1.20.5+ player (its play tracker), a wss player over crypto/tls (on
+// goroutines).
 func TestMoveSessionsSaysWhyOthersStay(t *testing.T) {
 	backend := startBackend(t, false)
-	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft, WS)
+	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft, WSS)
 	loginTo(t, addr, "p") // protocol 767
-	wsConn := dialClient(t, WS, addr)
-	t.Cleanup(func() { wsConn.Close() })
-	exchange(t, wsConn, "p", 16)
+	wssConn := dialClient(t, WSS, addr)
+	t.Cleanup(func() { wssConn.Close() })
+	exchange(t, wssConn, "p", 16)
 	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
 		t.Error("a session that cannot move was offered")
 		return MoveOffer{Fate: MoveKept}
 	})
-	want := map[string]int{stayTracker: 1, stayWS: 1}
+	want := map[string]int{stayTracker: 1, stayNotOnLoop: 1}
 	if testDataPath != DataPathLoop {
 		want = map[string]int{stayNotOnLoop: 2}
 	}
 	if r.Moved != 0 || !maps.Equal(r.Stayed, want) {
 		t.Errorf("report %+v: want %v", r, want)
+	}
+}
+
+// A plain ws session moves in the middle of a client message: half of it sent before the move,
+// the rest after, and the backend gets it whole, the player its echo, byte-exact; the new server
+// lists it as ws.
+func TestMoveSessionsWSMidMessage(t *testing.T) {
+	backend := startBackend(t, false)
+	routes := func(c *Config) { c.Routes = routeTo(backend.addr()) }
+	from, addr := startProxy(t, routes, WS)
+	to, _ := startProxy(t, routes, WS)
+	conn := dialClient(t, Minecraft, addr) // a raw socket: the frames are written here by hand
+	t.Cleanup(func() { conn.Close() })
+	upgrade(t, conn)
+	shape, _, _ := mc.LoginShapeOf(47)
+	login := mc.AppendLoginStart(nil, shape, mc.LoginStart{Name: "Wes"})
+	hs := mc.Handshake{Protocol: 47, Host: "play", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "play")
+	conn.Write(maskedFrame(append(hs, login...)))
+	readMessages(t, conn, login)
+	message := bytes.Repeat([]byte("moving across processes "), 40)
+	wire := maskedFrame(message)
+	conn.Write(wire[:len(wire)/2])
+	testutil.WaitFor(t, "the half message to reach the proxy", func() bool { return onlySession(t, from).BytesUp > int64(len(hs)+len(login)) })
+	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
+		a, err := to.AdoptSession(record, dupBoth(t, fds))
+		if err != nil {
+			return MoveOffer{Fate: MoveKept, Why: err.Error()}
+		}
+		a.Run()
+		return MoveOffer{Fate: MoveTaken}
+	})
+	conn.Write(wire[len(wire)/2:])
+	readMessages(t, conn, message)
+	if testDataPath != DataPathLoop {
+		if r.Stayed[stayNotOnLoop] != 1 {
+			t.Errorf("on goroutines: %+v", r)
+		}
+		return
+	}
+	if r.Moved != 1 {
+		t.Fatalf("report %+v, want 1 moved", r)
+	}
+	conn.Write(maskedFrame([]byte("after")))
+	readMessages(t, conn, []byte("after"))
+	if s := onlySession(t, to); s.Transport != "ws" || s.Player != "Wes" || s.BytesDown != int64(len(login)+len(message)+5) {
+		t.Errorf("the new server lists %+v", s)
+	}
+}
+
+// maskedFrame is one binary client frame (FIN, masked) carrying payload.
+func maskedFrame(payload []byte) []byte {
+	key := [4]byte{0x12, 0x34, 0x56, 0x78}
+	h := ws.Header{Fin: true, OpCode: ws.OpBinary, Masked: true, Mask: binary.LittleEndian.Uint32(key[:]), Length: int64(len(payload))}
+	b := make([]byte, ws.MaxHeaderLen)
+	b = b[:ws.PutHeader(b, h)]
+	for i, c := range payload {
+		b = append(b, c^key[i%4])
+	}
+	return b
+}
+
+// readMessages reads the server's frames until their payloads make want, and checks them.
+func readMessages(t *testing.T, conn net.Conn, want []byte) {
+	t.Helper()
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var got []byte
+	for len(got) < len(want) {
+		head := make([]byte, 2, ws.MaxHeaderLen)
+		if _, err := io.ReadFull(conn, head); err != nil {
+			t.Fatalf("frame header: %v (read %q)", err, got)
+		}
+		head = head[:ws.HeaderLen(head[0], head[1])]
+		if _, err := io.ReadFull(conn, head[2:]); err != nil {
+			t.Fatal(err)
+		}
+		h, _, err := ws.ParseHeader(head)
+		if err != nil || h.OpCode != ws.OpBinary {
+			t.Fatalf("frame %+v, %v; want a binary one", h, err)
+		}
+		payload := make([]byte, h.Length)
+		if _, err := io.ReadFull(conn, payload); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, payload...)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("messages carried %q, want %q", got, want)
 	}
 }
 
@@ -182,7 +272,8 @@ func TestAdoptSessionRefuses(t *testing.T) {
 		"garbage":         []byte("not a record"),
 		"truncated":       good(nil)[:20],
 		"unknown route":   good(func(f *moved.Record) { f.Route = "elsewhere" }),
-		"ws":              good(func(f *moved.Record) { f.Transport = "ws" }),
+		"wss":             good(func(f *moved.Record) { f.Transport = "wss" }),
+		"ws, bad state":   good(func(f *moved.Record) { f.Transport, f.ClientState = "ws", []byte{9} }),
 		"bad client addr": good(func(f *moved.Record) { f.Client = "nowhere" }),
 	} {
 		fds, peers := socketPairs(t)

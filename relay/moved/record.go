@@ -14,7 +14,8 @@ import (
 // The record:
 //
 //	format uint16 | transport, listener, route, client, host str | next uint8 | protocol int32 |
-//	backend, player, uuid str | flags uint8 (1 joined, 2 transfer in) | since unix ns int64 |
+//	backend, player, uuid, country, subject, token key, bridge, client state str |
+//	flags uint8 (1 joined, 2 transfer in, 4 early data, 8 raw stream) | since unix ns int64 |
 //	bytes up, bytes down int64
 //
 // big-endian, each str a uint16 length and at most MaxText bytes, nothing after the
@@ -39,16 +40,25 @@ type Record struct {
 	Backend   string
 	Player    string // the name and UUID from Login Start, "" while not known
 	UUID      string
+	// Country, Subject, TokenKey and Bridge are what a WebSocket upgrade said: the country a
+	// trusted proxy named, the access token's subject and key id, the bridge's local address.
+	Country, Subject, TokenKey, Bridge string
+	// ClientState is the player side's codec state (ws.LoopCodec.MarshalState); empty for raw
+	// Minecraft and a raw stream.
+	ClientState []byte
 	// Joined: its join event was sent (its leave is sent where it ends); TransferIn: it came by
-	// a transfer from another server.
-	Joined, TransferIn bool
-	Since              time.Time
-	Up, Down           int64 // bytes relayed so far, player to backend and back
+	// a transfer from another server; EarlyData, RawStream: the bridge's WebSocket modes.
+	Joined, TransferIn, EarlyData, RawStream bool
+	Since                                    time.Time
+	Up, Down                                 int64 // bytes relayed so far, player to backend and back
 }
 
 const (
-	flagJoined     = 1
-	flagTransferIn = 2
+	flagJoined = 1 << iota
+	flagTransferIn
+	flagEarlyData
+	flagRawStream
+	knownFlags = flagJoined | flagTransferIn | flagEarlyData | flagRawStream
 )
 
 // Error says why a record cannot be read or written; the session stays with the old process.
@@ -67,22 +77,25 @@ func (r Record) Append(b []byte) ([]byte, error) {
 	}
 	b = append(b, r.Next)
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
-	for _, s := range []string{r.Backend, r.Player, r.UUID} {
+	for _, s := range []string{r.Backend, r.Player, r.UUID, r.Country, r.Subject, r.TokenKey, r.Bridge, string(r.ClientState)} {
 		if b = appendString(b, s); b == nil {
 			return nil, &Error{Reason: fmt.Sprintf("a text of %d bytes, at most %d", len(s), MaxText)}
 		}
 	}
-	var flags uint8
-	if r.Joined {
-		flags |= flagJoined
-	}
-	if r.TransferIn {
-		flags |= flagTransferIn
-	}
-	b = append(b, flags)
+	b = append(b, r.flags())
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Since.UnixNano()))
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Up))
 	return binary.BigEndian.AppendUint64(b, uint64(r.Down)), nil
+}
+
+func (r Record) flags() uint8 {
+	var flags uint8
+	for bit, on := range map[uint8]bool{flagJoined: r.Joined, flagTransferIn: r.TransferIn, flagEarlyData: r.EarlyData, flagRawStream: r.RawStream} {
+		if on {
+			flags |= bit
+		}
+	}
+	return flags
 }
 
 // appendString appends s with its length, nil when s is over MaxText.
@@ -105,6 +118,10 @@ func Parse(p []byte) (Record, error) {
 	r.Next = d.uint8()
 	r.Protocol = int32(d.uint32())
 	r.Backend, r.Player, r.UUID = d.string(), d.string(), d.string()
+	r.Country, r.Subject, r.TokenKey, r.Bridge = d.string(), d.string(), d.string(), d.string()
+	if state := d.string(); state != "" {
+		r.ClientState = []byte(state)
+	}
 	flags := d.uint8()
 	since := int64(d.uint64())
 	r.Up, r.Down = int64(d.uint64()), int64(d.uint64())
@@ -113,12 +130,13 @@ func Parse(p []byte) (Record, error) {
 		return Record{}, d.err
 	case len(d.p) > 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("%d bytes after the record", len(d.p))}
-	case flags&^(flagJoined|flagTransferIn) != 0:
+	case flags&^knownFlags != 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("unknown flags %#x", flags)}
 	case r.Up < 0 || r.Down < 0:
 		return Record{}, &Error{Reason: "negative byte counts"}
 	}
 	r.Joined, r.TransferIn = flags&flagJoined != 0, flags&flagTransferIn != 0
+	r.EarlyData, r.RawStream = flags&flagEarlyData != 0, flags&flagRawStream != 0
 	r.Since = time.Unix(0, since)
 	return r, nil
 }

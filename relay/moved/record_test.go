@@ -14,13 +14,14 @@ func sampleRecord() Record {
 	return Record{
 		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
 		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
-		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Joined: true, Since: time.Unix(1700000000, 123456789),
+		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
 		Up: 1 << 40, Down: 12345,
 	}
 }
 
 func TestRecordRoundTrip(t *testing.T) {
-	for _, r := range []Record{sampleRecord(), {Transport: "minecraft", Since: time.Unix(0, 0), TransferIn: true}} {
+	for _, r := range []Record{sampleRecord(), {Transport: "minecraft", Since: time.Unix(0, 0), TransferIn: true, EarlyData: true}} {
 		b, err := r.Append(nil)
 		if err != nil {
 			t.Fatal(err)
