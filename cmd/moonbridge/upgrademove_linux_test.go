@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,7 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/moved"
 	"github.com/moonbridge/moonbridge/relay/pool"
+	"github.com/moonbridge/moonbridge/ws"
 )
 
 // movingPlayer is a raw-TCP player of 1.8 (passed-through login, no play tracker) that streams
@@ -38,6 +40,7 @@ type movingPlayer struct {
 	login    int64        // Login Start, which the echo backend echoes (not the handshake)
 	started  time.Time
 	stop     chan struct{}
+	wrote    chan struct{} // closed when the writer has stopped
 	done     sync.WaitGroup
 	mu       sync.Mutex
 	failures []error
@@ -45,17 +48,32 @@ type movingPlayer struct {
 
 const moveChunk = 1500
 
-func startMovingPlayer(t *testing.T, addr, name string) *movingPlayer {
+// dialPlayer connects over transport, "tcp" or "ws".
+func dialPlayer(t *testing.T, transport, addr string) net.Conn {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var conn net.Conn
+	var err error
+	if transport == "tcp" {
+		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	} else {
+		conn, err = ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conn
+}
+
+func startMovingPlayer(t *testing.T, transport, addr, name string) *movingPlayer {
+	t.Helper()
+	conn := dialPlayer(t, transport, addr)
 	t.Cleanup(func() { conn.Close() })
 	shape, _, _ := mc.LoginShapeOf(47)
 	hs := mc.Handshake{Protocol: 47, Host: "localhost", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "localhost")
 	login := mc.AppendLoginStart(nil, shape, mc.LoginStart{Name: name})
-	p := &movingPlayer{name: name, conn: conn, stop: make(chan struct{}), first: int64(len(hs) + len(login)), login: int64(len(login)), started: time.Now()}
+	p := &movingPlayer{name: name, conn: conn, stop: make(chan struct{}), wrote: make(chan struct{}), first: int64(len(hs) + len(login)), login: int64(len(login)), started: time.Now()}
 	conn.SetDeadline(time.Now().Add(60 * time.Second))
 	if _, err := conn.Write(append(hs, login...)); err != nil {
 		t.Fatal(err)
@@ -81,10 +99,10 @@ func (p *movingPlayer) fail(err error) {
 	p.mu.Unlock()
 }
 
-// write streams chunks without pause until stop, then half-closes nothing: the reader still
-// reads what is in flight.
+// write streams chunks until stop; the reader still reads what is in flight.
 func (p *movingPlayer) write() {
 	defer p.done.Done()
+	defer close(p.wrote)
 	buf := make([]byte, moveChunk)
 	var off int64
 	for {
@@ -136,6 +154,7 @@ func (p *movingPlayer) read() {
 func (p *movingPlayer) finish(t *testing.T) []error {
 	t.Helper()
 	close(p.stop)
+	<-p.wrote
 	if !testutil.Within(20*time.Second, func() bool { return p.echoed.Load() == p.sent.Load()-p.first }) {
 		p.fail(fmt.Errorf("%d pattern bytes echoed of %d sent", p.echoed.Load(), p.sent.Load()-p.first))
 	}
@@ -165,16 +184,17 @@ func (l *upgradeLog) waitCollecting(t *testing.T, prefix string) (map[string]any
 	}
 }
 
-// Raw-TCP sessions streaming both ways move to the new process in an upgrade: SIGUSR2 mid-stream
+// Raw-TCP and ws sessions streaming both ways move to the new process in an upgrade: SIGUSR2 mid-stream
 // with writes in flight, every session moves, the old process, with none left, exits at once
 // (not after upgrade.stay), every stream stays byte-exact, the new process's sessions API lists
 // the sessions with their players, and each session's one end line (from the new process) has
 // the byte counts of its whole life.
-func TestUpgradeMovesRawTCPSessions(t *testing.T) {
+func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 	p := startOld(t, "upgrade: {stay: 10m}\n")
 	var players []*movingPlayer
-	for i := range 4 {
-		players = append(players, startMovingPlayer(t, p.tcp, fmt.Sprintf("Mover%d", i)))
+	for i := range 3 {
+		players = append(players, startMovingPlayer(t, "tcp", p.tcp, fmt.Sprintf("Mover%d", i)))
+		players = append(players, startMovingPlayer(t, "ws", p.ws, fmt.Sprintf("WSMover%d", i)))
 	}
 	testutil.WaitFor(t, "every stream to be under way", func() bool {
 		for _, pl := range players {
@@ -212,7 +232,7 @@ func TestUpgradeMovesRawTCPSessions(t *testing.T) {
 	})
 	listed := newProcessSessions(t, p.admin)
 	for _, pl := range players {
-		if s, ok := listed[pl.name]; !ok || s["transport"] != "minecraft" || s["route"] == "" || s["bytes_up"].(float64) < float64(pl.first) {
+		if s, ok := listed[pl.name]; !ok || s["transport"] != map[bool]string{true: "ws", false: "minecraft"}[strings.HasPrefix(pl.name, "WS")] || s["route"] == "" || s["bytes_up"].(float64) < float64(pl.first) {
 			t.Errorf("the new process (pid %d) lists %s as %v", pid, pl.name, s)
 		}
 	}
