@@ -41,10 +41,6 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
 	s.runsOn(ls, sent)
-	if s.mover != nil {
-		m := s.mover
-		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
-	}
 	// The loop owns both sockets now: forget the connections that wrapped them (a WebSocket
 	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
 	s.end.Handover()
@@ -55,11 +51,14 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 	return true, true
 }
 
-// runsOn makes ls the session's loop session: what Close ends and the byte counts read, which
-// add sent, what the backend got before the loop took the session.
+// runsOn makes ls the session's loop session: what Close ends, the byte counts read (which add
+// sent, what the backend got before the loop took the session) and a mover's packets go to.
 func (s *session) runsOn(ls *loop.Session, sent int64) {
 	s.loopSession.Store(ls)
 	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	if m := s.mover; m != nil {
+		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
+	}
 }
 
 // closeOnLoop is a loop session's closer: it ends the session on its loop, unless it has ended

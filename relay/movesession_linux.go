@@ -14,23 +14,25 @@ import (
 	"github.com/moonbridge/moonbridge/access"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/play"
 	"github.com/moonbridge/moonbridge/relay/moved"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
 // Moving established sessions to the new process of a binary upgrade. What moves now: a raw
-// Minecraft or plain ws session on an event loop (the WebSocket codec's state goes along, mid
-// message too) whose login the backend runs (passed through), whose Login Start has been read,
-// and whose client is older than 1.20.5 (no play tracker). Every other session stays in the old
-// process, with its reason counted: the TLS state, a login's cipher and the play tracker are
-// not carried over yet.
+// Minecraft or plain ws session on an event loop whose login the backend runs (passed through)
+// and whose Login Start has been read, with the WebSocket codec's state and a 1.20.5+ player's
+// play tracker (so a drain or the admin API can still put a Transfer or a Disconnect in), both
+// in the middle of a message or frame too. Every other session stays in the old process, with
+// its reason counted: the TLS state and a login's cipher are not carried over yet.
 
 // Why a session stays in the old process.
 const (
 	stayNotOnLoop    = "not on an event loop"
 	stayWSS          = "wss: TLS state not movable yet"
 	stayProxyLogin   = "proxy-run login"
-	stayTracker      = "play tracker not movable yet (client 1.20.5 or later)"
+	stayPacketWaits  = "a packet of the proxy's waits to go in"
+	stayTransferred  = "a Transfer was sent to it"
 	stayNoLoginStart = "Login Start not read yet"
 	stayEnded        = "ended during the hand-over"
 	stayChannelEnded = "the hand-over channel ended before its turn"
@@ -78,8 +80,11 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 	// The loop counts the session no more: what its counts miss is what the backend got before.
 	up, _ := sess.relayed()
 	sent := up - m.Up
-	if sess.player.want { // read after Take: the loop no longer feeds it
+	switch { // read after Take: the loop no longer feeds the player's name or the mover
+	case sess.player.want:
 		return sess.keep(m, sent, stayNoLoginStart), false
+	case sess.mover != nil && sess.mover.pending != nil:
+		return sess.keep(m, sent, stayPacketWaits), false
 	}
 	rec, err := sess.record(m, sent)
 	var record []byte
@@ -114,8 +119,8 @@ func (sess *session) notMovable() string {
 		return stayWSS
 	case sess.login != nil:
 		return stayProxyLogin
-	case sess.mover != nil:
-		return stayTracker
+	case sess.moves.Load() != nil && sess.moves.Load().asked.Load():
+		return stayTransferred
 	}
 	return ""
 }
@@ -138,6 +143,9 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	}
 	if info.claims != nil {
 		r.Subject, r.TokenKey = info.claims.Subject, info.claims.KeyID
+	}
+	if sess.mover != nil {
+		r.Tracker = sess.mover.t.MarshalState()
 	}
 	if info.bridge.IsValid() {
 		r.Bridge = info.bridge.String()
@@ -271,7 +279,12 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
+	mover, err := movedMover(rec)
+	if err != nil {
+		return nil, err
+	}
 	sess := s.movedSession(rec, client, route)
+	sess.mover = mover
 	if !s.track(sess) {
 		sess.end.Close()
 		sess.info.release()
@@ -296,6 +309,21 @@ func (s *Server) movedClientCodec(rec moved.Record) (loop.Codec, error) {
 		return nil, err
 	}
 	return codec, nil
+}
+
+// movedMover is the mover of a session whose record has a play tracker's state, nil without.
+func movedMover(rec moved.Record) (*mover, error) {
+	if len(rec.Tracker) == 0 {
+		return nil, nil
+	}
+	t, err := play.NewTracker(rec.Protocol)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.RestoreState(rec.Tracker); err != nil {
+		return nil, err
+	}
+	return &mover{t: t, joinHost: rec.Host}, nil
 }
 
 // movedSession builds the session rec describes, holding its slots.

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/moonbridge/moonbridge/bench/modern/playtest"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/relay/moved"
@@ -31,6 +32,24 @@ func playerOf18(t *testing.T, addr, name string) net.Conn {
 	conn.Write(append(hs, login...))
 	echoesExactly(t, conn, nil, login)
 	return conn
+}
+
+// waitOnLoop waits until every session of srv but wss ones (crypto/tls in these tests) is on
+// its event loop (the handshake goroutine hands it over and then records it: a session caught
+// between the two stays in a hand-over), on the loops' data path.
+func waitOnLoop(t *testing.T, srv *Server) {
+	t.Helper()
+	if testDataPath != DataPathLoop {
+		return
+	}
+	testutil.WaitFor(t, "the sessions to be on the loops", func() bool {
+		for _, sess := range srv.sessionList() {
+			if sess.protocol != string(WSS) && sess.loopSession.Load() == nil {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // echoesExactly writes out (nil: nothing) and reads want back, exactly.
@@ -69,6 +88,7 @@ func TestMoveSessionsIntoAnotherServer(t *testing.T) {
 	conn := playerOf18(t, addr, "Alex")
 	echoesExactly(t, conn, []byte("before"), []byte("before"))
 	before := onlySession(t, from)
+	waitOnLoop(t, from)
 	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
 		a, err := to.AdoptSession(record, dupBoth(t, fds))
 		if err != nil {
@@ -122,6 +142,7 @@ func TestMoveSessionsRefusedRunsOn(t *testing.T) {
 	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
 	a := playerOf18(t, addr, "Alex")
 	b := playerOf18(t, addr, "Bert")
+	waitOnLoop(t, from)
 	offers := 0
 	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
 		offers++
@@ -144,8 +165,7 @@ func TestMoveSessionsRefusedRunsOn(t *testing.T) {
 	testutil.WaitFor(t, "both sessions to end", func() bool { return len(from.Sessions()) == 0 })
 }
 
-// What stays and why: a 1.20.5+ player (its play tracker), a wss player over crypto/tls (on
-// goroutines).
+// A wss player over crypto/tls stays (it is on goroutines); a 1.20.5+ player is offered.
 func TestMoveSessionsSaysWhyOthersStay(t *testing.T) {
 	backend := startBackend(t, false)
 	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft, WSS)
@@ -153,16 +173,55 @@ func TestMoveSessionsSaysWhyOthersStay(t *testing.T) {
 	wssConn := dialClient(t, WSS, addr)
 	t.Cleanup(func() { wssConn.Close() })
 	exchange(t, wssConn, "p", 16)
-	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
-		t.Error("a session that cannot move was offered")
-		return MoveOffer{Fate: MoveKept}
-	})
-	want := map[string]int{stayTracker: 1, stayNotOnLoop: 1}
+	waitOnLoop(t, from)
+	r := from.MoveSessions(func([]byte, [2]int) MoveOffer { return MoveOffer{Fate: MoveKept, Why: "kept by the test"} })
+	want := map[string]int{"kept by the test": 1, stayNotOnLoop: 1}
 	if testDataPath != DataPathLoop {
 		want = map[string]int{stayNotOnLoop: 2}
 	}
 	if r.Moved != 0 || !maps.Equal(r.Stayed, want) {
 		t.Errorf("report %+v: want %v", r, want)
+	}
+}
+
+// A 1.21 player in play moves with its play tracker: the new server can still put a Transfer
+// into its stream, and a drain there sends it one.
+func TestMoveSessionsKeepsTheTransfer(t *testing.T) {
+	back := playtest.StartBackend(t, playtest.BackendOptions{Compression: 256})
+	routes := func(c *Config) { c.Routes, c.Transfer = routeTo(back.Addr), transferTarget }
+	from, addr := startProxy(t, routes, Minecraft)
+	to, _ := startProxy(t, routes, Minecraft)
+	cl := joinThrough(t, Minecraft, addr, nil)
+	waitOnLoop(t, from)
+	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
+		a, err := to.AdoptSession(record, dupBoth(t, fds))
+		if err != nil {
+			t.Errorf("adopt: %v", err)
+			return MoveOffer{Fate: MoveKept, Why: err.Error()}
+		}
+		a.Run()
+		return MoveOffer{Fate: MoveTaken}
+	})
+	if testDataPath != DataPathLoop {
+		if r.Stayed[stayNotOnLoop] != 1 {
+			t.Errorf("on goroutines: %+v", r)
+		}
+		return
+	}
+	if r.Moved != 1 {
+		t.Fatalf("report %+v, want 1 moved", r)
+	}
+	if err := cl.Echo(bytes.Repeat([]byte("after the move"), 100)); err != nil {
+		t.Fatalf("echo after the move: %v", err)
+	}
+	result := drainInBackground(t, to, time.Minute)
+	tr, err := awaitTransfer(t, cl)
+	if err != nil || tr.Host != transferTarget.Host {
+		t.Fatalf("the moved player's Transfer: %+v, %v", tr, err)
+	}
+	cl.Close()
+	if r := drainResult(t, result); r.Transferred != 1 {
+		t.Errorf("drain of the new server %+v, want 1 transferred", r)
 	}
 }
 
@@ -186,6 +245,7 @@ func TestMoveSessionsWSMidMessage(t *testing.T) {
 	wire := maskedFrame(message)
 	conn.Write(wire[:len(wire)/2])
 	testutil.WaitFor(t, "the half message to reach the proxy", func() bool { return onlySession(t, from).BytesUp > int64(len(hs)+len(login)) })
+	waitOnLoop(t, from)
 	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
 		a, err := to.AdoptSession(record, dupBoth(t, fds))
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // The record:
 //
 //	format uint16 | transport, listener, route, client, host str | next uint8 | protocol int32 |
-//	backend, player, uuid, country, subject, token key, bridge, client state str |
+//	backend, player, uuid, country, subject, token key, bridge, client state, tracker str |
 //	flags uint8 (1 joined, 2 transfer in, 4 early data, 8 raw stream) | since unix ns int64 |
 //	bytes up, bytes down int64
 //
@@ -46,6 +46,9 @@ type Record struct {
 	// ClientState is the player side's codec state (ws.LoopCodec.MarshalState); empty for raw
 	// Minecraft and a raw stream.
 	ClientState []byte
+	// Tracker is the play tracker's state (play.Tracker.MarshalState) of a 1.20.5+ login;
+	// empty for a session without one.
+	Tracker []byte
 	// Joined: its join event was sent (its leave is sent where it ends); TransferIn: it came by
 	// a transfer from another server; EarlyData, RawStream: the bridge's WebSocket modes.
 	Joined, TransferIn, EarlyData, RawStream bool
@@ -77,7 +80,7 @@ func (r Record) Append(b []byte) ([]byte, error) {
 	}
 	b = append(b, r.Next)
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
-	for _, s := range []string{r.Backend, r.Player, r.UUID, r.Country, r.Subject, r.TokenKey, r.Bridge, string(r.ClientState)} {
+	for _, s := range []string{r.Backend, r.Player, r.UUID, r.Country, r.Subject, r.TokenKey, r.Bridge, string(r.ClientState), string(r.Tracker)} {
 		if b = appendString(b, s); b == nil {
 			return nil, &Error{Reason: fmt.Sprintf("a text of %d bytes, at most %d", len(s), MaxText)}
 		}
@@ -119,9 +122,7 @@ func Parse(p []byte) (Record, error) {
 	r.Protocol = int32(d.uint32())
 	r.Backend, r.Player, r.UUID = d.string(), d.string(), d.string()
 	r.Country, r.Subject, r.TokenKey, r.Bridge = d.string(), d.string(), d.string(), d.string()
-	if state := d.string(); state != "" {
-		r.ClientState = []byte(state)
-	}
+	r.ClientState, r.Tracker = d.bytes(), d.bytes()
 	flags := d.uint8()
 	since := int64(d.uint64())
 	r.Up, r.Down = int64(d.uint64()), int64(d.uint64())
@@ -187,6 +188,14 @@ func (d *recordReader) uint64() uint64 {
 		return binary.BigEndian.Uint64(b)
 	}
 	return 0
+}
+
+// bytes is a str field as bytes, nil when empty.
+func (d *recordReader) bytes() []byte {
+	if s := d.string(); s != "" {
+		return []byte(s)
+	}
+	return nil
 }
 
 func (d *recordReader) string() string {

@@ -15,7 +15,7 @@ func sampleRecord() Record {
 		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
 		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
 		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
-		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
 		Up: 1 << 40, Down: 12345,
 	}
 }
