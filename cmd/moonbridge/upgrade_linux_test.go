@@ -335,8 +335,8 @@ func TestUpgradeRefusesNoConnection(t *testing.T) {
 		if got := mainPID(t, states); got != newPid {
 			t.Errorf("upgrade %d: systemd was told MAINPID=%d, want the new process %d", i+1, got, newPid)
 		}
-		if handed["new_version"] != newVersion || handed["moved"] != float64(0) {
-			t.Errorf("upgrade %d: hand-over line %v: want %s and 0 moved", i+1, handed, newVersion)
+		if _, counted := handed["moved"].(float64); handed["new_version"] != newVersion || !counted {
+			t.Errorf("upgrade %d: hand-over line %v: want %s and the sessions moved", i+1, handed, newVersion)
 		}
 		done := log.waitFor(t, "upgrade: this process is done")
 		if i == 0 { // this test's child; the processes after it are not
@@ -505,11 +505,14 @@ func upgradeOnce(t *testing.T, old *exec.Cmd, log *upgradeLog) (pid int, session
 	return pid, handed["sessions"].(float64)
 }
 
-// A session open at the hand-over stays in the old process and goes on relaying there; after
-// upgrade.stay it is drained (here closed at the drain's end: nothing can move it), the last
-// line counts it, and the old process exits 0.
+// stayOnGoroutines keeps the sessions on goroutines, where an upgrade cannot move them.
+const stayOnGoroutines = "relay: {data_path: goroutines}\n"
+
+// A session open at the hand-over that cannot move (on goroutines) stays in the old process and
+// goes on relaying there; after upgrade.stay it is drained (here closed at the drain's end:
+// nothing can move it), the last line counts it, and the old process exits 0.
 func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
-	p := startOld(t, "upgrade: {stay: 2s}\n")
+	p := startOld(t, "upgrade: {stay: 2s}\n"+stayOnGoroutines)
 	old, log := p.cmd, p.log
 	conn := openSession(t, p.tcp)
 	if _, sessions := upgradeOnce(t, old, log); sessions != 1 {
@@ -533,7 +536,7 @@ func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
 // listeners: the old one ends its stay, drains and exits non-zero, so that a supervisor
 // restarts the service.
 func TestUpgradeOldProcessFailsWhenTheNewOneEnds(t *testing.T) {
-	p := startOld(t, "upgrade: {stay: 10m}\n")
+	p := startOld(t, "upgrade: {stay: 10m}\n"+stayOnGoroutines)
 	old, log := p.cmd, p.log
 	openSession(t, p.tcp)
 	pid, _ := upgradeOnce(t, old, log)
