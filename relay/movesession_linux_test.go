@@ -97,26 +97,10 @@ func TestMoveSessionsIntoAnotherServer(t *testing.T) {
 	echoesExactly(t, conn, []byte("before"), []byte("before"))
 	before := onlySession(t, from)
 	waitOnLoop(t, from)
-	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
-		a, err := to.AdoptSession(record, dupBoth(t, fds))
-		if err != nil {
-			t.Errorf("adopt: %v", err)
-			return MoveOffer{Fate: MoveKept, Why: err.Error()}
-		}
-		if err := a.Run(); err != nil {
-			t.Errorf("run: %v", err)
-		}
-		return MoveOffer{Fate: MoveTaken}
-	})
-	if testDataPath != DataPathLoop {
-		if r.Moved != 0 || r.Stayed[stayNotOnLoop] != 1 {
-			t.Errorf("on goroutines: %+v, want it to stay, %q", r, stayNotOnLoop)
-		}
+	r := from.MoveSessions(adoptInto(t, to))
+	if !movedOne(t, r) {
 		echoesExactly(t, conn, []byte("after"), []byte("after"))
 		return
-	}
-	if r.Moved != 1 || len(r.Stayed) != 0 {
-		t.Fatalf("report %+v, want 1 moved", r)
 	}
 	if list := from.Sessions(); len(list) != 0 {
 		t.Errorf("the old server still lists %+v", list)
@@ -132,6 +116,38 @@ func TestMoveSessionsIntoAnotherServer(t *testing.T) {
 	}
 	conn.Close()
 	testutil.WaitFor(t, "the moved session to end in the new server", func() bool { return len(to.Sessions()) == 0 })
+}
+
+// movedOne checks the report of a hand-over of one session: moved on the loops, staying for
+// not being on one on goroutines; and says whether it moved.
+func movedOne(t *testing.T, r MoveReport) bool {
+	t.Helper()
+	if testDataPath != DataPathLoop {
+		if r.Moved != 0 || r.Stayed[stayNotOnLoop] != 1 {
+			t.Errorf("on goroutines: %+v, want it to stay, %q", r, stayNotOnLoop)
+		}
+		return false
+	}
+	if r.Moved != 1 || len(r.Stayed) != 0 {
+		t.Fatalf("report %+v, want 1 moved", r)
+	}
+	return true
+}
+
+// adoptInto is an offer that has to take each session, as an upgrade's new process does (with
+// copies of the sockets, as SCM_RIGHTS gives it).
+func adoptInto(t *testing.T, to *Server) func(record []byte, fds [2]int) MoveOffer {
+	return func(record []byte, fds [2]int) MoveOffer {
+		a, err := to.AdoptSession(record, dupBoth(t, fds))
+		if err != nil {
+			t.Errorf("adopt: %v", err)
+			return MoveOffer{Fate: MoveKept, Why: err.Error()}
+		}
+		if err := a.Run(); err != nil {
+			t.Errorf("run: %v", err)
+		}
+		return MoveOffer{Fate: MoveTaken}
+	}
 }
 
 // dupBoth is a copy of both descriptors, as the new process gets its own by SCM_RIGHTS.
@@ -205,23 +221,9 @@ func TestMoveSessionsKeepsTheTransfer(t *testing.T) {
 	to, _ := startProxy(t, routes, Minecraft)
 	cl := joinThrough(t, Minecraft, addr, nil)
 	waitOnLoop(t, from)
-	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
-		a, err := to.AdoptSession(record, dupBoth(t, fds))
-		if err != nil {
-			t.Errorf("adopt: %v", err)
-			return MoveOffer{Fate: MoveKept, Why: err.Error()}
-		}
-		a.Run()
-		return MoveOffer{Fate: MoveTaken}
-	})
-	if testDataPath != DataPathLoop {
-		if r.Stayed[stayNotOnLoop] != 1 {
-			t.Errorf("on goroutines: %+v", r)
-		}
+	r := from.MoveSessions(adoptInto(t, to))
+	if !movedOne(t, r) {
 		return
-	}
-	if r.Moved != 1 {
-		t.Fatalf("report %+v, want 1 moved", r)
 	}
 	if err := cl.Echo(bytes.Repeat([]byte("after the move"), 100)); err != nil {
 		t.Fatalf("echo after the move: %v", err)
@@ -256,24 +258,11 @@ func TestMoveSessionsWSMidMessage(t *testing.T) {
 	conn.Write(wire[:len(wire)/2])
 	testutil.WaitFor(t, "the half message to reach the proxy", func() bool { return onlySession(t, from).BytesUp > int64(len(hs)+len(login)) })
 	waitOnLoop(t, from)
-	r := from.MoveSessions(func(record []byte, fds [2]int) MoveOffer {
-		a, err := to.AdoptSession(record, dupBoth(t, fds))
-		if err != nil {
-			return MoveOffer{Fate: MoveKept, Why: err.Error()}
-		}
-		a.Run()
-		return MoveOffer{Fate: MoveTaken}
-	})
+	r := from.MoveSessions(adoptInto(t, to))
 	conn.Write(wire[len(wire)/2:])
 	readMessages(t, conn, message)
-	if testDataPath != DataPathLoop {
-		if r.Stayed[stayNotOnLoop] != 1 {
-			t.Errorf("on goroutines: %+v", r)
-		}
+	if !movedOne(t, r) {
 		return
-	}
-	if r.Moved != 1 {
-		t.Fatalf("report %+v, want 1 moved", r)
 	}
 	conn.Write(maskedFrame([]byte("after")))
 	readMessages(t, conn, []byte("after"))

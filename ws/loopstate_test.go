@@ -3,7 +3,6 @@ package ws
 import (
 	"bytes"
 	"errors"
-	"io"
 	"testing"
 )
 
@@ -119,30 +118,7 @@ func (identityCodec) CloseWrite() []byte                                   { ret
 func FuzzLoopCodecMove(f *testing.F) {
 	addReadSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64, maxPiece uint16) {
-		want := refDecode(in, fuzzMaxFrame, fuzzMaxMsg)
-		c := newTestCodec(fuzzConfig())
-		var got, replies []byte
-		var err error
-		for _, piece := range splitRandomly(in, seed, 1+int(maxPiece%2000)) {
-			buf := bytes.Clone(piece)
-			var n int
-			var reply []byte
-			n, reply, err = c.Open(buf)
-			got, replies = append(got, buf[:n]...), append(replies, reply...)
-			if err != nil {
-				break
-			}
-			c = moved(t, c, fuzzConfig())
-		}
-		if err == nil {
-			err = c.innerEnd(io.EOF)
-		}
-		if !bytes.Equal(got, want.payload) {
-			t.Fatalf("payload: got %d bytes, reference %d", len(got), len(want.payload))
-		}
-		frames := splitFrames(t, replies)
-		checkReadEnd(t, err, want, frames)
-		checkPongs(t, frames, want.pongs)
+		checkPiecesAgainstReference(t, in, seed, maxPiece, func(c *LoopCodec) *LoopCodec { return moved(t, c, fuzzConfig()) })
 	})
 }
 

@@ -99,6 +99,14 @@ func startBinary(t *testing.T, binary, file string, env ...string) (*exec.Cmd, *
 // waitFor returns the first line whose message starts with prefix, within 30 s.
 func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
 	t.Helper()
+	line, _ := l.waitCollecting(t, prefix)
+	return line
+}
+
+// waitCollecting is waitFor that also returns the lines it passed over.
+func (l *upgradeLog) waitCollecting(t *testing.T, prefix string) (map[string]any, []map[string]any) {
+	t.Helper()
+	var passed []map[string]any
 	timeout := time.After(30 * time.Second)
 	for {
 		select {
@@ -110,8 +118,9 @@ func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
 				t.Logf("log: %v", line)
 			}
 			if msg, _ := line["message"].(string); strings.HasPrefix(msg, prefix) {
-				return line
+				return line, passed
 			}
+			passed = append(passed, line)
 		case <-timeout:
 			t.Fatalf("no log line %q within 30s", prefix)
 		}
@@ -210,15 +219,7 @@ func startOld(t *testing.T, extraConfig string, env ...string) *oldProxy {
 
 // playOnce opens one session over transport, sends a hello and a line, and reads the line back.
 func playOnce(transport, addr string, n int) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var conn net.Conn
-	var err error
-	if transport == "tcp" {
-		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
-	} else {
-		conn, err = ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
-	}
+	conn, err := dialTransport(transport, addr)
 	if err != nil {
 		return err
 	}
@@ -237,6 +238,16 @@ func playOnce(transport, addr string, n int) error {
 		return fmt.Errorf("echo %q, want %q", got, line)
 	}
 	return nil
+}
+
+// dialTransport connects to addr over transport, "tcp" or "ws", within 10 s.
+func dialTransport(transport, addr string) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if transport == "tcp" {
+		return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	}
+	return ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
 }
 
 // connectLoop plays sessions one after another, on a few loops per transport, until stop, counting those

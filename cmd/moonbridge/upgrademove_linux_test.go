@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -26,7 +25,6 @@ import (
 	"github.com/moonbridge/moonbridge/relay"
 	"github.com/moonbridge/moonbridge/relay/moved"
 	"github.com/moonbridge/moonbridge/relay/pool"
-	"github.com/moonbridge/moonbridge/ws"
 )
 
 // movingPlayer is a raw-TCP player of 1.8 (passed-through login, no play tracker) that streams
@@ -48,27 +46,12 @@ type movingPlayer struct {
 
 const moveChunk = 1500
 
-// dialPlayer connects over transport, "tcp" or "ws".
-func dialPlayer(t *testing.T, transport, addr string) net.Conn {
+func startMovingPlayer(t *testing.T, transport, addr, name string) *movingPlayer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var conn net.Conn
-	var err error
-	if transport == "tcp" {
-		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
-	} else {
-		conn, err = ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
-	}
+	conn, err := dialTransport(transport, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return conn
-}
-
-func startMovingPlayer(t *testing.T, transport, addr, name string) *movingPlayer {
-	t.Helper()
-	conn := dialPlayer(t, transport, addr)
 	t.Cleanup(func() { conn.Close() })
 	shape, _, _ := mc.LoginShapeOf(47)
 	hs := mc.Handshake{Protocol: 47, Host: "localhost", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "localhost")
@@ -161,27 +144,6 @@ func (p *movingPlayer) finish(t *testing.T) []error {
 	p.conn.Close()
 	p.done.Wait()
 	return p.failures
-}
-
-// waitCollecting is waitFor that also returns the lines it passed over.
-func (l *upgradeLog) waitCollecting(t *testing.T, prefix string) (map[string]any, []map[string]any) {
-	t.Helper()
-	var passed []map[string]any
-	timeout := time.After(30 * time.Second)
-	for {
-		select {
-		case line, ok := <-l.lines:
-			if !ok {
-				t.Fatalf("every process ended its log before %q", prefix)
-			}
-			if msg, _ := line["message"].(string); strings.HasPrefix(msg, prefix) {
-				return line, passed
-			}
-			passed = append(passed, line)
-		case <-timeout:
-			t.Fatalf("no log line %q within 30s", prefix)
-		}
-	}
 }
 
 // Raw-TCP and ws sessions streaming both ways move to the new process in an upgrade: SIGUSR2 mid-stream
