@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,6 +78,21 @@ func stayThenDrain(stop, hurry context.Context, srv *relay.Server, next successo
 		return fmt.Errorf("the new process (pid %d) ended before this one: %w", next.pid, lost)
 	}
 	return nil
+}
+
+// stayedText says how many stayed for which reasons, most first.
+func stayedText(stayed map[string]int) string {
+	reasons := slices.SortedFunc(maps.Keys(stayed), func(a, b string) int {
+		if d := stayed[b] - stayed[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", stayed[r], r)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // errSuccessorEnded is the cause of successor.gone when the successor exited with status 0.

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -62,21 +59,6 @@ func offerSession(conn *handover.Conn, record []byte, fds [2]int, log zerolog.Lo
 	}
 	log.Error().Err(err).Msg("upgrade: the new process gave no answer about a session; this process let go of it so that it never runs twice, and keeps the ones after it")
 	return relay.MoveOffer{Fate: relay.MoveUnknown, Stop: true}
-}
-
-// stayedText says how many stayed for which reasons, most first.
-func stayedText(stayed map[string]int) string {
-	reasons := slices.SortedFunc(maps.Keys(stayed), func(a, b string) int {
-		if d := stayed[b] - stayed[a]; d != 0 {
-			return d
-		}
-		return strings.Compare(a, b)
-	})
-	parts := make([]string, len(reasons))
-	for i, r := range reasons {
-		parts[i] = fmt.Sprintf("%d %s", stayed[r], r)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // takeSessions is the new process's side, once it said Ready: it reads the sessions the old
