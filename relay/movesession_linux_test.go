@@ -375,3 +375,35 @@ func socketPairs(t *testing.T) (fds [2]int, peers [2]net.Conn) {
 	}
 	return fds, peers
 }
+
+// A session whose player reads slower than its backend sends, with bytes held for it on the
+// loop, is not taken: it stays, says why, and runs on byte-exact once the player reads again.
+func TestMoveSessionsLeavesASessionWithHeldBytes(t *testing.T) {
+	backend := startBackend(t, false)
+	from, addr := startProxy(t, func(c *Config) { c.Routes = routeTo(backend.addr()) }, Minecraft)
+	conn := playerOf18(t, addr, "Slow")
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	waitOnLoop(t, from)
+	payload := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB: more than the sockets hold
+	wrote := make(chan error, 1)
+	go func() { _, err := conn.Write(payload); wrote <- err }() // echoed, and not read for now
+	if testDataPath == DataPathLoop {
+		testutil.WaitFor(t, "bytes held for the player", func() bool { return from.engine.Stats().Held > 0 })
+	}
+	r := from.MoveSessions(func([]byte, [2]int) MoveOffer {
+		t.Error("a session with bytes held was offered")
+		return MoveOffer{Fate: MoveKept}
+	})
+	got := make([]byte, len(payload))
+	_, err := io.ReadFull(conn, got)
+	if err != nil || !bytes.Equal(got, payload) || <-wrote != nil {
+		t.Fatalf("the echo after the hand-over: %v, equal %v", err, bytes.Equal(got, payload))
+	}
+	want := map[string]int{"client has bytes held for it": 1}
+	if testDataPath != DataPathLoop {
+		want = map[string]int{stayNotOnLoop: 1}
+	}
+	if !maps.Equal(r.Stayed, want) {
+		t.Errorf("report %+v, want %v", r, want)
+	}
+}
