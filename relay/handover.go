@@ -40,26 +40,35 @@ func (s *session) toLoop(backend net.Conn, sent int64) (handled, onLoop bool) {
 		}
 		return true, s.refused(fmt.Errorf("handing the session to an event loop: %w", err))
 	}
-	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
-	if s.mover != nil {
-		m := s.mover
-		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
-	}
+	s.runsOn(ls, sent)
 	// The loop owns both sockets now: forget the connections that wrapped them (a WebSocket
 	// connection, a TLS one's Go side, net.Conns), which a running session need not keep.
 	s.end.Handover()
 	s.down = nil
-	// Server.Close ends sessions through s.end; the loop's own end needs no second close. Then
-	// the connection's limit slots: closing a detached WebSocket leaves its socket (and the
-	// connection under it, which gives them back on close) alone. One closer for both: an idle
-	// session keeps it for its whole life.
-	s.end.Add(func(reason error) {
-		if !s.loopDone.Load() {
-			ls.Close(reason)
-		}
-		s.info.release()
-	})
+	// Server.Close ends sessions through s.end; the loop's own end needs no second close. One
+	// closer for that and the limit slots: an idle session keeps it for its whole life.
+	s.end.Add(s.closeOnLoop)
 	return true, true
+}
+
+// runsOn makes ls the session's loop session: what Close ends, the byte counts read (which add
+// sent, what the backend got before the loop took the session) and a mover's packets go to.
+func (s *session) runsOn(ls *loop.Session, sent int64) {
+	s.loopSession.Store(ls)
+	s.start(func() (int64, int64) { up, down := ls.Bytes(); return sent + up, down })
+	if m := s.mover; m != nil {
+		s.startMoves(func(build func(*play.Tracker) []byte, done func(bool)) { m.sendOnLoop(ls, build, done) })
+	}
+}
+
+// closeOnLoop is a loop session's closer: it ends the session on its loop, unless it has ended
+// there, and gives back the connection's limit slots (closing a detached WebSocket leaves its
+// socket, and the connection under it that would give them back, alone).
+func (s *session) closeOnLoop(reason error) {
+	if !s.loopDone.Load() {
+		s.loopSession.Load().Close(reason)
+	}
+	s.info.release()
 }
 
 // refused ends a session whose handover failed (its player's connection is closed) with err,

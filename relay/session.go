@@ -44,6 +44,8 @@ type session struct {
 	cleanEnd atomic.Value
 	// loopDone: the session ran on an event loop and has ended there (handover.go).
 	loopDone atomic.Bool
+	// loopSession is the session on its event loop, nil on the pumps.
+	loopSession atomic.Pointer[loop.Session]
 	// login is the login the proxy ran (the route's auth), nil when it passed the login through;
 	// its cipher, if any, encrypts the player's side (login.go).
 	login *auth.Player

@@ -18,7 +18,7 @@ import (
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config; the routes API's routes stay) and never stops the process; SIGUSR2 upgrades in place on Linux: the binary at the path this one was started as takes the listeners, and the sessions open here stay until they end or upgrade.stay passes, then drain (docs/upgrade.md). SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
+	fs := newFlagSet("serve", "[flags]", "Run the proxy. Without --config it uses embedded defaults: Minecraft, ws and wss on 127.0.0.1:25577 (wss with a throwaway self-signed certificate) in front of a server on 127.0.0.1:25565. Flags override the config file, also after a reload. SIGHUP reloads the config file (listeners, routes, limits, TLS, ...; a file that does not load keeps the running config; the routes API's routes stay) and never stops the process; SIGUSR2 upgrades in place on Linux: the binary at the path this one was started as takes the listeners and the raw Minecraft and ws sessions it can carry on (login passed through); the other sessions stay here until they end or upgrade.stay passes, then drain (docs/upgrade.md). SIGTERM or SIGINT drain (shutdown.drain_timeout), a second one closes every session at once.", stdout, stderr)
 	var flags serveFlags
 	flags.register(fs.FlagSet)
 	sock := newSockets()
@@ -138,6 +138,7 @@ func serve(stop, hurry context.Context, cfg config.Config, log zerolog.Logger, r
 		srv.Close()
 		return err
 	}
+	proc.child.takeSessions(srv, log)
 	up.start(stop, proc.output, proc.sockets, reloads.upgradeSettings, log)
 	return drainWhenStopped(stop, hurry, srv, up.handedOver(), stopAdmin, reloads, log)
 }

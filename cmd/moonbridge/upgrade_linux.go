@@ -124,7 +124,9 @@ func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	defer context.AfterFunc(ctx, func() { conn.Close() })() // SIGTERM here: stop waiting
 	u.log.Info().Int("new_pid", pid).Str("binary", u.binary).Str("timeout", timeout.String()).Msg("upgrade: started the new binary; waiting for it to serve")
 	peer, err := u.greet(conn, time.Now().Add(timeout))
-	conn.Close()
+	if err != nil || !peer.SameFormat() {
+		conn.Close()
+	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		err = fmt.Errorf("not ready within upgrade.timeout (%s): %w", timeout, err)
 	}
@@ -133,11 +135,14 @@ func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	}
 	gone, lost := context.WithCancelCause(context.Background())
 	go func() { lost(statusError(<-exited)) }()
+	next := successor{pid: pid, build: peer.Build, gone: gone}
 	if !peer.SameFormat() {
 		u.log.Info().Int("new_pid", pid).Uint16("format", peer.Version).Uint16("our_format", handover.Version).
-			Msg("upgrade: the new binary speaks another hand-over format: the listeners only")
+			Msg("upgrade: the new binary speaks another hand-over format: the listeners only, no session moves")
+		return next, nil
 	}
-	return successor{pid: pid, build: peer.Build, gone: gone}, nil
+	next.move = sessionMover(conn, u.log)
+	return next, nil
 }
 
 // spawn runs the binary with the channel's child end and a copy of every open socket.

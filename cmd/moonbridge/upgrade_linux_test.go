@@ -99,6 +99,14 @@ func startBinary(t *testing.T, binary, file string, env ...string) (*exec.Cmd, *
 // waitFor returns the first line whose message starts with prefix, within 30 s.
 func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
 	t.Helper()
+	line, _ := l.waitCollecting(t, prefix)
+	return line
+}
+
+// waitCollecting is waitFor that also returns the lines it passed over.
+func (l *upgradeLog) waitCollecting(t *testing.T, prefix string) (map[string]any, []map[string]any) {
+	t.Helper()
+	var passed []map[string]any
 	timeout := time.After(30 * time.Second)
 	for {
 		select {
@@ -110,8 +118,9 @@ func (l *upgradeLog) waitFor(t *testing.T, prefix string) map[string]any {
 				t.Logf("log: %v", line)
 			}
 			if msg, _ := line["message"].(string); strings.HasPrefix(msg, prefix) {
-				return line
+				return line, passed
 			}
+			passed = append(passed, line)
 		case <-timeout:
 			t.Fatalf("no log line %q within 30s", prefix)
 		}
@@ -210,15 +219,7 @@ func startOld(t *testing.T, extraConfig string, env ...string) *oldProxy {
 
 // playOnce opens one session over transport, sends a hello and a line, and reads the line back.
 func playOnce(transport, addr string, n int) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var conn net.Conn
-	var err error
-	if transport == "tcp" {
-		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
-	} else {
-		conn, err = ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
-	}
+	conn, err := dialTransport(transport, addr)
 	if err != nil {
 		return err
 	}
@@ -237,6 +238,16 @@ func playOnce(transport, addr string, n int) error {
 		return fmt.Errorf("echo %q, want %q", got, line)
 	}
 	return nil
+}
+
+// dialTransport connects to addr over transport, "tcp" or "ws", within 10 s.
+func dialTransport(transport, addr string) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if transport == "tcp" {
+		return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	}
+	return ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
 }
 
 // connectLoop plays sessions one after another, on a few loops per transport, until stop, counting those
@@ -335,8 +346,8 @@ func TestUpgradeRefusesNoConnection(t *testing.T) {
 		if got := mainPID(t, states); got != newPid {
 			t.Errorf("upgrade %d: systemd was told MAINPID=%d, want the new process %d", i+1, got, newPid)
 		}
-		if handed["new_version"] != newVersion || handed["moved"] != float64(0) {
-			t.Errorf("upgrade %d: hand-over line %v: want %s and 0 moved", i+1, handed, newVersion)
+		if _, counted := handed["moved"].(float64); handed["new_version"] != newVersion || !counted {
+			t.Errorf("upgrade %d: hand-over line %v: want %s and the sessions moved", i+1, handed, newVersion)
 		}
 		done := log.waitFor(t, "upgrade: this process is done")
 		if i == 0 { // this test's child; the processes after it are not
@@ -505,11 +516,14 @@ func upgradeOnce(t *testing.T, old *exec.Cmd, log *upgradeLog) (pid int, session
 	return pid, handed["sessions"].(float64)
 }
 
-// A session open at the hand-over stays in the old process and goes on relaying there; after
-// upgrade.stay it is drained (here closed at the drain's end: nothing can move it), the last
-// line counts it, and the old process exits 0.
+// stayOnGoroutines keeps the sessions on goroutines, where an upgrade cannot move them.
+const stayOnGoroutines = "relay: {data_path: goroutines}\n"
+
+// A session open at the hand-over that cannot move (on goroutines) stays in the old process and
+// goes on relaying there; after upgrade.stay it is drained (here closed at the drain's end:
+// nothing can move it), the last line counts it, and the old process exits 0.
 func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
-	p := startOld(t, "upgrade: {stay: 2s}\n")
+	p := startOld(t, "upgrade: {stay: 2s}\n"+stayOnGoroutines)
 	old, log := p.cmd, p.log
 	conn := openSession(t, p.tcp)
 	if _, sessions := upgradeOnce(t, old, log); sessions != 1 {
@@ -533,7 +547,7 @@ func TestUpgradeOldProcessServesWhatStayedThenDrains(t *testing.T) {
 // listeners: the old one ends its stay, drains and exits non-zero, so that a supervisor
 // restarts the service.
 func TestUpgradeOldProcessFailsWhenTheNewOneEnds(t *testing.T) {
-	p := startOld(t, "upgrade: {stay: 10m}\n")
+	p := startOld(t, "upgrade: {stay: 10m}\n"+stayOnGoroutines)
 	old, log := p.cmd, p.log
 	openSession(t, p.tcp)
 	pid, _ := upgradeOnce(t, old, log)

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/moonbridge/moonbridge/cmd/internal/config"
+	"github.com/moonbridge/moonbridge/relay"
 )
 
 // Upgrading in place is built for Linux only (SIGUSR2, a unix socketpair with credentials,
@@ -20,6 +21,8 @@ func takeOver(*sockets) (*upgradeChild, error)  { return nil, nil }
 func (c *upgradeChild) logStart(zerolog.Logger) {}
 func (c *upgradeChild) ready() error            { return nil }
 func (c *upgradeChild) fail(err error) error    { return err }
+
+func (c *upgradeChild) takeSessions(*relay.Server, zerolog.Logger) {}
 
 type upgrader struct{}
 

@@ -17,10 +17,13 @@ const childGreetTimeout = 10 * time.Second
 
 // upgradeChild is this process's side of an upgrade, when a running moonbridge started it.
 type upgradeChild struct {
-	conn    *handover.Conn // nil once ready has told the parent
-	parent  handover.Peer
-	ppid    int
-	sockets int // how many were handed over
+	conn *handover.Conn // nil once ready has told the parent
+	// sessions is the channel after ready, on which the parent sends its sessions, when it
+	// speaks this format (takeSessions); nil otherwise and once they are being taken.
+	sessions *handover.Conn
+	parent   handover.Peer
+	ppid     int
+	sockets  int // how many were handed over
 }
 
 // takeOver reads the hand-over from the environment: nil when this process was not started by
@@ -64,15 +67,21 @@ func (c *upgradeChild) logStart(log zerolog.Logger) {
 		Msg("upgrade: taking over the listeners of the running process")
 }
 
-// ready tells the parent that this process serves; the parent stops accepting then.
+// ready tells the parent that this process serves; the parent stops accepting then, and sends
+// its sessions when it speaks this format (takeSessions reads them).
 func (c *upgradeChild) ready() error {
 	if c == nil {
 		return nil
 	}
 	conn := c.conn
 	c.conn = nil
-	defer conn.Close()
-	return conn.SendReady(time.Now().Add(childGreetTimeout))
+	err := conn.SendReady(time.Now().Add(childGreetTimeout))
+	if err != nil || !c.parent.SameFormat() {
+		conn.Close()
+		return err
+	}
+	c.sessions = conn
+	return nil
 }
 
 // fail tells the parent why this process's start-up failed (err; nil: it did not), and returns

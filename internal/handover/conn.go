@@ -78,13 +78,17 @@ func (c *Conn) Expect(pid int) { c.from = pid }
 func (c *Conn) Close() error { return c.c.Close() }
 
 // Send writes m as one packet, by deadline.
-func (c *Conn) Send(m Message, deadline time.Time) error {
+func (c *Conn) Send(m Message, deadline time.Time) error { return c.send(m, nil, deadline) }
+
+// send writes m with the descriptors in oob (SCM_RIGHTS; nil: none) as one packet: the kernel
+// queues both or neither.
+func (c *Conn) send(m Message, oob []byte, deadline time.Time) error {
 	b, err := appendMessage(make([]byte, 0, headerLen+len(m.Body)), m)
 	if err != nil {
 		return err
 	}
 	c.c.SetWriteDeadline(deadline)
-	if _, _, err := c.c.WriteMsgUnix(b, nil, nil); err != nil {
+	if _, _, err := c.c.WriteMsgUnix(b, oob, nil); err != nil {
 		return fmt.Errorf("handover: send %s: %w", m.Kind, err)
 	}
 	return nil
@@ -96,31 +100,48 @@ var oobSpace = syscall.CmsgSpace(syscall.SizeofUcred) + syscall.CmsgSpace(4*16)
 // Receive reads one message by deadline: io.EOF when the other end is closed (the child ended),
 // a *FormatError for a packet that is not a message of this format, ErrSender for one from
 // another process, os.ErrDeadlineExceeded when none came in time. Descriptors sent along are
-// closed: no kind of this version carries any.
+// closed: only a Session carries any, and ReceiveSession reads those.
 func (c *Conn) Receive(deadline time.Time) (Message, error) {
+	m, fds, err := c.receive(deadline)
+	closeAll(fds)
+	if err == nil && len(fds) > 0 {
+		err = badf("descriptors sent along with a %s, which carries none", m.Kind)
+	}
+	return m, err
+}
+
+// receive reads one message and the descriptors sent with it, which the caller closes or
+// keeps, also on an error (then they are closed here already).
+func (c *Conn) receive(deadline time.Time) (Message, []int, error) {
 	buf := make([]byte, headerLen+MaxBody+1) // one byte more: a longer packet shows as MSG_TRUNC
 	oob := make([]byte, oobSpace)
 	c.c.SetReadDeadline(deadline)
 	n, oobn, flags, _, err := c.c.ReadMsgUnix(buf, oob)
 	if errors.Is(err, io.EOF) { // also an empty packet, which Go cannot tell from the end
-		return Message{}, io.EOF
+		return Message{}, nil, io.EOF
 	}
 	if err != nil {
-		return Message{}, fmt.Errorf("handover: receive: %w", err)
+		return Message{}, nil, fmt.Errorf("handover: receive: %w", err)
 	}
 	sender, fds, err := parseControl(oob[:oobn])
-	closeAll(fds)
 	switch {
 	case err != nil:
-		return Message{}, err
 	case flags&syscall.MSG_TRUNC != 0:
-		return Message{}, badf("longer than the %d-byte header and %d-byte body", headerLen, MaxBody)
-	case flags&syscall.MSG_CTRUNC != 0 || len(fds) > 0:
-		return Message{}, badf("descriptors sent along; no kind of version %d carries any", Version)
+		err = badf("longer than the %d-byte header and %d-byte body", headerLen, MaxBody)
+	case flags&syscall.MSG_CTRUNC != 0:
+		err = badf("more descriptors sent along than a message carries")
 	case c.from != 0 && sender != c.from:
-		return Message{}, fmt.Errorf("%w (pid %d, want %d)", ErrSender, sender, c.from)
+		err = fmt.Errorf("%w (pid %d, want %d)", ErrSender, sender, c.from)
 	}
-	return parseMessage(buf[:n])
+	var m Message
+	if err == nil {
+		m, err = parseMessage(buf[:n])
+	}
+	if err != nil {
+		closeAll(fds)
+		return Message{}, nil, err
+	}
+	return m, fds, nil
 }
 
 // parseControl reads the sender's pid (0 without credentials) and the descriptors of oob.

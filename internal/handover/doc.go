@@ -17,13 +17,23 @@
 // its version, and only when the two are equal may kinds of that version follow. Kinds of
 // another version are refused.
 //
-// Kinds (Version 1):
+// Kinds (Version 2; version 1 had the first three alone):
 //
 //	1 Hello    both ways, first: body is the sender's build version (UTF-8, at most 256 bytes)
 //	2 Ready    child to parent: it serves on every listener handed over; empty body
 //	3 Failed   child to parent: its start-up failed; body is the reason (UTF-8)
-//	16 Session reserved: one established session, its sockets by SCM_RIGHTS and its state in
-//	           the body. Not built: sessions stay in the old process (docs/upgrade.md).
+//	16 Session parent to child, after Ready: one established session, its two sockets by
+//	           SCM_RIGHTS (the player's, then the backend's) and its state in the body, in a
+//	           format of the relay's that has its own version (relay/movesession.go)
+//	17 Taken   child to parent: it took the session sent last; empty body
+//	18 Refused child to parent: it did not take it and the parent keeps it; body is why (UTF-8)
+//
+// The parent sends one Session and waits for its answer before the next, and closes its end
+// after the last. The child runs a session only once its Taken went out, and the parent gives
+// a session up only on Taken: on Refused, or when the Session could not be sent or the child
+// ended without an answer, the session runs on in the parent; when the answer is anything else
+// or does not come in time, neither side can know, so the parent lets go of its copies of the
+// sockets and stops sending (a session is never run by both).
 //
 // The listening sockets themselves are not sent here: they are the child's inherited
 // descriptors, named in its environment (cmd/moonbridge), so that they reach a child of any

@@ -92,19 +92,20 @@ func TestGarbledMessagesAreRefused(t *testing.T) {
 		return b
 	}
 	for name, packet := range map[string][]byte{
-		"empty":               {},
-		"short":               []byte("MBHO"),
-		"magic":               header("HTTP", Version, Ready, 0, 0),
-		"reserved":            header("MBHO", Version, Ready, 1, 0),
-		"huge length":         header("MBHO", Version, Failed, 0, 0xFFFFFFFF),
-		"length too long":     append(header("MBHO", Version, Failed, 0, 10), "abc"...),
-		"length too short":    append(header("MBHO", Version, Failed, 0, 1), "abc"...),
-		"unknown kind":        header("MBHO", Version, 99, 0, 0),
-		"session (not built)": header("MBHO", Version, Session, 0, 0),
-		"ready with a body":   append(header("MBHO", Version, Ready, 0, 1), 'x'),
-		"reason not UTF-8":    append(header("MBHO", Version, Failed, 0, 2), 0xff, 0xfe),
-		"build too long":      append(header("MBHO", Version, Hello, 0, maxBuild+1), strings.Repeat("v", maxBuild+1)...),
-		"over the bound":      append(header("MBHO", Version, Failed, 0, MaxBody+1), make([]byte, MaxBody+1)...),
+		"empty":                {},
+		"short":                []byte("MBHO"),
+		"magic":                header("HTTP", Version, Ready, 0, 0),
+		"reserved":             header("MBHO", Version, Ready, 1, 0),
+		"huge length":          header("MBHO", Version, Failed, 0, 0xFFFFFFFF),
+		"length too long":      append(header("MBHO", Version, Failed, 0, 10), "abc"...),
+		"length too short":     append(header("MBHO", Version, Failed, 0, 1), "abc"...),
+		"unknown kind":         header("MBHO", Version, 99, 0, 0),
+		"session without body": header("MBHO", Version, Session, 0, 0),
+		"taken with a body":    append(header("MBHO", Version, Taken, 0, 1), 'x'),
+		"ready with a body":    append(header("MBHO", Version, Ready, 0, 1), 'x'),
+		"reason not UTF-8":     append(header("MBHO", Version, Failed, 0, 2), 0xff, 0xfe),
+		"build too long":       append(header("MBHO", Version, Hello, 0, maxBuild+1), strings.Repeat("v", maxBuild+1)...),
+		"over the bound":       append(header("MBHO", Version, Failed, 0, MaxBody+1), make([]byte, MaxBody+1)...),
 	} {
 		t.Run(name, func(t *testing.T) {
 			parent, child := pair(t)

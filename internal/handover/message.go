@@ -7,8 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// Version is the format this binary speaks beyond the base (see the package doc).
-const Version uint16 = 1
+// Version is the format this binary speaks beyond the base (see the package doc). Version 2
+// added the moved sessions (Session, Taken, Refused); a version 1 binary takes the listeners
+// only.
+const Version uint16 = 2
 
 // Kind says what a message is.
 type Kind uint8
@@ -17,9 +19,11 @@ const (
 	Hello  Kind = 1
 	Ready  Kind = 2
 	Failed Kind = 3
-	// Session is reserved for an established session moved with its sockets; nothing sends it
-	// yet, and a reader refuses it (ErrUnexpected) until the format that carries it is built.
+	// Session is one established session moved with its sockets (session.go); Taken and
+	// Refused are the new process's answer to it.
 	Session Kind = 16
+	Taken   Kind = 17
+	Refused Kind = 18
 )
 
 func (k Kind) String() string {
@@ -32,6 +36,10 @@ func (k Kind) String() string {
 		return "failed"
 	case Session:
 		return "session"
+	case Taken:
+		return "taken"
+	case Refused:
+		return "refused"
 	}
 	return fmt.Sprintf("kind %d", uint8(k))
 }
@@ -114,8 +122,16 @@ func (m Message) check() error {
 		if len(m.Body) != 0 {
 			return badf("ready with a body of %d bytes", len(m.Body))
 		}
-	case Failed:
+	case Failed, Refused:
 		return checkText("reason", m.Body, maxReason)
+	case Taken:
+		if len(m.Body) != 0 {
+			return badf("taken with a body of %d bytes", len(m.Body))
+		}
+	case Session:
+		if len(m.Body) == 0 {
+			return badf("session without a body")
+		}
 	default:
 		return badf("%s: not a kind of version %d", m.Kind, Version)
 	}

@@ -1,0 +1,90 @@
+package moved
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleRecord() Record {
+	return Record{
+		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
+		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
+		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
+		Up: 1 << 40, Down: 12345,
+	}
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	for _, r := range []Record{sampleRecord(), {Transport: "minecraft", Since: time.Unix(0, 0), TransferIn: true, EarlyData: true}} {
+		b, err := r.Append(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Parse(b)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		if !got.Since.Equal(r.Since) {
+			t.Errorf("since %v, want %v", got.Since, r.Since)
+		}
+		got.Since, r.Since = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
+		}
+	}
+}
+
+// Every record that is not one of this format is a *Error, never a panic or a record.
+func TestRecordRefusals(t *testing.T) {
+	good, _ := sampleRecord().Append(nil)
+	other := append([]byte(nil), good...)
+	binary.BigEndian.PutUint16(other, Format+1)
+	flags := append([]byte(nil), good...)
+	flags[len(flags)-25] = 0x80 // the flags byte, before since, up and down
+	negative := append([]byte(nil), good...)
+	binary.BigEndian.PutUint64(negative[len(negative)-8:], 1<<63)
+	long := good[:2:2]
+	long = binary.BigEndian.AppendUint16(long, MaxText+1)
+	long = append(long, strings.Repeat("x", MaxText+1)...)
+	cases := map[string][]byte{
+		"empty": nil, "another format": other, "unknown flags": flags, "negative bytes": negative,
+		"text over its bound": long, "bytes after the end": append(append([]byte(nil), good...), 0),
+	}
+	for n := 1; n < len(good); n += 7 {
+		cases[fmt.Sprintf("cut at %d", n)] = good[:n]
+	}
+	for name, b := range cases {
+		var re *Error
+		if _, err := Parse(b); !errors.As(err, &re) {
+			t.Errorf("%s: %v, want a Error", name, err)
+		}
+	}
+	if _, err := (Record{Host: strings.Repeat("h", MaxText+1)}).Append(nil); err == nil {
+		t.Error("a host over the bound was encoded")
+	}
+}
+
+func FuzzRecord(f *testing.F) {
+	good, _ := sampleRecord().Append(nil)
+	f.Add(good)
+	f.Add(good[:10])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Parse(b)
+		if err != nil {
+			return
+		}
+		again, err := r.Append(nil)
+		if err != nil {
+			t.Fatalf("a record read could not be written: %v", err)
+		}
+		if string(again) != string(b) {
+			t.Fatalf("read and written again: %x, was %x", again, b)
+		}
+	})
+}
