@@ -1,7 +1,8 @@
 package kubernetes
 
 // Rules about the redis component: one Redis pod, reached by moonbridge's pods alone, at the
-// address the config names. Each passes when the manifests leave the component out.
+// address the config names, with the password of the component's Secret. Each passes when the
+// manifests leave the component out.
 
 import (
 	"net"
