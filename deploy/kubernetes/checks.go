@@ -30,7 +30,7 @@ func Check(s *Set, cfg Config) []error {
 		checkSelectors, checkService, checkPorts, checkProbes, checkVolumes, checkGrace, checkTransfer,
 		checkSecurity, checkScaling, checkImage, checkScrape, checkResources, checkDiscovery,
 		checkAdminToken, checkTransferSecret, checkNetworkPolicy, checkRedisPod, checkRedisSelectors,
-		checkRedisAddress, checkRedisNetworkPolicy,
+		checkRedisAddress, checkRedisNetworkPolicy, checkRedisPassword,
 	} {
 		if err := check(s, cfg); err != nil {
 			errs = append(errs, err)

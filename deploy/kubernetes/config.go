@@ -38,9 +38,10 @@ type Config struct {
 		TransferSecretFile string `json:"transfer_secret_file"`
 	} `json:"shutdown"`
 	Replicas struct {
-		Enabled     bool   `json:"enabled"`
-		Address     string `json:"address"`
-		LoginEgress string `json:"login_egress"`
+		Enabled      bool   `json:"enabled"`
+		Address      string `json:"address"`
+		PasswordFile string `json:"password_file"`
+		LoginEgress  string `json:"login_egress"`
 	} `json:"replicas"`
 	Discovery struct {
 		Kubernetes struct {
@@ -56,12 +57,13 @@ type Config struct {
 const PodNamespace = "pod-namespace"
 
 // podEnv is the container's environment as the config's ${NAME} placeholders see it: literal
-// values, PodNamespace for the pod's namespace, and a stand-in for a value from a Secret or a
-// ConfigMap (check-config only needs it set).
-func podEnv(s *Set) []string {
+// values (a path in a Secret's mount rewritten by mounts, as CheckConfig does the config's),
+// PodNamespace for the pod's namespace, and a stand-in for a value from a Secret or a ConfigMap
+// (check-config only needs it set).
+func podEnv(s *Set, mounts map[string]string) []string {
 	var env []string
 	for _, e := range s.Container().Env {
-		value := e.Value
+		value := rewritePaths(e.Value, mounts)
 		switch from := e.ValueFrom; {
 		case from == nil:
 		case from.FieldRef != nil && from.FieldRef.FieldPath == "metadata.namespace":
@@ -74,6 +76,14 @@ func podEnv(s *Set) []string {
 	return env
 }
 
+// rewritePaths is text with each pod path of mounts replaced by its local directory.
+func rewritePaths(text string, mounts map[string]string) string {
+	for podPath, local := range mounts {
+		text = strings.ReplaceAll(text, podPath, local)
+	}
+	return text
+}
+
 // DrainTimeout is shutdown.drain_timeout.
 func (c Config) DrainTimeout() (time.Duration, error) {
 	return time.ParseDuration(c.Shutdown.DrainTimeout)
@@ -83,8 +93,9 @@ func (c Config) DrainTimeout() (time.Duration, error) {
 // would read it, with the container's environment (podEnv), so moonbridge's own loader judges
 // it, and returns the effective configuration it prints, with the pod's paths, and its
 // warnings. check-config reads the files the config names (certificate, admin token, transfer
-// secret): mounts maps each Secret's mount path in the pod to a local directory that holds
-// that Secret's file names, and the config's paths are rewritten to them.
+// secret, Redis password): mounts maps each Secret's mount path in the pod to a local directory
+// that holds that Secret's file names, and the config's paths and the env's are rewritten to
+// them.
 func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error) {
 	text, ok := s.ConfigMap.Data[ConfigKey]
 	if !ok {
@@ -96,15 +107,13 @@ func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, ConfigKey)
-	for podPath, local := range mounts {
-		text = strings.ReplaceAll(text, podPath, local)
-	}
+	text = rewritePaths(text, mounts)
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		return Config{}, err
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(binary, "check-config", file)
-	cmd.Env = append(os.Environ(), podEnv(s)...) // later entries win
+	cmd.Env = append(os.Environ(), podEnv(s, mounts)...) // later entries win
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		return Config{}, fmt.Errorf("moonbridge check-config of ConfigMap %s: %v: %s", s.ConfigMap.Name, err, stderr.String())
@@ -116,7 +125,7 @@ func CheckConfig(binary string, s *Set, mounts map[string]string) (Config, error
 	cfg.Warnings = stderr.String()
 	// Paths as the pod sees them again.
 	for podPath, local := range mounts {
-		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile, &cfg.Shutdown.TransferSecretFile} {
+		for _, p := range []*string{&cfg.TLS.Cert, &cfg.TLS.Key, &cfg.Admin.TokenFile, &cfg.Shutdown.TransferSecretFile, &cfg.Replicas.PasswordFile} {
 			*p = strings.Replace(*p, local, podPath, 1)
 		}
 	}

@@ -287,7 +287,7 @@ func (s *Set) copy() *Set {
 	}
 	if r := s.Redis; r != nil {
 		c.Redis = &Redis{Kustomization: r.Kustomization, Deployment: r.Deployment.DeepCopy(), Service: r.Service.DeepCopy(),
-			NetworkPolicy: r.NetworkPolicy.DeepCopy(), Patch: r.Patch.DeepCopy(), PatchFile: r.PatchFile, patchJSON: r.patchJSON}
+			NetworkPolicy: r.NetworkPolicy.DeepCopy(), Secret: r.Secret.DeepCopy(), Patch: r.Patch.DeepCopy(), PatchFile: r.PatchFile, patchJSON: r.patchJSON}
 	}
 	return c
 }

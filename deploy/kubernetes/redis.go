@@ -3,6 +3,7 @@ package kubernetes
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -15,13 +16,14 @@ import (
 )
 
 // Redis is the redis component (deploy/kubernetes/redis): a Redis for the replicas' shared
-// state, with its Service and NetworkPolicy, and a patch of moonbridge's Deployment that turns
-// the replicas on.
+// state, with its Service, NetworkPolicy and the Secret of its password, and a patch of
+// moonbridge's Deployment that turns the replicas on and mounts that Secret.
 type Redis struct {
 	Kustomization Component
 	Deployment    *appsv1.Deployment
 	Service       *corev1.Service
 	NetworkPolicy *networkingv1.NetworkPolicy
+	Secret        *corev1.Secret
 	// Patch is the strategic merge patch of moonbridge's Deployment, decoded (strictly) and as
 	// the JSON kustomize merges; PatchFile is its file.
 	Patch     *appsv1.Deployment
@@ -44,7 +46,7 @@ type Component struct {
 const componentAPI = "kustomize.config.k8s.io/v1alpha1"
 
 // LoadRedis decodes the redis component in dir: a Component whose resources are a Deployment,
-// a Service and a NetworkPolicy, with one patch, and which lists every .yaml file of dir.
+// a Service, a NetworkPolicy and a Secret, with one patch, and which lists every .yaml file of dir.
 func LoadRedis(dir string) (*Redis, error) {
 	r := &Redis{}
 	if err := decodeFile(dir, "kustomization.yaml", &r.Kustomization); err != nil {
@@ -64,8 +66,8 @@ func LoadRedis(dir string) (*Redis, error) {
 			return nil, err
 		}
 	}
-	if r.Deployment == nil || r.Service == nil || r.NetworkPolicy == nil {
-		return nil, fmt.Errorf("%s: want one Deployment, Service and NetworkPolicy", dir)
+	if r.Deployment == nil || r.Service == nil || r.NetworkPolicy == nil || r.Secret == nil {
+		return nil, fmt.Errorf("%s: want one Deployment, Service, NetworkPolicy and Secret", dir)
 	}
 	return r, r.loadPatch(dir)
 }
@@ -79,6 +81,8 @@ func (r *Redis) slot(_, name string, meta metav1.TypeMeta) (any, error) {
 		return once(&r.Service), nil
 	case "networking.k8s.io/v1 NetworkPolicy":
 		return once(&r.NetworkPolicy), nil
+	case "v1 Secret":
+		return once(&r.Secret), nil
 	}
 	return nil, &DecodeError{File: name, Err: fmt.Errorf("unknown kind %s %s in the redis component", meta.APIVersion, meta.Kind)}
 }
@@ -100,7 +104,8 @@ func (r *Redis) loadPatch(dir string) error {
 }
 
 // WithRedis is s with the component r: its patch laid over the Deployment as kustomize lays a
-// strategic merge patch (containers and their env merge by name), and r kept for the checks.
+// strategic merge patch (containers, their env and volumes merge by name, mounts by path), its
+// Secret beside the others, and r kept for the checks.
 // A patch of another object, or one whose container is not moonbridge's (it would add a
 // second container), is an error.
 func (s *Set) WithRedis(r *Redis) (*Set, error) {
@@ -123,7 +128,15 @@ func (s *Set) WithRedis(r *Redis) (*Set, error) {
 	if n := len(d.Spec.Template.Spec.Containers); n != 1 {
 		return nil, &DecodeError{File: r.PatchFile, Err: fmt.Errorf("leaves the Deployment %d containers: its container is not %q", n, s.Container().Name)}
 	}
+	if _, ok := s.Secrets[r.Secret.Name]; ok {
+		return nil, &DecodeError{File: r.PatchFile, Err: fmt.Errorf("the manifests already hold a Secret %s", r.Secret.Name)}
+	}
 	with := *s
 	with.Deployment, with.Redis = d, r
+	with.Secrets = maps.Clone(s.Secrets)
+	if with.Secrets == nil {
+		with.Secrets = map[string]*corev1.Secret{}
+	}
+	with.Secrets[r.Secret.Name] = r.Secret
 	return &with, nil
 }

@@ -45,11 +45,18 @@ func TestRedisComponentTurnsTheReplicasOn(t *testing.T) {
 	if !cfg.Replicas.Enabled || cfg.Replicas.Address != "moonbridge-redis:6379" || cfg.Replicas.LoginEgress != "" {
 		t.Errorf("with the redis component: replicas %+v, want enabled at moonbridge-redis:6379, login_egress empty", cfg.Replicas)
 	}
+	if without.Replicas.PasswordFile != "" || cfg.Replicas.PasswordFile != redisPasswordFile {
+		t.Errorf("replicas.password_file %q without the component, %q with it; want none, %s", without.Replicas.PasswordFile, cfg.Replicas.PasswordFile, redisPasswordFile)
+	}
 	env := s.Container().Env
 	if !slices.ContainsFunc(env, func(e corev1.EnvVar) bool { return e.Name == "POD_NAMESPACE" }) {
 		t.Errorf("the patch dropped the container's own env: %v", env)
 	}
 }
+
+// redisPasswordFile is where the component's patch mounts its Secret's password in moonbridge's
+// pods.
+const redisPasswordFile = "/etc/moonbridge/redis/password"
 
 // Each rule about the component finds what it is there for.
 func TestRedisChecksFindMistakes(t *testing.T) {
@@ -93,6 +100,23 @@ func TestRedisChecksFindMistakes(t *testing.T) {
 		{"redis network policy", func(r *Redis, _ *Set, _ *Config) {
 			r.NetworkPolicy.Spec.Ingress[0].From[0].PodSelector.MatchLabels = map[string]string{"app.kubernetes.io/name": "prometheus"}
 		}},
+		// Issue 42: Redis wants the component's Secret's password, and moonbridge sends it.
+		{"redis password", func(_ *Redis, _ *Set, c *Config) { c.Replicas.PasswordFile = "" }},
+		{"redis password", func(_ *Redis, _ *Set, c *Config) { c.Replicas.PasswordFile = "/etc/moonbridge/redis/passwd" }},
+		{"redis password", func(_ *Redis, _ *Set, c *Config) { c.Replicas.PasswordFile = "/etc/moonbridge/admin/token" }},
+		{"redis password", func(_ *Redis, s *Set, _ *Config) {
+			mountOf(s.Container(), "/etc/moonbridge/redis").MountPath = "/etc/moonbridge/redis-password"
+		}},
+		{"redis password", func(r *Redis, _ *Set, _ *Config) {
+			r.redisContainer().Command, r.redisContainer().Args = []string{"redis-server"}, []string{"--save", ""}
+		}},
+		{"redis password", func(r *Redis, _ *Set, _ *Config) {
+			r.redisContainer().Env[0].ValueFrom.SecretKeyRef.Name = "moonbridge-admin"
+		}},
+		{"redis password", func(r *Redis, _ *Set, _ *Config) {
+			r.redisContainer().Env[0].ValueFrom.SecretKeyRef.Optional = new(bool)
+			*r.redisContainer().Env[0].ValueFrom.SecretKeyRef.Optional = true
+		}},
 	} {
 		broken, brokenCfg := s.copy(), cfg.copy()
 		tc.change(broken.Redis, broken, &brokenCfg)
@@ -119,18 +143,19 @@ func TestRedisComponentLoadIsStrict(t *testing.T) {
 		{"unknown kind", "networkpolicy.yaml", "kind: NetworkPolicy", "kind: NetworkPolicies"},
 		{"the patch of another container", "replicas-patch.yaml", "- name: moonbridge", "- name: moonbrigde"},
 		{"the patch of another Deployment", "replicas-patch.yaml", "name: moonbridge\n", "name: other\n"},
+		{"no Secret", "kustomization.yaml", "  - secret.yaml\n", ""},
 	} {
 		dir := copyDir(t)
 		component := filepath.Join(dir, redisDir)
-		if tc.name == "a missing resource" {
-			if err := os.Remove(filepath.Join(component, "service.yaml")); err != nil {
+		if removed := map[string]string{"a missing resource": "service.yaml", "no Secret": "secret.yaml"}[tc.name]; removed != "" {
+			if err := os.Remove(filepath.Join(component, removed)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		replaceIn(t, filepath.Join(component, tc.file), tc.old, tc.new)
 		replaceIn(t, filepath.Join(dir, "kustomization.yaml"), "# components: [redis]", "components: [redis]")
 		var decodeErr *DecodeError
-		if _, err := Load(dir); err == nil || tc.name != "a missing resource" && !errors.As(err, &decodeErr) {
+		if _, err := Load(dir); err == nil || tc.name != "a missing resource" && tc.name != "no Secret" && !errors.As(err, &decodeErr) {
 			t.Errorf("%s: got %v", tc.name, err)
 		}
 	}
@@ -152,4 +177,14 @@ func replaceIn(t *testing.T, file, old, new string) {
 	if err := os.WriteFile(file, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// mountOf is c's mount at path.
+func mountOf(c *corev1.Container, path string) *corev1.VolumeMount {
+	for i, m := range c.VolumeMounts {
+		if m.MountPath == path {
+			return &c.VolumeMounts[i]
+		}
+	}
+	return &corev1.VolumeMount{}
 }

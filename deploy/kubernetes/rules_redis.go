@@ -1,7 +1,8 @@
 package kubernetes
 
 // Rules about the redis component: one Redis pod, reached by moonbridge's pods alone, at the
-// address the config names. Each passes when the manifests leave the component out.
+// address the config names, with the password of the component's Secret. Each passes when the
+// manifests leave the component out.
 
 import (
 	"net"
@@ -145,4 +146,47 @@ func checkRedisNetworkPolicy(s *Set, _ Config) error {
 		return finding("redis network policy", "no rule lets moonbridge's pods reach Redis' port %d", redisPort)
 	}
 	return nil
+}
+
+// checkRedisPassword: Redis requires the password of the component's Secret, and moonbridge
+// sends it: replicas.password_file is that Secret's key, in the patch's mount of it. Without a
+// network plugin that enforces the NetworkPolicy, the password is all that keeps any pod of the
+// cluster from writing the shared state.
+func checkRedisPassword(s *Set, cfg Config) error {
+	if s.Redis == nil {
+		return nil
+	}
+	r, file := s.Redis, cfg.Replicas.PasswordFile
+	if file == "" {
+		return finding("redis password", "replicas.password_file is empty: moonbridge would send Redis no password")
+	}
+	if err := s.checkSecretFile("redis password", "replicas.password_file", file); err != nil {
+		return err
+	}
+	dir := s.mountPathOf(r.Secret)
+	key, ok := strings.CutPrefix(file, dir+"/")
+	if dir == "" || !ok {
+		return finding("redis password", "replicas.password_file %q is not in the mount of the component's Secret %s", file, r.Secret.Name)
+	}
+	return r.checkRequirePass(key)
+}
+
+// checkRequirePass: the Redis container's env holds key of the component's Secret, not
+// optional, and its command hands that variable to requirepass.
+func (r *Redis) checkRequirePass(key string) error {
+	c := r.redisContainer()
+	for _, e := range c.Env {
+		var ref *corev1.SecretKeySelector
+		if e.ValueFrom != nil {
+			ref = e.ValueFrom.SecretKeyRef
+		}
+		if ref == nil || ref.Name != r.Secret.Name || ref.Key != key || deref(ref.Optional) {
+			continue
+		}
+		command := strings.Join(slices.Concat(c.Command, c.Args), " ")
+		if strings.Contains(command, "requirepass") && (strings.Contains(command, "$"+e.Name) || strings.Contains(command, "${"+e.Name+"}")) {
+			return nil
+		}
+	}
+	return finding("redis password", "the Redis container does not require the password: want an env var from key %s of Secret %s (not optional) that its command gives requirepass", key, r.Secret.Name)
 }

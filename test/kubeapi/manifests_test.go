@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -57,7 +58,7 @@ var redisComponentDir = filepath.Join(manifestsDir, "redis")
 // Issue 42: the redis component's objects are accepted by server-side apply beside the
 // manifests, with unknown fields refused and no warning, and its patch, applied by a field
 // manager of its own, merges into moonbridge's one container: its env beside the container's
-// own. No kubelet runs here: no Redis starts and the NetworkPolicy is not enforced; the objects'
+// own, the mount of the Redis password's Secret beside the other Secrets'. No kubelet runs here: no Redis starts and the NetworkPolicy is not enforced; the objects'
 // validity and the patch's merge are what this tests.
 func TestRedisComponentAppliesServerSide(t *testing.T) {
 	c := needCluster(t)
@@ -84,9 +85,32 @@ func TestRedisComponentAppliesServerSide(t *testing.T) {
 		t.Fatalf("after the patch the Deployment has %d containers, want moonbridge's alone", len(containers))
 	}
 	env := containers[0].Env
-	for _, want := range []string{"POD_NAMESPACE", "MOONBRIDGE_REPLICAS"} {
+	for _, want := range []string{"POD_NAMESPACE", "MOONBRIDGE_REPLICAS", "MOONBRIDGE_REDIS_PASSWORD_FILE"} {
 		if !slices.ContainsFunc(env, func(e corev1.EnvVar) bool { return e.Name == want }) {
 			t.Errorf("after the patch the container's env is %v, without %s", env, want)
 		}
 	}
+	checkSecretMounted(t, d, "moonbridge-redis", "/etc/moonbridge/redis")
+	checkSecretMounted(t, d, "moonbridge-admin", "/etc/moonbridge/admin")
+	if _, err := client.CoreV1().Secrets(ns).Get(context.Background(), "moonbridge-redis", metav1.GetOptions{}); err != nil {
+		t.Errorf("the component's Secret: %v", err)
+	}
+}
+
+// checkSecretMounted: d's container mounts Secret secret at path, read-only, as a directory of
+// group-readable files.
+func checkSecretMounted(t *testing.T, d *appsv1.Deployment, secret, path string) {
+	t.Helper()
+	pod := d.Spec.Template.Spec
+	for _, v := range pod.Volumes {
+		if v.Secret == nil || v.Secret.SecretName != secret {
+			continue
+		}
+		for _, m := range pod.Containers[0].VolumeMounts {
+			if m.Name == v.Name && m.MountPath == path && m.ReadOnly && m.SubPath == "" && v.Secret.DefaultMode != nil && *v.Secret.DefaultMode == 0o440 {
+				return
+			}
+		}
+	}
+	t.Errorf("Secret %s is not mounted read-only at %s with mode 0440: volumes %v, mounts %v", secret, path, pod.Volumes, pod.Containers[0].VolumeMounts)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -76,5 +77,22 @@ func (r Replicas) validate() []error {
 	if !r.TLS.Enabled && (r.TLS.CAFile != "" || r.TLS.ServerName != "") {
 		errs = append(errs, invalid(key+".tls", "ca_file and server_name are for tls.enabled: true"))
 	}
-	return append(errs, readableFile(key+".password_file", r.PasswordFile), readableFile(key+".tls.ca_file", r.TLS.CAFile))
+	return append(errs, passwordFile(key+".password_file", r.PasswordFile), readableFile(key+".tls.ca_file", r.TLS.CAFile))
+}
+
+// passwordFile: path, when set, is a readable file that holds a password. One that holds only
+// white space (a Secret shipped empty) would send no AUTH: a Redis that wants a password refuses
+// every call, one that wants none takes writes from anyone.
+func passwordFile(key, path string) error {
+	if err := readableFile(key, path); err != nil || path == "" {
+		return err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return invalid(key, "cannot read %s: %v", path, pathErrorReason(err))
+	}
+	if strings.TrimSpace(string(raw)) == "" {
+		return invalid(key, "%s is empty: put Redis' password in it, or leave password_file out for a Redis without one", path)
+	}
+	return nil
 }

@@ -72,3 +72,20 @@ func TestReplicasStateFileWarning(t *testing.T) {
 		t.Errorf("with replicas on the state file is not named as unused: %v", cfg.Warnings())
 	}
 }
+
+// Issue 42: a password_file that holds nothing (an empty Secret, mounted) is refused at load: a
+// Redis that wants a password would refuse every call, one that does not would take writes
+// from anyone, and moonbridge would otherwise send no AUTH without a word.
+func TestReplicasEmptyPasswordFileIsRefused(t *testing.T) {
+	for _, content := range []string{"", " \n"} {
+		file := filepath.Join(t.TempDir(), "password")
+		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		text := "replicas:\n  enabled: true\n  password_file: " + file + "\n"
+		want := "line 3: replicas.password_file: " + file + " is empty"
+		if _, err := Parse([]byte(text), noEnv); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("password file %q: error %v, want it to contain %q", content, err, want)
+		}
+	}
+}
