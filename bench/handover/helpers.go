@@ -68,15 +68,4 @@ func stopAll(pids []int) error {
 	return err
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -127,19 +127,19 @@ func launch(ctx context.Context, cfg Config, lines chan line, errs *errorLines) 
 
 // measure runs the windows and the upgrades.
 func measure(ctx context.Context, cfg Config, players *flood.Players, lines <-chan line, pid int, res *Result, pids *[]int) error {
-	if err := sleep(ctx, cfg.Warmup); err != nil {
-		return err
+	if !flood.Sleep(ctx, cfg.Warmup) {
+		return ctx.Err()
 	}
 	players.Window()
-	if err := sleep(ctx, cfg.Window); err != nil {
-		return err
+	if !flood.Sleep(ctx, cfg.Window) {
+		return ctx.Err()
 	}
 	res.FirstRSS = rssKiB(pid)
 	res.Before = trips(players.Window().Proxy())
 	for i := range cfg.Upgrades {
 		if i > 0 {
-			if err := sleep(ctx, cfg.Spacing); err != nil {
-				return err
+			if !flood.Sleep(ctx, cfg.Spacing) {
+				return ctx.Err()
 			}
 		}
 		up, err := upgrade(ctx, cfg, pid, lines)
@@ -153,8 +153,8 @@ func measure(ctx context.Context, cfg Config, players *flood.Players, lines <-ch
 		pid = up.NewPID
 		*pids = append(*pids, pid)
 	}
-	if err := sleep(ctx, cfg.Window); err != nil {
-		return err
+	if !flood.Sleep(ctx, cfg.Window) {
+		return ctx.Err()
 	}
 	res.During = trips(players.Window().Proxy())
 	for i := range res.Upgrades {
