@@ -3,6 +3,8 @@ package handover
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,26 +12,29 @@ import (
 	"github.com/moonbridge/moonbridge/bench/stats"
 )
 
-// errorLines counts moonbridge's lines at level error or above and keeps the first.
+// maxErrTexts is how many error lines a result keeps.
+const maxErrTexts = 20
+
+// errorLines counts moonbridge's lines at level error or above and keeps the first ones.
 type errorLines struct {
-	n      atomic.Int64
-	mu     sync.Mutex
-	firstL string
+	n    atomic.Int64
+	mu   sync.Mutex
+	kept []string
 }
 
 func (e *errorLines) add(l line) {
 	e.n.Add(1)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.firstL == "" {
-		e.firstL = l.Message + ": " + l.Error
+	if len(e.kept) < maxErrTexts {
+		e.kept = append(e.kept, fmt.Sprintf("%s (new_pid %d): %s", l.Message, l.NewPID, l.Error))
 	}
 }
 
-func (e *errorLines) first() string {
+func (e *errorLines) texts() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.firstL
+	return slices.Clone(e.kept)
 }
 
 func trips(h *stats.Histogram) Trips {

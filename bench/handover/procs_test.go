@@ -80,3 +80,17 @@ func TestUpgradeSaysWhenItFailedOrNoLineCame(t *testing.T) {
 		t.Errorf("no line: %v, want ErrNoHandOver", err)
 	}
 }
+
+// In upgrades in a row, an older process whose successor handed over in turn and exited says
+// its new process has ended; that line, queued before the next signal's, is not that signal's
+// outcome: the upgrade goes on to its own hand-over line.
+func TestUpgradeIsNotFailedByAnOlderProcesssLostLine(t *testing.T) {
+	cmd := startSleep(t)
+	const lost = `{"level":"error","new_pid":16572,"error":"exit status 0","message":"upgrade: the new process has ended, so nobody accepts on the listeners; draining, then exiting with an error to be restarted"}`
+	lines := make(chan line, 4)
+	readLines(strings.NewReader(lost+"\n"+takenLine+"\n"+handedLine+"\n"), new(strings.Builder), lines, func(line) {})
+	up, err := upgrade(context.Background(), Config{HandedTimeout: 5 * time.Second}, cmd.Process.Pid, lines)
+	if err != nil || up.Failed != "" || up.NewPID != 28792 || up.Taken != 40 {
+		t.Errorf("upgrade after an older process's lost line: %+v, %v", up, err)
+	}
+}

@@ -41,12 +41,12 @@ type Result struct {
 	Upgrades []Upgrade    `json:"upgrades"`
 	// Round trips of the players' keepalives in the window before the first signal and from it
 	// to Window after the last hand-over; the longest is the longest pause of any stream.
-	Before    Trips    `json:"before"`
-	During    Trips    `json:"during"`
-	Connects  Connects `json:"connects"`
-	FirstRSS  int64    `json:"first_rss_kib"` // the first process, before the first signal
-	ErrLines  int64    `json:"error_lines"`   // moonbridge's lines at level error or above
-	FirstErrL string   `json:"first_error_line,omitempty"`
+	Before   Trips    `json:"before"`
+	During   Trips    `json:"during"`
+	Connects Connects `json:"connects"`
+	FirstRSS int64    `json:"first_rss_kib"`         // the first process, before the first signal
+	ErrLines int64    `json:"error_lines"`           // moonbridge's lines at level error or above
+	ErrTexts []string `json:"error_texts,omitempty"` // the first maxErrTexts of them
 }
 
 // Trips are one window's round trips.
@@ -90,7 +90,7 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 	pids := []int{first}
 	defer func() {
 		err = errors.Join(err, stopAll(pids))
-		res.ErrLines, res.FirstErrL = errs.n.Load(), errs.first()
+		res.ErrLines, res.ErrTexts = errs.n.Load(), errs.texts()
 	}()
 	players := flood.NewPlayers(cfg.Paced)
 	pctx, stopPlayers := context.WithCancel(ctx)
@@ -204,9 +204,11 @@ func (up *Upgrade) read(l line) (failed bool) {
 		up.exit = watchExit(context.Background(), up.OldPID, up.signalled)
 	case kindTaken:
 		up.Taken, up.Refused = l.Taken, l.Refused
-	case kindFailed, kindIgnored, kindLost:
+	case kindFailed, kindIgnored:
 		up.Failed = l.Message + ": " + l.Error
 		return true
 	}
+	// kindLost comes from an older process whose successor ended (an earlier upgrade's): it is
+	// not this signal's outcome, and as an error line it is in Result.ErrLines.
 	return false
 }
