@@ -36,9 +36,10 @@ type Config struct {
 
 // Result is what a run measured.
 type Result struct {
-	Players  flood.Health `json:"players"`
-	Alive    int64        `json:"alive"`
-	Upgrades []Upgrade    `json:"upgrades"`
+	Players     flood.Health `json:"players"`
+	Alive       int64        `json:"alive"`
+	FirstBroken string       `json:"first_broken,omitempty"` // the first broken player's error
+	Upgrades    []Upgrade    `json:"upgrades"`
 	// Round trips of the players' keepalives in the window before the first signal and from it
 	// to Window after the last hand-over; the longest is the longest pause of any stream.
 	Before   Trips    `json:"before"`
@@ -102,7 +103,7 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 	err = measure(ctx, cfg, players, lines, first, &res, &pids)
 	res.Connects = connects.finish()
 	res.Players = players.Health() // before the players stop: those are not broken
-	res.Alive = res.Players.Started - res.Players.Broken
+	res.Alive, res.FirstBroken = res.Players.Started-res.Players.Broken, players.FirstError()
 	return res, err
 }
 
