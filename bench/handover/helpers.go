@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,26 +16,46 @@ import (
 // maxErrTexts is how many error lines a result keeps.
 const maxErrTexts = 20
 
-// errorLines counts moonbridge's lines at level error or above and keeps the first ones.
-type errorLines struct {
-	n    atomic.Int64
-	mu   sync.Mutex
-	kept []string
+// runLog is what the harness keeps of moonbridge's lines besides the hand-overs': the lines at
+// level error or above (counted, the first kept) and every process an upgrade started, so that
+// the run stops them all, also one whose upgrade the harness did not see through.
+type runLog struct {
+	errors  atomic.Int64
+	mu      sync.Mutex
+	kept    []string
+	started []int
 }
 
-func (e *errorLines) add(l line) {
-	e.n.Add(1)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.kept) < maxErrTexts {
-		e.kept = append(e.kept, fmt.Sprintf("%s (new_pid %d): %s", l.Message, l.NewPID, l.Error))
+func (g *runLog) add(l line) {
+	isErr := l.Level == "error" || l.Level == "fatal" || l.Level == "panic"
+	isStart := strings.HasPrefix(l.Message, msgStarted) && l.NewPID > 0
+	if !isErr && !isStart {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if isStart {
+		g.started = append(g.started, l.NewPID)
+	}
+	if isErr {
+		g.errors.Add(1)
+		if len(g.kept) < maxErrTexts {
+			g.kept = append(g.kept, fmt.Sprintf("%s (new_pid %d): %s", l.Message, l.NewPID, l.Error))
+		}
 	}
 }
 
-func (e *errorLines) texts() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return slices.Clone(e.kept)
+func (g *runLog) texts() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.kept)
+}
+
+// pids is first and every process an upgrade started, in the order they started.
+func (g *runLog) pids(first int) []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]int{first}, g.started...)
 }
 
 func trips(h *stats.Histogram) Trips {
@@ -64,11 +85,11 @@ func waitExits(ctx context.Context, ups []Upgrade, wait time.Duration) {
 	}
 }
 
-// stopAll stops every process of the run that still runs, the newest first.
-func stopAll(pids []int) error {
+// stopAll stops every process of the run (started with args) that still runs, the newest first.
+func stopAll(pids []int, args []string) error {
 	var err error
 	for i := len(pids) - 1; i >= 0; i-- {
-		err = errors.Join(err, stop(pids[i]))
+		err = errors.Join(err, stop(pids[i], args))
 	}
 	return err
 }

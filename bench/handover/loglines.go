@@ -17,6 +17,7 @@ const (
 	msgFailed  = "upgrade failed"
 	msgIgnored = "SIGUSR2 ignored"
 	msgLost    = "upgrade: the new process has ended"
+	msgStarted = "upgrade: started the new binary" // old: new_pid, before the new process serves
 )
 
 // line is the fields of a log line the harness reads.
@@ -59,10 +60,10 @@ func (l line) kind() int {
 	return kindOther
 }
 
-// readLines copies r to raw line by line and sends every line of a kind that matters to out,
-// and every error-level line to errs (a line that is not JSON, a panic's trace, is raw only).
-// It closes out when r ends.
-func readLines(r io.Reader, raw io.Writer, out chan<- line, errs func(line)) {
+// readLines copies r to raw line by line, gives every JSON line to seen and sends those of a
+// kind that matters to out (a line that is not JSON, a panic's trace, is raw only). It closes
+// out when r ends.
+func readLines(r io.Reader, raw io.Writer, out chan<- line, seen func(line)) {
 	defer close(out)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -72,9 +73,7 @@ func readLines(r io.Reader, raw io.Writer, out chan<- line, errs func(line)) {
 		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
 		}
-		if l.Level == "error" || l.Level == "fatal" || l.Level == "panic" {
-			errs(l)
-		}
+		seen(l)
 		if l.kind() != kindOther {
 			out <- l
 		}

@@ -11,14 +11,15 @@ const (
 	takenLine  = `{"level":"info","taken":40,"refused":0,"message":"upgrade: 40 sessions moved in from the old process, 0 refused"}`
 	failedLine = `{"level":"error","error":"not ready within upgrade.timeout (30s)","message":"upgrade failed; this process keeps serving"}`
 	endLine    = `{"level":"info","session":"abc","message":"session ended"}`
+	startLine  = `{"level":"info","new_pid":28790,"binary":"bin/moonbridge","timeout":"30s","message":"upgrade: started the new binary; waiting for it to serve"}`
 )
 
 func TestReadLinesSendsTheHandOversLinesAndCopiesAll(t *testing.T) {
-	in := strings.Join([]string{endLine, takenLine, "panic: not json", handedLine, failedLine}, "\n") + "\n"
+	in := strings.Join([]string{startLine, endLine, takenLine, "panic: not json", handedLine, failedLine}, "\n") + "\n"
 	var raw strings.Builder
 	out := make(chan line, 8)
-	var errs []line
-	readLines(strings.NewReader(in), &raw, out, func(l line) { errs = append(errs, l) })
+	var log runLog
+	readLines(strings.NewReader(in), &raw, out, log.add)
 	if raw.String() != in {
 		t.Errorf("raw copy:\n%s\nwant:\n%s", raw.String(), in)
 	}
@@ -36,8 +37,13 @@ func TestReadLinesSendsTheHandOversLinesAndCopiesAll(t *testing.T) {
 	if handed.NewPID != 28792 || handed.Moved != 40 || handed.Unknown != 1 || handed.Sessions != 10 || handed.Stayed["wss: TLS state not movable yet"] != 10 {
 		t.Errorf("hand-over line read as %+v", handed)
 	}
-	if len(errs) != 1 || !strings.HasPrefix(errs[0].Message, "upgrade failed") {
-		t.Errorf("error lines %+v, want the failed upgrade's", errs)
+	if texts := log.texts(); log.errors.Load() != 1 || len(texts) != 1 || !strings.HasPrefix(texts[0], "upgrade failed") {
+		t.Errorf("%d error lines %q, want the failed upgrade's", log.errors.Load(), texts)
+	}
+	// The process an upgrade started is stopped at the end even when its hand-over line never
+	// came (a run that stopped signalling early left one running before).
+	if pids := log.pids(100); !equalInts(pids, []int{100, 28790}) {
+		t.Errorf("pids to stop %v, want the first and the started one", pids)
 	}
 }
 

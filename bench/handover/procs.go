@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -71,9 +72,22 @@ func watchExit(ctx context.Context, pid int, since time.Time) *exitWatch {
 // errNotStopped is a process that outlived SIGTERM by stopTimeout, then was killed.
 var errNotStopped = errors.New("did not exit within the stop timeout of SIGTERM; killed")
 
-// stop sends SIGTERM to pid and waits for its exit, killing it after stopTimeout.
-func stop(pid int) error {
-	if gone(pid) {
+// runs says whether pid is a process of this run: its arguments after the binary's path are
+// args (the run's own --listen and --config among them; an upgrade starts its new process with
+// the same), so that a pid the kernel gave to another process since is left alone.
+func runs(pid int, args []string) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	return len(fields) > 0 && slices.Equal(fields[1:], args)
+}
+
+// stop sends SIGTERM to pid, a process of the run with args, and waits for its exit, killing
+// it after stopTimeout.
+func stop(pid int, args []string) error {
+	if gone(pid) || !runs(pid, args) {
 		return nil
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {

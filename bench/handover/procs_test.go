@@ -94,3 +94,16 @@ func TestUpgradeIsNotFailedByAnOlderProcesssLostLine(t *testing.T) {
 		t.Errorf("upgrade after an older process's lost line: %+v, %v", up, err)
 	}
 }
+
+// stop ends a process of the run only: a pid whose arguments are not the run's (the kernel may
+// have given an exited moonbridge's pid to another process) is left alone.
+func TestStopEndsOnlyAProcessWithTheRunsArguments(t *testing.T) {
+	cmd := startSleep(t)
+	pid := cmd.Process.Pid
+	if err := stop(pid, []string{"31"}); err != nil || gone(pid) {
+		t.Fatalf("stop with other arguments: %v, gone %v; want it left running", err, gone(pid))
+	}
+	if err := stop(pid, []string{"30"}); err != nil || !gone(pid) {
+		t.Errorf("stop with its arguments: %v, gone %v; want it stopped", err, gone(pid))
+	}
+}

@@ -83,15 +83,14 @@ var ErrNoHandOver = errors.New("handover: no hand-over line after the signal")
 
 // Run starts moonbridge and the players, upgrades, and stops everything it started.
 func Run(ctx context.Context, cfg Config) (res Result, err error) {
-	lines, errs := make(chan line, 256), new(errorLines)
-	first, err := launch(ctx, cfg, lines, errs)
+	lines, log := make(chan line, 256), new(runLog)
+	first, err := launch(ctx, cfg, lines, log)
 	if err != nil {
 		return res, err
 	}
-	pids := []int{first}
 	defer func() {
-		err = errors.Join(err, stopAll(pids))
-		res.ErrLines, res.ErrTexts = errs.n.Load(), errs.texts()
+		err = errors.Join(err, stopAll(log.pids(first), cfg.Args))
+		res.ErrLines, res.ErrTexts = log.errors.Load(), log.texts()
 	}()
 	players := flood.NewPlayers(cfg.Paced)
 	pctx, stopPlayers := context.WithCancel(ctx)
@@ -100,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 		return res, err
 	}
 	connects := startConnects(ctx, cfg.ConnectEvery, cfg.Addr, cfg.PingHost)
-	err = measure(ctx, cfg, players, lines, first, &res, &pids)
+	err = measure(ctx, cfg, players, lines, first, &res)
 	res.Connects = connects.finish()
 	res.Players = players.Health() // before the players stop: those are not broken
 	res.Alive, res.FirstBroken = res.Players.Started-res.Players.Broken, players.FirstError()
@@ -110,14 +109,14 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 // launch starts the first process with its output on a pipe of the harness's own (an
 // exec.Cmd's copying goroutine would wait for the new processes too, which inherit it) and
 // reads its lines, and the new processes', from then on.
-func launch(ctx context.Context, cfg Config, lines chan line, errs *errorLines) (int, error) {
+func launch(ctx context.Context, cfg Config, lines chan line, log *runLog) (int, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
 	cmd := exec.Command(cfg.Binary, cfg.Args...)
 	cmd.Stdout, cmd.Stderr = w, w
-	go readLines(r, cfg.Log, lines, errs.add)
+	go readLines(r, cfg.Log, lines, log.add)
 	m, err := target.Launch(ctx, cfg.Binary, cmd, cfg.Addr, target.DialProbe)
 	w.Close()
 	if err != nil {
@@ -127,7 +126,7 @@ func launch(ctx context.Context, cfg Config, lines chan line, errs *errorLines) 
 }
 
 // measure runs the windows and the upgrades.
-func measure(ctx context.Context, cfg Config, players *flood.Players, lines <-chan line, pid int, res *Result, pids *[]int) error {
+func measure(ctx context.Context, cfg Config, players *flood.Players, lines <-chan line, pid int, res *Result) error {
 	if !flood.Sleep(ctx, cfg.Warmup) {
 		return ctx.Err()
 	}
@@ -152,7 +151,6 @@ func measure(ctx context.Context, cfg Config, players *flood.Players, lines <-ch
 			break
 		}
 		pid = up.NewPID
-		*pids = append(*pids, pid)
 	}
 	if !flood.Sleep(ctx, cfg.Window) {
 		return ctx.Err()
