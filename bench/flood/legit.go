@@ -116,6 +116,10 @@ func (p *Players) Late(d time.Duration) { p.cur.Load().late.Record(d) }
 // Window ends the current window of round trips and starts the next.
 func (p *Players) Window() *roundTrips { return p.cur.Swap(&roundTrips{}) }
 
+// Proxy is the window's round trips through the proxy (its largest, Percentile(100), is the
+// longest pause of any player's stream in the window, within the histogram's 1.6%).
+func (r *roundTrips) Proxy() *stats.Histogram { return &r.proxy }
+
 // Health is the proxy sessions so far: logged in, broken, broken by a changed byte.
 type Health struct{ Started, Broken, Corrupted int64 }
 

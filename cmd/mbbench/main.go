@@ -11,6 +11,7 @@
 //	mbbench flood-fair [flags]                   one attacker in bursts, a player elsewhere, attack mode sampled
 //	mbbench transfer --from A --to B [flags]     drain by transfer: players moved between running proxies
 //	mbbench join --serve BIN [flags]             join time through a simulated CDN path (namespaces, delay)
+//	mbbench handover --serve BIN [flags]         a binary upgrade under load: what players and new connections saw
 //	mbbench wire --serve BIN [flags]             bridge and proxy CPU per frame, bytes on the wire, per path
 //	mbbench backend [flags]                      only the fake backend, for manual checks
 package main
@@ -50,6 +51,7 @@ var commands = []command{
 	{"flood-fair", "one attacker floods in bursts while a player elsewhere pings or logs in; attack mode once a second", fairCommand},
 	{"transfer", "drain by transfer: 1.21.1 players moved from one running proxy to another", transferCommand},
 	{"join", "join time through a simulated CDN path: raw TCP against the bridge, at several RTTs", joinCommand},
+	{"handover", "a binary upgrade (SIGUSR2) under load: players broken, sessions moved, pauses, refused connects", handoverCommand},
 	{"wire", "CPU per frame of bridge and proxy and bytes on the wire, per path of the simulated CDN path", wireCommand},
 	{"backend", "only the fake backend, for manual checks", backendCommand},
 }
