@@ -21,8 +21,9 @@ import (
 type successor struct {
 	pid   int
 	build string
-	// gone ends, with the exit status as its cause, if the successor ends while this process
-	// still runs: then nobody accepts on the listeners.
+	// gone ends, with the exit status as its cause, when nobody accepts on the listeners any
+	// more while this process still runs: the successor failed, or it exited 0 and no process
+	// it handed them on to holds them (upgradeheirs_linux.go).
 	gone context.Context
 	// move hands it the established sessions that can move (upgrademove_linux.go); nil when it
 	// speaks another hand-over format: then every session stays.

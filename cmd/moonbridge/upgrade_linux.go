@@ -114,7 +114,7 @@ func (u *upgrader) ignoreQueued() {
 // the error says why, with its exit status.
 func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	timeout := u.settings().Timeout
-	cmd, conn, err := u.spawn()
+	cmd, conn, links, err := u.spawn()
 	if err != nil {
 		return successor{}, err
 	}
@@ -134,7 +134,7 @@ func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 		return successor{}, &upgradeError{pid: pid, cause: err, status: exitStatus(cmd, exited, err)}
 	}
 	gone, lost := context.WithCancelCause(context.Background())
-	go func() { lost(statusError(<-exited)) }()
+	go func() { lost(successorEnd(exited, links)) }()
 	next := successor{pid: pid, build: peer.Build, gone: gone}
 	if !peer.SameFormat() {
 		u.log.Info().Int("new_pid", pid).Uint16("format", peer.Version).Uint16("our_format", handover.Version).
@@ -145,20 +145,21 @@ func (u *upgrader) attempt(ctx context.Context) (successor, error) {
 	return next, nil
 }
 
-// spawn runs the binary with the channel's child end and a copy of every open socket.
-func (u *upgrader) spawn() (*exec.Cmd, *handover.Conn, error) {
+// spawn runs the binary with the channel's child end and a copy of every open socket, and
+// names those sockets as socketInodes does.
+func (u *upgrader) spawn() (*exec.Cmd, *handover.Conn, map[string]bool, error) {
 	if u.binary == "" {
-		return nil, nil, errors.New("the path this process was started as is not known")
+		return nil, nil, nil, errors.New("the path this process was started as is not known")
 	}
 	conn, childEnd, err := handover.Pair()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer childEnd.Close()
 	files, names, err := u.sockets.handOver(childFirstFD + 1)
 	if err != nil {
 		conn.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer closeFiles(files)
 	cmd := exec.Command(u.binary, u.args...)
@@ -167,10 +168,10 @@ func (u *upgrader) spawn() (*exec.Cmd, *handover.Conn, error) {
 	cmd.Stdout, cmd.Stderr = u.output, u.output
 	if err := cmd.Start(); err != nil {
 		conn.Close()
-		return nil, nil, fmt.Errorf("starting %s: %w", u.binary, err)
+		return nil, nil, nil, fmt.Errorf("starting %s: %w", u.binary, err)
 	}
 	conn.Expect(cmd.Process.Pid)
-	return cmd, conn, nil
+	return cmd, conn, socketInodes(files), nil
 }
 
 func (u *upgrader) greet(conn *handover.Conn, deadline time.Time) (handover.Peer, error) {
