@@ -32,11 +32,8 @@ min_after=8 # chats echoed after the upgrade, per player: 2 s of play at 4 a sec
 
 backend=$(free_port) port=$(free_port) admin=$(free_port)
 node "$root/bench/interop/upgrade-backend.js" "$backend" >"$work/backend.log" 2>&1 & pids+=($!)
-cat >"$work/moonbridge.yml" <<EOF
-log: {level: info, format: json}
-admin: {listen: "127.0.0.1:$admin"}
-listeners:
-  - {listen: "127.0.0.1:$port", protocols: [minecraft, ws, wss]}
+serve_config "$port" "$admin" >"$work/moonbridge.yml"
+cat >>"$work/moonbridge.yml" <<EOF
 routes:
   - {name: game, hosts: ["*"], backends: ["127.0.0.1:$backend"]}
 upgrade: {timeout: 30s, stay: 5m}
@@ -47,13 +44,9 @@ install -m 0755 "$bin" "$work/moonbridge"
 "$work/moonbridge" serve --config "$work/moonbridge.yml" >"$work/moonbridge.log" 2>&1 & old=$! pids+=($!)
 wait_port "$port" || { cat "$work/moonbridge.log" >&2; exit 1; }
 wait_port "$backend"
-declare -A entry=([tcp]=$port)
-for scheme in ws wss; do
-  entry[$scheme]=$(free_port)
-  "$bin" client --url "$scheme://127.0.0.1:$port/mc" --insecure --listen "127.0.0.1:${entry[$scheme]}" \
-    --log-format json >"$work/bridge-$scheme.log" 2>&1 & pids+=($!)
-  wait_port "${entry[$scheme]}"
-done
+declare -A bridge
+start_bridges "$bin" "127.0.0.1:$port"
+declare -A entry=([tcp]=$port [ws]=${bridge[ws]} [wss]=${bridge[wss]}) # where players join
 
 failed=0
 fail() { echo "upgrade: FAIL $*"; failed=1; }
