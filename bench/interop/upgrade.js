@@ -17,7 +17,7 @@ const { values: opt } = parseArgs({ options: { port: { type: 'string' }, name: {
 const label = opt.name
 const fail = m => { console.log(label + ': FAIL ' + m); process.exit(1) }
 if (!opt.port || !opt.name || !opt.version) fail('usage: see upgrade.js')
-setTimeout(() => fail('timeout'), 150000)
+setTimeout(() => fail('timeout'), 150000) // upgrade.sh ends it well before; this bounds an orphan
 const period = { move: 100, chat: 250 }
 
 const sent = { chats: 0, moves: 0 }
