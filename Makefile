@@ -24,6 +24,8 @@
 #   make interop        moonbridge against node-minecraft-protocol (npm) over tcp, ws, wss
 #   make interop-transfer  a drain that moves nmp's 1.21 players to a second instance, over tcp,
 #                       ws and wss (bench/interop/transfer.sh)
+#   make interop-upgrade  nmp's players of 1.8.9, 1.12.2 and 1.21.4 play on through SIGUSR2, over
+#                       tcp, ws and wss (bench/interop/upgrade.sh; Linux)
 #   make interop-image  dist's container image in podman: read-only, non-root, its config mounted,
 #                       nmp playing through it over tcp, ws and wss, its drain on SIGTERM
 #                       (bench/interop/image.sh; runs make dist when dist/ has no image of this
@@ -55,7 +57,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(BUILD)/pkgconfig
 
 .PHONY: build purego cross native native-asan deps test-deps test test-parts test-quick vet vet-cgo vet-purego vet-darwin \
 	vet-windows vet-deploy vet-kube test-cgo test-allocs test-purego test-native test-deploy test-kube test-fuzz \
-	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-image interop-docker mbbench clean
+	run bench bench-micro bench-join bench-wire bench-peers interop interop-transfer interop-upgrade interop-image interop-docker mbbench clean
 
 # Go keys its build cache on PKG_CONFIG_PATH and on library paths, not on the C archives' bytes,
 # so after the shim or BoringSSL changes it would reuse cgo packages compiled, link flags and
@@ -219,6 +221,10 @@ interop: build
 interop-transfer: build
 	scripts/bootstrap.sh interop
 	bench/interop/transfer.sh $(BIN)/moonbridge
+
+interop-upgrade: build
+	scripts/bootstrap.sh interop
+	bench/interop/upgrade.sh $(BIN)/moonbridge
 
 # The image and the bridge come from dist/ (dist.mk names the version), made by make dist when
 # this version's image is not there yet. podman and runc are the docker set's.

@@ -36,11 +36,8 @@ head -c 32 /dev/urandom >"$work/transfer.secret"
 instance() {
   local port admin
   port=$(free_port) admin=$(free_port)
-  cat >"$work/$1.yml" <<EOF
-log: {level: info, format: json}
-admin: {listen: "127.0.0.1:$admin"}
-listeners:
-  - {listen: "127.0.0.1:$port", protocols: [minecraft, ws, wss]}
+  serve_config "$port" "$admin" >"$work/$1.yml"
+  cat >>"$work/$1.yml" <<EOF
 routes:
   - {name: passthrough, hosts: [passthrough.interop], backends: ["127.0.0.1:$backend"]}
   - {name: online, hosts: [online.interop], backends: ["127.0.0.1:$backend"], auth: online}
@@ -65,12 +62,7 @@ cdn=$(free_port)
 node "$root/bench/interop/cdn.js" "$cdn" "127.0.0.1:$port_A" "127.0.0.1:$port_B" >"$work/cdn.log" 2>&1 & pids+=($!)
 for _ in $(seq 100); do grep -q 'cdn listening' "$work/cdn.log" && break; sleep 0.1; done # a probe would reach A
 declare -A bridge
-for scheme in ws wss; do
-  bridge[$scheme]=$(free_port)
-  "$bin" client --url "$scheme://127.0.0.1:$cdn/mc" --insecure --listen "127.0.0.1:${bridge[$scheme]}" \
-    --log-format json >"$work/bridge-$scheme.log" 2>&1 & pids+=($!)
-  wait_port "${bridge[$scheme]}"
-done
+start_bridges "$bin" "127.0.0.1:$cdn"
 
 declare -A client
 player() { # NAME ARGS...: starts transfer.js as NAME
