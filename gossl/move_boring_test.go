@@ -5,7 +5,6 @@ package gossl
 import (
 	"bytes"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -139,21 +138,7 @@ func TestMoveTLSSessionToAnotherEngine(t *testing.T) {
 // server socket, the client's socket and a crafted client on it.
 func craftedClient(t *testing.T, layer RecordLayer) (codec LoopCodec, raw, client net.Conn, k *clientKeys) {
 	t.Helper()
-	srvCfg := testConfig(t)
-	srvCfg.RecordLayer = layer
-	var keylog bytes.Buffer
-	cfg := clientConfig(t, "a.test")
-	cfg.KeyLogWriter = &keylog
-	sc, cc, rec := handshakenWith(t, srvCfg, cfg)
-	if st := sc.State(); st.CipherSuite != tls.TLS_AES_128_GCM_SHA256 {
-		t.Fatalf("suite %s, want TLS_AES_128_GCM_SHA256", st.CipherSuiteName())
-	}
-	secrets := map[string][]byte{}
-	for _, line := range strings.Split(keylog.String(), "\n") {
-		if f := strings.Fields(line); len(f) == 3 {
-			secrets[f[0]], _ = hex.DecodeString(f[2])
-		}
-	}
+	sc, cc, rec, secrets := keyloggedSession(t, layer)
 	raw, _, codec, err := DetachBoring(sc)
 	if err != nil {
 		t.Fatal(err)
