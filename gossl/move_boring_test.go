@@ -111,7 +111,7 @@ func exchangeMoved(t *testing.T, codec LoopCodec, raw net.Conn, cc *tls.Conn, ta
 // TestMoveTLSSessionToAnotherEngine: a detached TLS 1.3 session, exported mid-stream from one
 // engine (either record layer) and resumed on another server's fresh engine, carries on
 // byte-exact both ways with a crypto/tls client, also through KeyUpdates the server sends
-// before (the AEAD layer, every 3 records) and after the move.
+// before (the AEAD layer, every 3 records) and after the move, and moves on again from there.
 func TestMoveTLSSessionToAnotherEngine(t *testing.T) {
 	forEachRecordLayer(t, func(t *testing.T, layer RecordLayer) {
 		srvCfg := testConfig(t)
@@ -130,6 +130,10 @@ func TestMoveTLSSessionToAnotherEngine(t *testing.T) {
 		codec = moveCodec(t, codec, moveTestServer(t, 3))
 		for i := range 5 {
 			exchangeMoved(t, codec, raw, cc, fmt.Sprint("after ", i))
+		}
+		codec = moveCodec(t, codec, moveTestServer(t, 3)) // a second upgrade moves it on again
+		for i := range 5 {
+			exchangeMoved(t, codec, raw, cc, fmt.Sprint("after the second move ", i))
 		}
 	})
 }
