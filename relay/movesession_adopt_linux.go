@@ -176,6 +176,10 @@ func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Ro
 		sess.info.claims = &access.Claims{Subject: rec.Subject, KeyID: rec.TokenKey}
 	}
 	sess.info.bridge, _ = netip.ParseAddrPort(rec.Bridge) // "": none
+	if rec.Transport == string(WSS) {                     // carried on here with the aead record layer (movedTLS)
+		sess.info.movedTLS = &gossl.ConnState{Provider: gossl.ProviderBoringSSL, Version: rec.TLSVersion,
+			CipherSuite: rec.TLSCipher, Resumed: rec.TLSResumed, RecordLayer: gossl.RecordLayerAEAD.String()}
+	}
 	sess.info.freeTotal = s.counter.holdConnection(client.Addr().Unmap())
 	sess.line = endLine{host: rec.Host, next: mc.NextState(rec.Next), greeted: true, backend: rec.Backend, relayed: true}
 	sess.player.protocol = rec.Protocol

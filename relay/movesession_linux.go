@@ -153,6 +153,9 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	if info.bridge.IsValid() {
 		r.Bridge = info.bridge.String()
 	}
+	if st, ok := info.tlsState(); ok {
+		r.TLSVersion, r.TLSCipher, r.TLSResumed = st.Version, st.CipherSuite, st.Resumed
+	}
 	return r, nil
 }
 

@@ -12,8 +12,8 @@ import (
 )
 
 // wssProxies are an old and a new server of wss over BoringSSL in front of one echo backend,
-// and the old one's address.
-func wssProxies(t *testing.T) (from, to *Server, addr string) {
+// the old one's address and the new one's log.
+func wssProxies(t *testing.T) (from, to *Server, addr string, toLog *logLines) {
 	t.Helper()
 	backend := startBackend(t, false)
 	routes := func(c *Config) {
@@ -21,8 +21,8 @@ func wssProxies(t *testing.T) (from, to *Server, addr string) {
 		c.TLS = tlsServer(t, "boringssl")
 	}
 	from, addr = startProxy(t, routes, WSS)
-	to, _ = startProxy(t, routes, WSS)
-	return from, to, addr
+	to, _ = startProxy(t, func(c *Config) { routes(c); toLog = captureLog(t, c) }, WSS)
+	return from, to, addr, toLog
 }
 
 // waitOnLoopWSS waits until srv's one session is on its event loop, on the loops' data path.
@@ -35,10 +35,10 @@ func waitOnLoopWSS(t *testing.T, srv *Server) {
 
 // A wss session over BoringSSL moves into another server with its TLS 1.3 keys and sequence
 // numbers and its WebSocket state: the stream goes on byte-exact both ways, on the new server's
-// aead record layer. On the goroutines' data path it stays, and says why.
+// aead record layer, and its end line there has its TLS fields. On the goroutines' data path it stays, and says why.
 func TestMoveSessionsWSS(t *testing.T) {
 	t.Run("wss_boringssl", func(t *testing.T) {
-		from, to, addr := wssProxies(t)
+		from, to, addr, toLog := wssProxies(t)
 		conn := dialClient(t, WSS, addr)
 		t.Cleanup(func() { conn.Close() })
 		exchange(t, conn, "p", 3000)
@@ -57,13 +57,17 @@ func TestMoveSessionsWSS(t *testing.T) {
 		exchange(t, conn, "", 20000)
 		conn.Close()
 		testutil.WaitFor(t, "the moved session to end in the new server", func() bool { return len(to.Sessions()) == 0 })
+		// Its end line says what its TLS is, as the old server's would have, on the aead layer now.
+		if n := toLog.count(`"protocol":"wss"`, `"tls_provider":"boringssl"`, `"tls_version":"TLS 1.3"`, `"tls_cipher":"TLS_`, `"tls_record_layer":"aead"`); n != 1 {
+			t.Errorf("%d end lines with the TLS fields in the new server's log:\n%s", n, toLog.String())
+		}
 	})
 }
 
 // A wss session on TLS 1.2 stays, with its reason, and runs on in the old server.
 func TestMoveSessionsWSSOnTLS12Stays(t *testing.T) {
 	t.Run("wss_boringssl", func(t *testing.T) {
-		from, to, addr := wssProxies(t)
+		from, to, addr, _ := wssProxies(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		conn, err := ws.Dial(ctx, ws.DialConfig{URL: "wss://" + addr + "/mc",
