@@ -162,8 +162,10 @@ void mb_conn_state(const mb_conn *conn, mb_state *st);
  * An established TLS 1.3 session leaves its process (a binary upgrade) as its record state: the
  * suite, each direction's CURRENT traffic secret (after every KeyUpdate so far) and the sequence
  * number of its next record. The new process carries the records on with the AEAD record layer
- * from there, whatever record layer the old one used. The secrets are the session's keys: the
- * caller sends them only to the process it started and wipes them (mb_tls_move_wipe) after. */
+ * from there, whatever record layer the old one used. The limits against records that make no
+ * progress (empty records, warning alerts, KeyUpdates in a row) count from zero again there. The
+ * secrets are the session's keys: the caller sends them only to the process it started and
+ * wipes them (mb_tls_move_wipe) after. */
 
 /* The longest TLS 1.3 traffic secret (SHA-384). */
 #define MB_MOVE_MAX_SECRET 48
