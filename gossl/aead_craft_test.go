@@ -73,30 +73,41 @@ func (s *clientSealer) seal(outer, inner byte, content []byte, padding int) []by
 // craftedSession is a detached TLS 1.3 session with the given record layer and a sealer for
 // the client's records.
 func craftedSession(t *testing.T, layer RecordLayer) (LoopCodec, *clientSealer) {
-	srvCfg := testConfig(t)
-	srvCfg.RecordLayer = layer
-	var keylog bytes.Buffer
-	cfg := clientConfig(t, "a.test")
-	cfg.KeyLogWriter = &keylog
-	sc, cc, _ := handshakenWith(t, srvCfg, cfg)
-	if st := sc.State(); st.CipherSuite != tls.TLS_AES_128_GCM_SHA256 {
-		t.Fatalf("suite %s, want TLS_AES_128_GCM_SHA256", st.CipherSuiteName())
-	}
-	var secret []byte
-	for _, line := range strings.Split(keylog.String(), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "CLIENT_TRAFFIC_SECRET_0" {
-			secret, _ = hex.DecodeString(f[2])
-		}
-	}
-	if len(secret) != 32 {
-		t.Fatalf("no client traffic secret in the key log:\n%s", keylog.String())
-	}
+	sc, cc, _, secrets := keyloggedSession(t, layer)
+	secret := secrets["CLIENT_TRAFFIC_SECRET_0"]
 	raw, _, codec, err := DetachBoring(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { raw.Close(); codec.Free(); cc.Close() })
 	return codec, newClientSealer(t, secret)
+}
+
+// keyloggedSession is an established TLS 1.3 session (TLS_AES_128_GCM_SHA256) with the given
+// record layer, and its traffic secrets from the client's key log, by label.
+func keyloggedSession(t *testing.T, layer RecordLayer) (sc *boringConn, cc *tls.Conn, rec *recordingConn, secrets map[string][]byte) {
+	t.Helper()
+	srvCfg := testConfig(t)
+	srvCfg.RecordLayer = layer
+	var keylog bytes.Buffer
+	cfg := clientConfig(t, "a.test")
+	cfg.KeyLogWriter = &keylog
+	sc, cc, rec = handshakenWith(t, srvCfg, cfg)
+	if st := sc.State(); st.CipherSuite != tls.TLS_AES_128_GCM_SHA256 {
+		t.Fatalf("suite %s, want TLS_AES_128_GCM_SHA256", st.CipherSuiteName())
+	}
+	secrets = map[string][]byte{}
+	for _, line := range strings.Split(keylog.String(), "\n") {
+		if f := strings.Fields(line); len(f) == 3 {
+			secrets[f[0]], _ = hex.DecodeString(f[2])
+		}
+	}
+	for _, label := range []string{"CLIENT_TRAFFIC_SECRET_0", "SERVER_TRAFFIC_SECRET_0"} {
+		if len(secrets[label]) != 32 {
+			t.Fatalf("no %s in the key log:\n%s", label, keylog.String())
+		}
+	}
+	return sc, cc, rec, secrets
 }
 
 type craftCase struct {

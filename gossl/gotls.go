@@ -66,6 +66,9 @@ func (b *goBackend) recordLayer() RecordLayer { return RecordLayerGo }
 // detachable is false: a tls.Conn needs a goroutine to read it.
 func (b *goBackend) detachable() bool { return false }
 
+// resume fails: crypto/tls does not take a session's keys from outside.
+func (b *goBackend) resume([]byte) (LoopCodec, error) { return nil, ErrMoveNeedsBoring }
+
 func (b *goBackend) wrap(raw net.Conn) Conn {
 	out := &coalescer{Conn: raw}
 	gate := &readGate{Conn: out}

@@ -14,8 +14,9 @@ import (
 type backend interface {
 	install(certs *certSet, keys []ticketKey) error
 	wrap(raw net.Conn) Conn
-	recordLayer() RecordLayer // what carries its sessions' TLS 1.3 application records
-	detachable() bool         // whether DetachBoring can move its sessions onto an event loop
+	recordLayer() RecordLayer               // what carries its sessions' TLS 1.3 application records
+	detachable() bool                       // whether DetachBoring can move its sessions onto an event loop
+	resume(state []byte) (LoopCodec, error) // Server.ResumeMoved
 }
 
 // Server makes server-side TLS connections for one listener. It is safe for concurrent use.

@@ -19,7 +19,10 @@ type connInfo struct {
 	peer   netip.AddrPort // the TCP peer
 	client netip.AddrPort // the player, after a trusted PROXY header or forwarded-for header
 	tls    gossl.Conn     // the TLS server connection for wss, for the log line
-	claims *access.Claims // the token verified during the upgrade; nil: none (always for raw TCP)
+	// movedTLS is what the end line says of the TLS session of a wss session moved in from an
+	// upgrade's old process (the handshake ran there); nil otherwise.
+	movedTLS *gossl.ConnState
+	claims   *access.Claims // the token verified during the upgrade; nil: none (always for raw TCP)
 	// country is the client's country code a trusted proxy's header said during the upgrade
 	// (countryFromHeaders); "": none believed (always for raw TCP).
 	country string
@@ -253,3 +256,14 @@ func (q *connQueue) Close() error {
 }
 
 func (q *connQueue) Addr() net.Addr { return q.addr }
+
+// tlsState is what the end line says of the session's TLS, false without TLS.
+func (i *connInfo) tlsState() (gossl.ConnState, bool) {
+	switch {
+	case i.tls != nil:
+		return i.tls.State(), true
+	case i.movedTLS != nil:
+		return *i.movedTLS, true
+	}
+	return gossl.ConnState{}, false
+}

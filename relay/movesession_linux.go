@@ -6,30 +6,27 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
-	"strconv"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
-	"github.com/moonbridge/moonbridge/access"
+	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/loop"
-	"github.com/moonbridge/moonbridge/mc"
-	"github.com/moonbridge/moonbridge/mc/play"
 	"github.com/moonbridge/moonbridge/relay/moved"
 	"github.com/moonbridge/moonbridge/ws"
 )
 
 // Moving established sessions to the new process of a binary upgrade. What moves now: a raw
-// Minecraft or plain ws session on an event loop whose login the backend runs (passed through)
-// and whose Login Start has been read, with the WebSocket codec's state and a 1.20.5+ player's
-// play tracker (so a drain or the admin API can still put a Transfer or a Disconnect in), both
-// in the middle of a message or frame too. Every other session stays in the old process, with
-// its reason counted: the TLS state and a login's cipher are not carried over yet.
+// Minecraft, ws or wss session on an event loop whose login the backend runs (passed through)
+// and whose Login Start has been read, with the WebSocket codec's state, a wss session's TLS 1.3
+// record state (gossl.MovableCodec: keys and sequence numbers, carried on with the aead record
+// layer) and a 1.20.5+ player's play tracker (so a drain or the admin API can still put a
+// Transfer or a Disconnect in), in the middle of a message or frame too. Every other session
+// stays in the old process, with its reason counted: a login's cipher is not carried over yet,
+// and a TLS session moves only at a clean boundary (gossl's MoveError says why not).
 
 // Why a session stays in the old process.
 const (
 	stayNotOnLoop    = "not on an event loop"
-	stayWSS          = "wss: TLS state not movable yet"
 	stayProxyLogin   = "proxy-run login"
 	stayPacketWaits  = "a packet of the proxy's waits to go in"
 	stayTransferred  = "a Transfer was sent to it"
@@ -91,17 +88,21 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 	if err == nil {
 		record, err = rec.Append(nil)
 	}
+	clear(rec.TLSState) // the keys: only the record sent goes on holding them, until below
 	if err != nil {
 		return sess.keep(m, sent, err.Error()), false
 	}
 	o := offer(record, [2]int{m.Client.FD, m.Backend.FD})
+	clear(record)
 	switch o.Fate {
 	case MoveTaken:
 		closeMoved(m)
+		freeTLS(m.Client.Codec) // the new process carries its records on; this one wipes its keys
 		sess.movedOut()
 		r.Moved++
 	case MoveUnknown:
 		closeMoved(m)
+		freeTLS(m.Client.Codec)
 		sess.letGo()
 		r.Unknown++
 	default:
@@ -115,8 +116,6 @@ func (sess *session) notMovable() string {
 	switch {
 	case sess.loopSession.Load() == nil || sess.loopDone.Load():
 		return stayNotOnLoop
-	case sess.protocol == string(WSS):
-		return stayWSS
 	case sess.login != nil:
 		return stayProxyLogin
 	case sess.moves.Load() != nil && sess.moves.Load().asked.Load():
@@ -132,12 +131,16 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	if err != nil {
 		return moved.Record{}, err
 	}
+	tlsState, err := tlsState(m.Client.Codec)
+	if err != nil {
+		return moved.Record{}, err
+	}
 	k, info := sess.player.knownPlayer(), sess.info
 	r := moved.Record{
 		Transport: sess.protocol, Listener: listenerOf(m.Client.FD), Route: sess.routeName(),
 		Client: info.clientAddr().String(), Host: sess.line.host, Next: uint8(sess.line.next),
 		Protocol: sess.player.protocol, Backend: sess.line.backend, Player: k.name, UUID: k.uuid,
-		Country: info.country, ClientState: state, EarlyData: info.earlyData, RawStream: info.rawStream,
+		Country: info.country, ClientState: state, TLSState: tlsState, EarlyData: info.earlyData, RawStream: info.rawStream,
 		Joined: sess.joined.Load(), TransferIn: sess.transferIn, Since: sess.started,
 		Up: sent + m.Up, Down: m.Down,
 	}
@@ -150,19 +153,65 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	if info.bridge.IsValid() {
 		r.Bridge = info.bridge.String()
 	}
+	if st, ok := info.tlsState(); ok {
+		r.TLSVersion, r.TLSCipher, r.TLSResumed = st.Version, st.CipherSuite, st.Resumed
+	}
 	return r, nil
 }
 
 // clientState is the state of the player side's codec for the new process: none for a plain
-// stream, the WebSocket parser's for ws.
+// stream (or a raw stream over TLS, whose state is tlsState's), the WebSocket parser's for ws
+// and wss.
 func clientState(c loop.Codec) ([]byte, error) {
 	switch c := c.(type) {
-	case nil, loop.Identity:
+	case nil, loop.Identity, gossl.LoopCodec:
 		return nil, nil
 	case *ws.LoopCodec:
 		return c.MarshalState()
 	}
 	return nil, fmt.Errorf("the player's codec %T cannot move", c)
+}
+
+// tlsOf is the TLS session under the player side's codec (wss), nil without one.
+func tlsOf(c loop.Codec) gossl.LoopCodec {
+	if w, ok := c.(*ws.LoopCodec); ok {
+		c = w.Inner()
+	}
+	t, _ := c.(gossl.LoopCodec)
+	return t
+}
+
+// tlsState is the record state of the TLS session under the player side's codec, nil without
+// one; an error names why it cannot move now ("wss: " and gossl's reason).
+func tlsState(c loop.Codec) ([]byte, error) {
+	t := tlsOf(c)
+	if t == nil {
+		return nil, nil
+	}
+	mc, ok := t.(gossl.MovableCodec)
+	if !ok {
+		return nil, fmt.Errorf("wss: the TLS codec %T cannot move", t)
+	}
+	state, err := mc.MarshalMove()
+	if me, ok := errors.AsType[*gossl.MoveError](err); ok {
+		return nil, fmt.Errorf("wss: %s", me.Reason)
+	}
+	return state, err
+}
+
+// freeTLS frees the TLS session under the player side's codec, if there is one.
+func freeTLS(c loop.Codec) {
+	if free := tlsFree(c); free != nil {
+		free()
+	}
+}
+
+// tlsFree is what frees the TLS session under c once its loop session has ended; nil without one.
+func tlsFree(c loop.Codec) func() {
+	if t := tlsOf(c); t != nil {
+		return t.Free
+	}
+	return nil
 }
 
 // listenerOf is the address a player's socket was accepted on: its listener's, or, for a
@@ -183,9 +232,10 @@ func listenerOf(fd int) string {
 
 // keep puts a session taken off its loop back onto this process's loops, and returns why.
 func (sess *session) keep(m *loop.Moved, sent int64, why string) string {
-	ls, err := sess.srv.engine.Adopt(m, sess.loopEnded(sent, nil))
+	ls, err := sess.srv.engine.Adopt(m, sess.loopEnded(sent, tlsFree(m.Client.Codec)))
 	if err != nil { // the engine closed both sockets
 		sess.endHere(fmt.Errorf("upgrade: putting the session back on an event loop: %w", err))
+		freeTLS(m.Client.Codec)
 		return why
 	}
 	sess.runsOn(ls, sent)
@@ -231,170 +281,4 @@ func (s *Server) untrackMoved(sess *session) {
 		default:
 		}
 	}
-}
-
-// Adoption is a session the new process read from the old one's record, counted and listed
-// here, not yet running: Run starts it once the old process has been told it is taken, Cancel
-// forgets it when that could not be said.
-type Adoption struct {
-	sess   *session
-	rec    moved.Record
-	fds    [2]int
-	client loop.Codec
-}
-
-// AdoptSession reads a moved session's record and takes its place here (its route, limit
-// slots, the sessions list). An error says why this process refuses it; its sockets are closed
-// then (the old process keeps its own copies and runs it on).
-func (s *Server) AdoptSession(record []byte, fds [2]int) (*Adoption, error) {
-	a, err := s.adoption(record, fds)
-	if err != nil {
-		unix.Close(fds[0])
-		unix.Close(fds[1])
-		return nil, err
-	}
-	return a, nil
-}
-
-func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
-	rec, err := moved.Parse(record)
-	if err != nil {
-		return nil, err
-	}
-	if rec.Transport != string(Minecraft) && rec.Transport != string(WS) {
-		return nil, fmt.Errorf("a %s session: this binary moves raw Minecraft and plain ws sessions only", rec.Transport)
-	}
-	if s.engine == nil {
-		return nil, errors.New("this process relays on goroutines (relay.data_path), not on event loops")
-	}
-	client, err := netip.ParseAddrPort(rec.Client)
-	if err != nil {
-		return nil, fmt.Errorf("client address %q: %w", rec.Client, err)
-	}
-	route := s.routeLabelled(rec.Route)
-	if route == nil {
-		return nil, fmt.Errorf("no route labelled %q in this process's config", rec.Route)
-	}
-	codec, err := s.movedClientCodec(rec)
-	if err != nil {
-		return nil, err
-	}
-	mover, err := movedMover(rec)
-	if err != nil {
-		return nil, err
-	}
-	sess := s.movedSession(rec, client, route)
-	sess.mover = mover
-	if !s.track(sess) {
-		sess.end.Close()
-		sess.info.release()
-		return nil, errors.New("this process is shutting down")
-	}
-	return &Adoption{sess: sess, rec: rec, fds: fds, client: codec}, nil
-}
-
-// movedClientCodec is the player side's codec rec describes: a WebSocket codec of this
-// process's settings in the state the old one's was in, or none for a plain stream.
-func (s *Server) movedClientCodec(rec moved.Record) (loop.Codec, error) {
-	if rec.Transport == string(Minecraft) || rec.RawStream {
-		if len(rec.ClientState) > 0 {
-			return nil, errors.New("codec state for a plain stream")
-		}
-		return loop.Identity{}, nil
-	}
-	cfg := s.settings().WebSocket.Conn
-	cfg.Logger = s.listenerLog(rec.Listener)
-	codec := wsLoopCodec(ws.NewLoopState(cfg), nil)
-	if err := codec.RestoreState(rec.ClientState); err != nil {
-		return nil, err
-	}
-	return codec, nil
-}
-
-// movedMover is the mover of a session whose record has a play tracker's state, nil without.
-func movedMover(rec moved.Record) (*mover, error) {
-	if len(rec.Tracker) == 0 {
-		return nil, nil
-	}
-	t, err := play.NewTracker(rec.Protocol)
-	if err != nil {
-		return nil, err
-	}
-	if err := t.RestoreState(rec.Tracker); err != nil {
-		return nil, err
-	}
-	return &mover{t: t, joinHost: rec.Host}, nil
-}
-
-// movedSession builds the session rec describes, holding its slots.
-func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route) *session {
-	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: s.listenerLog(rec.Listener)}
-	sess.info = &connInfo{peer: client, client: client, country: rec.Country, earlyData: rec.EarlyData, rawStream: rec.RawStream}
-	if rec.Subject != "" || rec.TokenKey != "" {
-		sess.info.claims = &access.Claims{Subject: rec.Subject, KeyID: rec.TokenKey}
-	}
-	sess.info.bridge, _ = netip.ParseAddrPort(rec.Bridge) // "": none
-	sess.info.freeTotal = s.counter.holdConnection(client.Addr().Unmap())
-	sess.line = endLine{host: rec.Host, next: mc.NextState(rec.Next), greeted: true, backend: rec.Backend, relayed: true}
-	sess.player.protocol = rec.Protocol
-	if rec.Player != "" {
-		sess.player.setName(rec.Player, rec.UUID, false)
-	}
-	label := route.Label()
-	sess.routeLabel.Store(&label)
-	sess.joined.Store(rec.Joined)
-	sess.transferIn = rec.TransferIn
-	for _, release := range s.counter.holdRoute(route, client.Addr(), sess.line.next != mc.NextStatus) {
-		sess.end.Add(func(error) { release() })
-	}
-	return sess
-}
-
-// Run starts the adopted session on this process's loops, its counts going on from the
-// record's; an error ends it here with its end line.
-func (a *Adoption) Run() error {
-	sess := a.sess
-	m := &loop.Moved{
-		Client:  loop.MovedSide{FD: a.fds[0], Codec: a.client},
-		Backend: loop.MovedSide{FD: a.fds[1], Codec: sess.backendCodec()},
-		Up:      a.rec.Up, Down: a.rec.Down,
-	}
-	ls, err := sess.srv.engine.Adopt(m, sess.loopEnded(0, nil))
-	if err != nil { // the engine closed both sockets
-		err = fmt.Errorf("upgrade: starting the moved session on an event loop: %w", err)
-		sess.info.release()
-		sess.endHere(err)
-		return err
-	}
-	sess.runsOn(ls, 0)
-	sess.end.Add(sess.closeOnLoop)
-	return nil
-}
-
-// Cancel forgets an adopted session that does not run here (the old process was not told it
-// was taken, so it still has it): its slots are given back and its sockets closed here.
-func (a *Adoption) Cancel() {
-	unix.Close(a.fds[0])
-	unix.Close(a.fds[1])
-	a.sess.movedOut()
-	a.sess.info.release()
-}
-
-// ID is the session's id here, for the log.
-func (a *Adoption) ID() string { return strconv.FormatUint(a.sess.id, 10) }
-
-// routeLabelled is the current route labelled label, nil if there is none.
-func (s *Server) routeLabelled(label string) *Route {
-	routes := s.settings().router.routes
-	for i := range routes {
-		if routes[i].Label() == label {
-			return &routes[i]
-		}
-	}
-	return nil
-}
-
-// listenerLog is the logger of the listener on addr, as the old process's was (listener.go).
-func (s *Server) listenerLog(addr string) zerolog.Logger {
-	return s.log.With().Str("listener", addr).Logger()
 }

@@ -332,12 +332,13 @@ func TestAdoptSessionRefuses(t *testing.T) {
 		return b
 	}
 	for name, record := range map[string][]byte{
-		"garbage":         []byte("not a record"),
-		"truncated":       good(nil)[:20],
-		"unknown route":   good(func(f *moved.Record) { f.Route = "elsewhere" }),
-		"wss":             good(func(f *moved.Record) { f.Transport = "wss" }),
-		"ws, bad state":   good(func(f *moved.Record) { f.Transport, f.ClientState = "ws", []byte{9} }),
-		"bad client addr": good(func(f *moved.Record) { f.Client = "nowhere" }),
+		"garbage":          []byte("not a record"),
+		"truncated":        good(nil)[:20],
+		"unknown route":    good(func(f *moved.Record) { f.Route = "elsewhere" }),
+		"wss, no TLS here": good(func(f *moved.Record) { f.Transport = "wss" }),
+		"TLS state on tcp": good(func(f *moved.Record) { f.TLSState = []byte{1} }),
+		"ws, bad state":    good(func(f *moved.Record) { f.Transport, f.ClientState = "ws", []byte{9} }),
+		"bad client addr":  good(func(f *moved.Record) { f.Client = "nowhere" }),
 	} {
 		fds, peers := socketPairs(t)
 		if _, err := to.AdoptSession(record, fds); err == nil {

@@ -315,8 +315,7 @@ func (s *session) logEnd() {
 		up, down := s.relayed()
 		end.Int64("bytes_up", up).Int64("bytes_down", down)
 	}
-	if s.info.tls != nil {
-		state := s.info.tls.State()
+	if state, ok := s.info.tlsState(); ok {
 		end.Str("tls_provider", state.Provider).Str("tls_version", state.VersionName()).
 			Str("tls_cipher", state.CipherSuiteName()).Bool("tls_resumed", state.Resumed).
 			Str("tls_record_layer", state.RecordLayer)

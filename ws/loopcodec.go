@@ -81,6 +81,9 @@ func NewLoopCodec(st LoopState, inner loop.Codec) *LoopCodec {
 	return c
 }
 
+// Inner is the codec under the WebSocket (TLS records for wss), nil for plain TCP.
+func (c *LoopCodec) Inner() loop.Codec { return c.inner }
+
 // SetClose sets the close frame CloseWrite sends when the other side's stream has ended
 // cleanly (the relay: 1000, "server closed the connection").
 func (c *LoopCodec) SetClose(code CloseCode, reason string) {

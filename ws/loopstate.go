@@ -38,13 +38,11 @@ func stateErrorf(format string, args ...any) error {
 	return &StateError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// MarshalState is the codec's state (above), for RestoreState in another process. A codec on
-// an inner one (TLS) or whose stream has ended cannot move.
+// MarshalState is the codec's state (above), for RestoreState in another process. It is the
+// WebSocket's alone: the state of an inner codec (TLS) is its owner's to move (Inner). A codec
+// whose stream has ended cannot move.
 func (c *LoopCodec) MarshalState() ([]byte, error) {
-	switch {
-	case c.inner != nil:
-		return nil, stateErrorf("the codec under the WebSocket (TLS) cannot move")
-	case c.p.err != nil:
+	if c.p.err != nil {
 		return nil, stateErrorf("the stream has ended")
 	}
 	p := &c.p
@@ -72,14 +70,12 @@ func (c *LoopCodec) MarshalState() ([]byte, error) {
 	return binary.BigEndian.AppendUint32(b, uint32(c.silence.halfs)), nil
 }
 
-// RestoreState puts a state MarshalState wrote into c, a codec fresh from NewLoopCodec with no
-// inner codec that has parsed nothing, before it is registered. A state of another format,
+// RestoreState puts a state MarshalState wrote into c, a codec fresh from NewLoopCodec (on the
+// inner codec the old one's moved to, if it had one) that has parsed nothing, before it is
+// registered. A state of another format,
 // cut short, with bytes after it, or one this codec's parser could not have reached under its
 // limits is a *StateError, and c is unchanged.
 func (c *LoopCodec) RestoreState(b []byte) error {
-	if c.inner != nil {
-		return stateErrorf("a codec on an inner one cannot take a moved state")
-	}
 	p, closeSent, halfs, err := readLoopState(b, c.p)
 	if err != nil {
 		return err

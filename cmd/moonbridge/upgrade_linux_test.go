@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/boring"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 	"github.com/moonbridge/moonbridge/ws"
@@ -28,9 +30,14 @@ import (
 func buildMoonbridge(t *testing.T, dir, version string) string {
 	t.Helper()
 	out := filepath.Join(dir, "moonbridge-"+version)
-	cmd := exec.Command("go", "build", "-o", out,
-		"-ldflags", "-X github.com/moonbridge/moonbridge/cmd/internal/buildinfo.version="+version, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	args := []string{"build", "-o", out}
+	cgo := "CGO_ENABLED=0"
+	if boring.Enabled { // the test's own flavour: wss sessions move only with BoringSSL
+		args, cgo = append(args, "-tags", "boringssl"), "CGO_ENABLED=1"
+	}
+	args = append(args, "-ldflags", "-X github.com/moonbridge/moonbridge/cmd/internal/buildinfo.version="+version, ".")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), cgo)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
@@ -181,7 +188,7 @@ func upgradeConfig(t *testing.T, tcp, wsAddr, admin, backend, extra string) stri
 admin: {listen: %s}
 listeners:
   - {listen: %s, protocols: [minecraft]}
-  - {listen: %s, protocols: [ws]}
+  - {listen: %s, protocols: [ws, wss]}
 routes:
   - hosts: ['*']
     backends: [%s]
@@ -240,14 +247,19 @@ func playOnce(transport, addr string, n int) error {
 	return nil
 }
 
-// dialTransport connects to addr over transport, "tcp" or "ws", within 10 s.
+// dialTransport connects to addr over transport, "tcp", "ws" or "wss" (TLS 1.3 to the
+// self-signed certificate), within 10 s.
 func dialTransport(transport, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if transport == "tcp" {
 		return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	}
-	return ws.Dial(ctx, ws.DialConfig{URL: "ws://" + addr + "/mc"})
+	cfg := ws.DialConfig{URL: transport + "://" + addr + "/mc"}
+	if transport == "wss" {
+		cfg.TLSConfig = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS13}
+	}
+	return ws.Dial(ctx, cfg)
 }
 
 // connectLoop plays sessions one after another, on a few loops per transport, until stop, counting those
@@ -507,13 +519,19 @@ func relays(t *testing.T, conn net.Conn, text string) {
 // upgradeOnce upgrades old to the binary already at its path and returns the new process's pid.
 func upgradeOnce(t *testing.T, old *exec.Cmd, log *upgradeLog) (pid int, sessions float64) {
 	t.Helper()
+	handed := upgradeHanded(t, old, log)
+	return int(handed["new_pid"].(float64)), handed["sessions"].(float64)
+}
+
+// upgradeHanded is upgradeOnce's signal and wait, returning the old process's hand-over line.
+func upgradeHanded(t *testing.T, old *exec.Cmd, log *upgradeLog) map[string]any {
+	t.Helper()
 	if err := old.Process.Signal(syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}
 	handed := log.waitFor(t, "upgrade: the new process accepts")
-	pid = int(handed["new_pid"].(float64))
-	killOnEnd(t, pid)
-	return pid, handed["sessions"].(float64)
+	killOnEnd(t, int(handed["new_pid"].(float64)))
+	return handed
 }
 
 // stayOnGoroutines keeps the sessions on goroutines, where an upgrade cannot move them.

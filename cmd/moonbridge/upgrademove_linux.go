@@ -99,6 +99,7 @@ func receiveSessions(conn *handover.Conn, srv *relay.Server, log zerolog.Logger)
 			return taken, refused, err
 		}
 		a, err := srv.AdoptSession(m.Body, m.FDs)
+		clear(m.Body) // a wss session's keys: the adoption has what it needs of them
 		if err != nil {
 			refused++
 			if err := refuseSession(conn, err, log); err != nil {

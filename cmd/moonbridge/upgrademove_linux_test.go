@@ -19,6 +19,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/moonbridge/moonbridge/internal/boring"
 	"github.com/moonbridge/moonbridge/internal/handover"
 	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
@@ -146,34 +147,51 @@ func (p *movingPlayer) finish(t *testing.T) []error {
 	return p.failures
 }
 
-// Raw-TCP and ws sessions streaming both ways move to the new process in an upgrade: SIGUSR2 mid-stream
-// with writes in flight, every session moves, the old process, with none left, exits at once
-// (not after upgrade.stay), every stream stays byte-exact, the new process's sessions API lists
-// the sessions with their players, and each session's one end line (from the new process) has
-// the byte counts of its whole life.
+// Raw-TCP, ws and (with BoringSSL, TLS 1.3) wss sessions streaming both ways move to the new
+// process in an upgrade: SIGUSR2 mid-stream with writes in flight, every session moves, the old
+// process, with none left, exits at once (not after upgrade.stay), every stream stays
+// byte-exact, the new process's sessions API lists the sessions with their players, and each
+// session's one end line (from the new process) has the byte counts of its whole life. In the
+// pure-Go build a wss player (crypto/tls, on goroutines) stays, counted with its reason, and
+// the old process exits once it has left.
 func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 	p := startOld(t, "upgrade: {stay: 10m}\n")
-	var players []*movingPlayer
+	var players, stayers []*movingPlayer
 	for i := range 3 {
 		players = append(players, startMovingPlayer(t, "tcp", p.tcp, fmt.Sprintf("Mover%d", i)))
 		players = append(players, startMovingPlayer(t, "ws", p.ws, fmt.Sprintf("WSMover%d", i)))
+		if boring.Enabled {
+			players = append(players, startMovingPlayer(t, "wss", p.ws, fmt.Sprintf("WSSMover%d", i)))
+		}
+	}
+	if !boring.Enabled {
+		stayers = append(stayers, startMovingPlayer(t, "wss", p.ws, "WSSStayer"))
 	}
 	testutil.WaitFor(t, "every stream to be under way", func() bool {
-		for _, pl := range players {
+		for _, pl := range append(players, stayers...) {
 			if pl.echoed.Load() < 20*moveChunk {
 				return false
 			}
 		}
 		return true
 	})
-	pid, _ := upgradeOnce(t, p.cmd, p.log)
+	handed := upgradeHanded(t, p.cmd, p.log)
+	pid := int(handed["new_pid"].(float64))
+	if stayed, _ := handed["stayed_by_reason"].(map[string]any); len(stayers) > 0 && stayed["not on an event loop"] != float64(len(stayers)) {
+		t.Errorf("the hand-over's line %v: want %d wss stayed, not on an event loop", handed, len(stayers))
+	}
+	for _, pl := range stayers { // byte-exact in the old process, then gone
+		for _, err := range pl.finish(t) {
+			t.Error(err)
+		}
+	}
 	done, passed := p.log.waitCollecting(t, "upgrade: this process is done")
 	movedBy := time.Now()
-	if done["moved"] != float64(len(players)) || done["stayed"] != float64(0) {
-		t.Errorf("last line of the old process %v: want %d moved, 0 stayed", done, len(players))
+	if done["moved"] != float64(len(players)) || done["stayed"] != float64(len(stayers)) {
+		t.Errorf("last line of the old process %v: want %d moved, %d stayed", done, len(players), len(stayers))
 	}
 	for _, line := range passed {
-		if line["message"] == "session ended" {
+		if line["message"] == "session ended" && line["player"] != "WSSStayer" {
 			t.Errorf("the old process ended a session: %v", line)
 		}
 	}
@@ -194,7 +212,7 @@ func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 	})
 	listed := newProcessSessions(t, p.admin)
 	for _, pl := range players {
-		if s, ok := listed[pl.name]; !ok || s["transport"] != map[bool]string{true: "ws", false: "minecraft"}[strings.HasPrefix(pl.name, "WS")] || s["route"] == "" || s["bytes_up"].(float64) < float64(pl.first) {
+		if s, ok := listed[pl.name]; !ok || s["transport"] != transportOf(pl.name) || s["route"] == "" || s["bytes_up"].(float64) < float64(pl.first) {
 			t.Errorf("the new process (pid %d) lists %s as %v", pid, pl.name, s)
 		}
 	}
@@ -223,6 +241,17 @@ func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 			t.Errorf("%s: duration %v, want at least the %s it had lived by the end of the old process", pl.name, end["duration"], movedBy.Sub(pl.started))
 		}
 	}
+}
+
+// transportOf is the transport of the moving player named name.
+func transportOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, "WSS"):
+		return "wss"
+	case strings.HasPrefix(name, "WS"):
+		return "ws"
+	}
+	return "minecraft"
 }
 
 // newProcessSessions is what GET /sessions of the admin endpoint says, by player.

@@ -74,6 +74,11 @@ func NewEngine(ctx *Ctx) *Engine {
 	if p == nil {
 		return nil
 	}
+	return wrapConn(p)
+}
+
+// wrapConn is the Engine of the C session p, with its cleanup.
+func wrapConn(p *C.mb_conn) *Engine {
 	e := &Engine{p: p}
 	e.cleanup = runtime.AddCleanup(e, freeConn, p)
 	return e

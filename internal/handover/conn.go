@@ -87,6 +87,7 @@ func (c *Conn) send(m Message, oob []byte, deadline time.Time) error {
 	if err != nil {
 		return err
 	}
+	defer clear(b) // a Session's body may hold a wss session's keys
 	c.c.SetWriteDeadline(deadline)
 	if _, _, err := c.c.WriteMsgUnix(b, oob, nil); err != nil {
 		return fmt.Errorf("handover: send %s: %w", m.Kind, err)

@@ -157,6 +157,43 @@ typedef struct {
 
 void mb_conn_state(const mb_conn *conn, mb_state *st);
 
+/* ---- moving a session to another process ----------------------------------------------------
+ *
+ * An established TLS 1.3 session leaves its process (a binary upgrade) as its record state: the
+ * suite, each direction's CURRENT traffic secret (after every KeyUpdate so far) and the sequence
+ * number of its next record. The new process carries the records on with the AEAD record layer
+ * from there, whatever record layer the old one used. The limits against records that make no
+ * progress (empty records, warning alerts, KeyUpdates in a row) count from zero again there. The
+ * secrets are the session's keys: the caller sends them only to the process it started and
+ * wipes them (mb_tls_move_wipe) after. */
+
+/* The longest TLS 1.3 traffic secret (SHA-384). */
+#define MB_MOVE_MAX_SECRET 48
+
+typedef struct {
+  uint16_t suite;    /* IANA id: 0x1301, 0x1302 or 0x1303 */
+  size_t secret_len; /* 32 or 48, the suite's hash length */
+  uint8_t read_secret[MB_MOVE_MAX_SECRET], write_secret[MB_MOVE_MAX_SECRET];
+  uint64_t read_seq, write_seq; /* sequence numbers of the next record each way */
+} mb_tls_move;
+
+/* mb_conn_export fills mv with conn's record state, at a clean boundary only: TLS 1.3, the
+ * handshake over, no byte of the peer's held inside the engine (a partial record, plaintext not
+ * taken, part of a post-handshake message), no ciphertext of ours waiting to go out (a KeyUpdate
+ * answer), the session neither failed nor closed either way. Returns 1, or 0 with a short static
+ * reason in *reason and mv zeroed. conn is left as it was and may go on; after a move it must
+ * not (the other process continues the sequence numbers). */
+int mb_conn_export(mb_conn *conn, mb_tls_move *mv, const char **reason);
+
+/* mb_conn_import makes a session on ctx that carries on from mv with the AEAD record layer
+ * (ctx's KeyUpdate limit applies). NULL, with *reason, for a state it cannot take (an unknown
+ * suite, a secret of the wrong length) or when out of memory. mb_handshake fails on it; its
+ * mb_conn_state says version 0x0304, the suite and aead_records, nothing of the handshake. */
+mb_conn *mb_conn_import(mb_ctx *ctx, const mb_tls_move *mv, const char **reason);
+
+/* mb_tls_move_wipe zeroes mv. */
+void mb_tls_move_wipe(mb_tls_move *mv);
+
 /* ---- AES-128/CFB8 ------------------------------------------------------------------------------
  *
  * Minecraft encrypts a connection after login with AES-128 in CFB8 (the shared secret is both key

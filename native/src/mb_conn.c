@@ -101,6 +101,12 @@ static void classify(mb_conn *conn, int ret, mb_result *res) {
 void mb_handshake(mb_conn *conn, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
                   mb_result *res) {
   begin(conn, in, in_len, out, out_cap, res);
+  if (conn->ssl == NULL) { /* imported (mb_move.c): its handshake ran in another process */
+    res->status = MB_FATAL;
+    res->reason = "a moved session has no handshake";
+    finish(conn, res);
+    return;
+  }
   int ret = SSL_do_handshake(conn->ssl);
   /* BoringSSL holds TLS 1.3 session tickets until the server's first write; a zero-byte write
    * sends them with the handshake's last output, so a seal never carries handshake bytes. */
@@ -234,6 +240,12 @@ static void copy_string(char *dst, size_t cap, const char *src, size_t len) {
 
 void mb_conn_state(const mb_conn *conn, mb_state *st) {
   memset(st, 0, sizeof(*st));
+  if (conn->ssl == NULL) { /* imported: TLS 1.3 on the AEAD layer; the handshake was elsewhere */
+    st->version = TLS1_3_VERSION;
+    st->cipher_suite = conn->moved_suite;
+    st->aead_records = 1;
+    return;
+  }
   const SSL_CIPHER *cipher = SSL_get_current_cipher(conn->ssl);
   st->version = (uint16_t)SSL_version(conn->ssl);
   st->cipher_suite = cipher ? SSL_CIPHER_get_protocol_id(cipher) : 0;

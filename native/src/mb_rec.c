@@ -44,6 +44,7 @@ typedef struct {
 struct mb_rec {
   const EVP_AEAD *aead;
   const EVP_MD *md;
+  uint16_t suite;
   size_t secret_len, tag_len;
   uint64_t key_update_after;
   direction rd, wr;
@@ -128,6 +129,7 @@ mb_rec *mb_rec_new(const mb_rec_keys *k) {
     mb_rec_free(r);
     return NULL;
   }
+  r->suite = k->suite;
   r->secret_len = k->secret_len;
   r->tag_len = EVP_AEAD_max_overhead(r->aead);
   r->key_update_after = k->key_update_after;
@@ -158,6 +160,20 @@ void mb_rec_free(mb_rec *r) {
 }
 
 size_t mb_rec_plain_pending(const mb_rec *r) { return r->plain_len; }
+
+const char *mb_rec_export(const mb_rec *r, mb_tls_move *mv) {
+  if (r->fatal != NULL || r->read_closed || r->write_closed) return "the TLS session has ended";
+  if (r->rec_len > 0) return "a partial TLS record is buffered";
+  if (r->plain_len > 0) return "opened plaintext is buffered";
+  if (r->hs_len > 0) return "a post-handshake message is in flight";
+  mv->suite = r->suite;
+  mv->secret_len = r->secret_len;
+  memcpy(mv->read_secret, r->rd.secret, r->secret_len);
+  memcpy(mv->write_secret, r->wr.secret, r->secret_len);
+  mv->read_seq = r->rd.seq;
+  mv->write_seq = r->wr.seq;
+  return NULL;
+}
 
 /* ---- sealing ---------------------------------------------------------------------------- */
 

@@ -7,12 +7,14 @@
 
 #include <openssl/ssl.h>
 
+#include "mbtls.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The longest TLS 1.3 traffic secret (SHA-384). */
-#define MB_MAX_SECRET 48
+#define MB_MAX_SECRET MB_MOVE_MAX_SECRET
 
 /* mb_ssl_traffic_secrets copies the current TLS 1.3 traffic secrets of an established session
  * (SSL_get_traffic_secrets) into read_secret and write_secret (MB_MAX_SECRET bytes each) and

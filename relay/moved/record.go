@@ -14,15 +14,19 @@ import (
 // The record:
 //
 //	format uint16 | transport, listener, route, client, host str | next uint8 | protocol int32 |
-//	backend, player, uuid, country, subject, token key, bridge, client state, tracker str |
-//	flags uint8 (1 joined, 2 transfer in, 4 early data, 8 raw stream) | since unix ns int64 |
-//	bytes up, bytes down int64
+//	backend, player, uuid, country, subject, token key, bridge, client state, tracker,
+//	tls state str | tls version, tls cipher uint16 | flags uint8 (1 joined, 2 transfer in,
+//	4 early data, 8 raw stream, 16 tls resumed) | since unix ns int64 | bytes up, bytes down int64
 //
 // big-endian, each str a uint16 length and at most MaxText bytes, nothing after the
-// last field.
+// last field. Format 1 is the same without the tls state, version and cipher (and flag 16);
+// Parse reads both.
 
-// Format is the record's format version.
-const Format uint16 = 1
+// Format is the record's format version; Append writes it.
+const Format uint16 = 2
+
+// formatNoTLS is the format before the TLS state: a record of it has none.
+const formatNoTLS uint16 = 1
 
 // MaxText bounds each text of a record (a host is at most 255 bytes, a route label a
 // few hundred).
@@ -49,6 +53,14 @@ type Record struct {
 	// Tracker is the play tracker's state (play.Tracker.MarshalState) of a 1.20.5+ login;
 	// empty for a session without one.
 	Tracker []byte
+	// TLSState is a wss session's TLS 1.3 record state (gossl.MovableCodec.MarshalMove): its
+	// traffic keys, so the record goes only over the hand-over channel, is never logged, and
+	// is cleared once sent or read. Empty for a session without TLS.
+	TLSState []byte
+	// TLSVersion, TLSCipher and TLSResumed are what a wss session's end line says of its
+	// handshake (IANA ids); zero without TLS.
+	TLSVersion, TLSCipher uint16
+	TLSResumed            bool
 	// Joined: its join event was sent (its leave is sent where it ends); TransferIn: it came by
 	// a transfer from another server; EarlyData, RawStream: the bridge's WebSocket modes.
 	Joined, TransferIn, EarlyData, RawStream bool
@@ -61,7 +73,8 @@ const (
 	flagTransferIn
 	flagEarlyData
 	flagRawStream
-	knownFlags = flagJoined | flagTransferIn | flagEarlyData | flagRawStream
+	flagTLSResumed
+	knownFlags = flagJoined | flagTransferIn | flagEarlyData | flagRawStream | flagTLSResumed
 )
 
 // Error says why a record cannot be read or written; the session stays with the old process.
@@ -85,6 +98,11 @@ func (r Record) Append(b []byte) ([]byte, error) {
 			return nil, &Error{Reason: fmt.Sprintf("a text of %d bytes, at most %d", len(s), MaxText)}
 		}
 	}
+	if len(r.TLSState) > MaxText { // appended as bytes: a string copy of the keys could not be cleared
+		return nil, &Error{Reason: fmt.Sprintf("a TLS state of %d bytes, at most %d", len(r.TLSState), MaxText)}
+	}
+	b = append(binary.BigEndian.AppendUint16(b, uint16(len(r.TLSState))), r.TLSState...)
+	b = binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(b, r.TLSVersion), r.TLSCipher)
 	b = append(b, r.flags())
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Since.UnixNano()))
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Up))
@@ -93,7 +111,7 @@ func (r Record) Append(b []byte) ([]byte, error) {
 
 func (r Record) flags() uint8 {
 	var flags uint8
-	for bit, on := range map[uint8]bool{flagJoined: r.Joined, flagTransferIn: r.TransferIn, flagEarlyData: r.EarlyData, flagRawStream: r.RawStream} {
+	for bit, on := range map[uint8]bool{flagJoined: r.Joined, flagTransferIn: r.TransferIn, flagEarlyData: r.EarlyData, flagRawStream: r.RawStream, flagTLSResumed: r.TLSResumed} {
 		if on {
 			flags |= bit
 		}
@@ -114,8 +132,9 @@ func appendString(b []byte, s string) []byte {
 func Parse(p []byte) (Record, error) {
 	d := recordReader{p: p}
 	var r Record
-	if format := d.uint16(); d.err == nil && format != Format {
-		return r, &Error{Reason: fmt.Sprintf("format %d; this binary reads format %d", format, Format)}
+	format := d.uint16()
+	if d.err == nil && format != Format && format != formatNoTLS {
+		return r, &Error{Reason: fmt.Sprintf("format %d; this binary reads formats %d and %d", format, formatNoTLS, Format)}
 	}
 	r.Transport, r.Listener, r.Route, r.Client, r.Host = d.string(), d.string(), d.string(), d.string(), d.string()
 	r.Next = d.uint8()
@@ -123,6 +142,10 @@ func Parse(p []byte) (Record, error) {
 	r.Backend, r.Player, r.UUID = d.string(), d.string(), d.string()
 	r.Country, r.Subject, r.TokenKey, r.Bridge = d.string(), d.string(), d.string(), d.string()
 	r.ClientState, r.Tracker = d.bytes(), d.bytes()
+	if format == Format {
+		r.TLSState = d.secret()
+		r.TLSVersion, r.TLSCipher = d.uint16(), d.uint16()
+	}
 	flags := d.uint8()
 	since := int64(d.uint64())
 	r.Up, r.Down = int64(d.uint64()), int64(d.uint64())
@@ -131,13 +154,14 @@ func Parse(p []byte) (Record, error) {
 		return Record{}, d.err
 	case len(d.p) > 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("%d bytes after the record", len(d.p))}
-	case flags&^knownFlags != 0:
+	case flags&^knownFlags != 0, format == formatNoTLS && flags&flagTLSResumed != 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("unknown flags %#x", flags)}
 	case r.Up < 0 || r.Down < 0:
 		return Record{}, &Error{Reason: "negative byte counts"}
 	}
 	r.Joined, r.TransferIn = flags&flagJoined != 0, flags&flagTransferIn != 0
 	r.EarlyData, r.RawStream = flags&flagEarlyData != 0, flags&flagRawStream != 0
+	r.TLSResumed = flags&flagTLSResumed != 0
 	r.Since = time.Unix(0, since)
 	return r, nil
 }
@@ -194,6 +218,19 @@ func (d *recordReader) uint64() uint64 {
 func (d *recordReader) bytes() []byte {
 	if s := d.string(); s != "" {
 		return []byte(s)
+	}
+	return nil
+}
+
+// secret is a str field copied as bytes without a string in between (a string of keys could
+// not be cleared), nil when empty.
+func (d *recordReader) secret() []byte {
+	n := int(d.uint16())
+	if d.err == nil && n > MaxText {
+		d.err = &Error{Reason: fmt.Sprintf("a text of %d bytes, at most %d", n, MaxText)}
+	}
+	if b := d.take(n); len(b) > 0 {
+		return append([]byte(nil), b...)
 	}
 	return nil
 }

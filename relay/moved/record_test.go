@@ -15,7 +15,7 @@ func sampleRecord() Record {
 		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
 		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
 		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
-		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, TLSState: []byte{6, 7, 8}, TLSVersion: 0x0304, TLSCipher: 0x1301, TLSResumed: true, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
 		Up: 1 << 40, Down: 12345,
 	}
 }
@@ -52,8 +52,11 @@ func TestRecordRefusals(t *testing.T) {
 	long := good[:2:2]
 	long = binary.BigEndian.AppendUint16(long, MaxText+1)
 	long = append(long, strings.Repeat("x", MaxText+1)...)
+	resumedV1 := formatNoTLSRecord(t, sampleRecord())
+	resumedV1[len(resumedV1)-25] |= flagTLSResumed // a format without TLS, a flag of it
 	cases := map[string][]byte{
-		"empty": nil, "another format": other, "unknown flags": flags, "negative bytes": negative,
+		"TLS flag in format 1": resumedV1,
+		"empty":                nil, "another format": other, "unknown flags": flags, "negative bytes": negative,
 		"text over its bound": long, "bytes after the end": append(append([]byte(nil), good...), 0),
 	}
 	for n := 1; n < len(good); n += 7 {
@@ -70,10 +73,38 @@ func TestRecordRefusals(t *testing.T) {
 	}
 }
 
+// formatNoTLSRecord is r as format 1 wrote it: no TLS state.
+func formatNoTLSRecord(t testing.TB, r Record) []byte {
+	t.Helper()
+	r.TLSState, r.TLSVersion, r.TLSCipher, r.TLSResumed = nil, 0, 0, false
+	b, err := r.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.BigEndian.PutUint16(b, formatNoTLS)
+	tail := len(b) - 25 // flags, since, up, down follow the TLS state's empty length, version, cipher
+	return append(b[:tail-6:tail-6], b[tail:]...)
+}
+
+// A record of format 1, from a binary before the TLS state, still reads, with none.
+func TestRecordFormatWithoutTLS(t *testing.T) {
+	want := sampleRecord()
+	got, err := Parse(formatNoTLSRecord(t, want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.TLSState, want.TLSVersion, want.TLSCipher, want.TLSResumed = nil, 0, 0, false
+	got.Since, want.Since = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("format 1:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 func FuzzRecord(f *testing.F) {
 	good, _ := sampleRecord().Append(nil)
 	f.Add(good)
 	f.Add(good[:10])
+	f.Add(formatNoTLSRecord(f, sampleRecord()))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := Parse(b)
 		if err != nil {
@@ -82,6 +113,12 @@ func FuzzRecord(f *testing.F) {
 		again, err := r.Append(nil)
 		if err != nil {
 			t.Fatalf("a record read could not be written: %v", err)
+		}
+		if binary.BigEndian.Uint16(b) == formatNoTLS { // written again as the current format
+			if back, err := Parse(again); err != nil || !reflect.DeepEqual(back, r) {
+				t.Fatalf("format 1 read, written and read again: %+v (%v), was %+v", back, err, r)
+			}
+			return
 		}
 		if string(again) != string(b) {
 			t.Fatalf("read and written again: %x, was %x", again, b)
