@@ -10,15 +10,11 @@
 # (late_*, one over each), and everyone plays on for some seconds more. It checks:
 #   - no player saw a Disconnect or a closed connection; each had every chat echoed, in order,
 #     with the exact move count, and at least min_after chats echoed after the upgrade;
-#   - the old process moved the 6 tcp and ws players and kept the 3 wss ones ("wss: TLS state
-#     not movable yet"), and still runs for them after the hand-over (upgrade.stay is 5m);
-#   - the new process took the 6 and serves the late joins: its /sessions lists them all and no
-#     wss_ player of before;
-#   - once the wss players leave, the old process says it is done (6 moved, 3 stayed, 3 ended by
-#     themselves) and exits 0, and the others play on for 2 s more in the new process;
-#   - every player has one end line (the wss ones' before the old process's last line, the
-#     others' after it; a moved one's duration is its whole life) and joined the backend once
-#     (no rejoin).
+#   - the old process moved all 9 (wss too: BIN is the BoringSSL build, the bridge speaks TLS
+#     1.3), kept none, said it is done (9 moved, 0 stayed) and exited 0 at once, while they play;
+#   - the new process took the 9 and serves the late joins: its /sessions lists all 12;
+#   - every player has one end line, written by the new process after the old one's last line,
+#     whose duration is its whole life, and joined the backend once (no rejoin).
 # Bounded: about a minute (at most about four on a loaded machine), loopback only; every process it starts is
 # ended on exit. Not part of `make test`.
 #
@@ -112,9 +108,10 @@ s = json.load(urllib.request.urlopen(sys.argv[1]))["sessions"]
 print(" ".join(sorted(x.get("player", "-") + "/" + x["transport"] for x in s if x["relaying"])))' "http://127.0.0.1:$admin/sessions" ||
   echo "no answer from the admin endpoint")
 want "the new process's sessions (player/transport)" "$sessions" \
-  "late_1122/minecraft late_1214/ws late_189/wss tcp_1122/minecraft tcp_1214/minecraft tcp_189/minecraft ws_1122/ws ws_1214/ws ws_189/ws"
+  "late_1122/minecraft late_1214/ws late_189/wss tcp_1122/minecraft tcp_1214/minecraft tcp_189/minecraft ws_1122/ws ws_1214/ws ws_189/ws wss_1122/wss wss_1214/wss wss_189/wss"
+for _ in $(seq 150); do kill -0 "$old" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$old" 2>/dev/null && still=running || still=ended
-want "the old process, serving the wss players" "$still" running
+want "the old process, with no session left (within 15 s)" "$still" ended
 
 # stop NAME...: ends those players' game (upgrade.js checks and prints its counts) and waits.
 stop() {
@@ -125,33 +122,26 @@ stop() {
     grep -v ': ready:\|: mark:' "$work/$name.out" || true
   done
 }
-# With the wss players gone, the old process's stay ends: it drains nothing and exits, while
-# the moved and late players play on in the new one.
-stayed=() others=()
-for name in "${early[@]}" "${late[@]}"; do
-  if [[ "$name" == wss_* ]]; then stayed+=("$name"); else others+=("$name"); fi
-done
-stop "${stayed[@]}"
-for _ in $(seq 150); do kill -0 "$old" 2>/dev/null || break; sleep 0.1; done
+# With every session moved, the old process exits 0 at once (the check of its state above saw it
+# gone); everyone plays on in the new one.
 status=running
 kill -0 "$old" 2>/dev/null || { status=0; wait "$old" || status=$?; }
-want "the old process's exit status 15 s after the wss players left" "$status" 0
+want "the old process's exit status" "$status" 0
 sleep 2
-stop "${others[@]}"
+stop "${early[@]}" "${late[@]}"
 kill -TERM "$new" 2>/dev/null || fail "the new process had ended before its SIGTERM"
 for _ in $(seq 150); do kill -0 "$new" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$new" 2>/dev/null && fail "the new process still runs 15 s after SIGTERM"
 
 log=$work/moonbridge.log # both processes write to it
-want "hand-over: moved" "$(field "$log" "$handed" moved)" 6
+want "hand-over: moved" "$(field "$log" "$handed" moved)" 9
 want "hand-over: let go without an answer" "$(field "$log" "$handed" unknown)" 0
-want "hand-over: stayed, by reason" "$(field "$log" "$handed" stayed_by_reason)" '{"wss: TLS state not movable yet": 3}'
-want "hand-over: sessions staying in the old process" "$(field "$log" "$handed" sessions)" 3
-want "the new process: moved in" "$(field "$log" "sessions moved in from the old process" taken)" 6
+want "hand-over: sessions staying in the old process" "$(field "$log" "$handed" sessions)" 0
+want "the new process: moved in" "$(field "$log" "sessions moved in from the old process" taken)" 9
 want "the new process: refused" "$(field "$log" "sessions moved in from the old process" refused)" 0
 done_line="upgrade: this process is done"
 want "the old process's end: moved, stayed, ended, closed" "$(for k in moved stayed ended closed; do
-  field "$log" "$done_line" "$k"; done | paste -sd ' ')" "6 3 3 0"
+  field "$log" "$done_line" "$k"; done | paste -sd ' ')" "9 0 0 0"
 # whole_life FILE PLAYER: yes when PLAYER's end line's duration covers more than the time from the
 # hand-over to that line plus 1.5 s (it played 3 s before the upgrade; the times are in seconds).
 whole_life() { python3 -c 'import datetime, json, re, sys
@@ -163,8 +153,8 @@ if len(handed) != 1 or len(end) != 1: sys.exit(print("no single hand-over and en
 units = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 life = sum(float(n) * units[u] for n, u in re.findall(r"([0-9.]+)(h|ms|m|s|us|µs|ns)", end[0]["duration"]))
 print("yes" if life > at(end[0]) - at(handed[0]) + 1.5 else "%.1f s, %.0f s since the hand-over" % (life, at(end[0]) - at(handed[0])))' "$1" "$2"; }
-# Each player has one end line, and one join at the backend: the wss players' end lines come
-# before the old process's last line, the others' after it (the new process wrote them).
+# Each player has one end line, and one join at the backend: after the old process's last line
+# (the new process wrote them).
 last=$(grep -nF "$done_line" "$log" | head -n 1 | cut -d: -f1 || true)
 for name in "${early[@]}" "${late[@]}"; do
   ends=$(grep -nF '"session ended"' "$log" | grep -F "\"player\":\"$name\"" | cut -d: -f1 || true)
@@ -172,8 +162,8 @@ for name in "${early[@]}" "${late[@]}"; do
   if [ "$where" = "1 lines" ]; then
     if [ -z "$last" ]; then where="unknown (the old process has no last line)"; elif [ "$ends" -lt "$last" ]; then where=old; else where=new; fi
   fi
-  [[ "$name" == wss_* ]] && want "$name's end line: one, by" "$where" old || want "$name's end line: one, by" "$where" new
-  [[ "$name" == tcp_* || "$name" == ws_* ]] && want "$name's end line counts its whole life, from before the move" "$(whole_life "$log" "$name")" yes
+  want "$name's end line: one, by" "$where" new
+  [[ "$name" == late_* ]] || want "$name's end line counts its whole life, from before the move" "$(whole_life "$log" "$name")" yes
   want "$name's joins at the backend" "$(grep -cF "{\"joined\":\"$name\"" "$work/backend.log")" 1
 done
 [ "$failed" = 0 ] || { echo "upgrade: logs"; tail -n 30 "$work"/*.log; } >&2
