@@ -26,22 +26,28 @@ func holderOf(t *testing.T, ln *net.TCPListener) (stop func()) {
 	return stop
 }
 
+// listenerLinks is a loopback listener and its socket as socketInodes names it.
+func listenerLinks(t *testing.T) (*net.TCPListener, map[string]bool) {
+	t.Helper()
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	f, err := ln.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return ln, socketInodes([]*os.File{f})
+}
+
 // Found by the hand-over record: after two upgrades within upgrade.stay, the first old
 // process took its successor's exit 0 (it had handed over in turn) for nobody accepting, and
 // drained the sessions that stayed with it. A successor's exit 0 ends the stay only once no
 // other process holds the listening sockets.
 func TestSuccessorsExitZeroWaitsForTheSocketsHeirs(t *testing.T) {
-	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	f, err := ln.File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	links := socketInodes([]*os.File{f})
-	f.Close()
+	ln, links := listenerLinks(t)
 	if len(links) != 1 || heldElsewhere(links) {
 		t.Fatalf("sockets %v, held elsewhere %v before any other process has them", links, heldElsewhere(links))
 	}
@@ -68,14 +74,7 @@ func TestSuccessorsExitZeroWaitsForTheSocketsHeirs(t *testing.T) {
 
 // A successor that failed ends the stay at once, whoever holds the sockets.
 func TestSuccessorsFailureEndsTheStayAtOnce(t *testing.T) {
-	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	f, _ := ln.File()
-	links := socketInodes([]*os.File{f})
-	f.Close()
+	ln, links := listenerLinks(t)
 	holderOf(t, ln)
 	exited := make(chan error, 1)
 	exited <- &exec.ExitError{}
