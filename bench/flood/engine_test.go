@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moonbridge/moonbridge/internal/testutil"
 	"github.com/moonbridge/moonbridge/mc"
 )
 
@@ -195,9 +196,7 @@ func TestEnginesCountClosesHoldsAndRefusals(t *testing.T) {
 		io.Copy(io.Discard, r) // until the flood closes
 		return nil
 	})
-	refusing, _ := net.Listen("tcp4", "127.0.0.1:0")
-	refused := refusing.Addr().String()
-	refusing.Close()
+	refused := testutil.ClosedPort(t)
 	for _, engine := range Engines {
 		t.Run(engine, func(t *testing.T) {
 			cfg := testFlood(ClassMalformed, TransportTCP, engine, closing.ln.Addr().String())

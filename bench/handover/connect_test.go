@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/moonbridge/moonbridge/bench/flood"
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // The connect loop tells a ping the sink answered from a port nobody listens on and from a
@@ -32,12 +33,7 @@ func TestConnectLoopCountsOKRefusedAndReset(t *testing.T) {
 			c.Close()
 		}
 	}()
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	nobody := free.Addr().String()
-	free.Close()
+	nobody := testutil.ClosedPort(t)
 	for _, tc := range []struct {
 		target string
 		want   func(Connects) int64
