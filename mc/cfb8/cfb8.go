@@ -31,14 +31,16 @@ const regBytes = 32 * aes.BlockSize
 // own fields and allocates nothing per call.
 type Stream struct {
 	block   cipher.Block
+	key     [16]byte // kept for Export (an upgrade moving the session)
 	decrypt bool
 	pos     int            // the register is reg[pos : pos+BlockSize]
 	reg     [regBytes]byte // the sliding window of ciphertext bytes
 	out     [aes.BlockSize]byte
 }
 
-func newStream(block cipher.Block, iv []byte, decrypt bool) *Stream {
+func newStream(block cipher.Block, key, iv []byte, decrypt bool) *Stream {
 	s := &Stream{block: block, decrypt: decrypt}
+	copy(s.key[:], key)
 	copy(s.reg[:], iv)
 	return s
 }
@@ -63,7 +65,7 @@ func New(key, iv []byte, decrypt bool) (cipher.Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newStream(block, iv, decrypt), nil
+	return newStream(block, key, iv, decrypt), nil
 }
 
 // XORKeyStream encrypts (or decrypts) src into dst, which may be the same slice; len(dst) must
