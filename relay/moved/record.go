@@ -15,18 +15,23 @@ import (
 //
 //	format uint16 | transport, listener, route, client, host str | next uint8 | protocol int32 |
 //	backend, player, uuid, country, subject, token key, bridge, client state, tracker,
-//	tls state str | tls version, tls cipher uint16 | flags uint8 (1 joined, 2 transfer in,
-//	4 early data, 8 raw stream, 16 tls resumed) | since unix ns int64 | bytes up, bytes down int64
+//	tls state str | tls version, tls cipher uint16 | login cipher str | flags uint8 (1 joined,
+//	2 transfer in, 4 early data, 8 raw stream, 16 tls resumed) | since unix ns int64 |
+//	bytes up, bytes down int64
 //
 // big-endian, each str a uint16 length and at most MaxText bytes, nothing after the
-// last field. Format 1 is the same without the tls state, version and cipher (and flag 16);
-// Parse reads both.
+// last field. Format 2 is the same without the login cipher; format 1 also without the tls
+// state, version and cipher (and flag 16). Parse reads all three.
 
 // Format is the record's format version; Append writes it.
-const Format uint16 = 2
+const Format uint16 = 3
 
-// formatNoTLS is the format before the TLS state: a record of it has none.
-const formatNoTLS uint16 = 1
+// The older formats Parse reads: formatNoTLS before the TLS state, formatNoLogin before the
+// login cipher; a record of them has none.
+const (
+	formatNoTLS   uint16 = 1
+	formatNoLogin uint16 = 2
+)
 
 // MaxText bounds each text of a record (a host is at most 255 bytes, a route label a
 // few hundred).
@@ -61,6 +66,10 @@ type Record struct {
 	// handshake (IANA ids); zero without TLS.
 	TLSVersion, TLSCipher uint16
 	TLSResumed            bool
+	// LoginCipher is the player's AES/CFB8 state of a session whose login the proxy ran
+	// (auth.LoopCodec.MarshalCipher): key material like TLSState, with the same care. Empty
+	// for a login the backend runs.
+	LoginCipher []byte
 	// Joined: its join event was sent (its leave is sent where it ends); TransferIn: it came by
 	// a transfer from another server; EarlyData, RawStream: the bridge's WebSocket modes.
 	Joined, TransferIn, EarlyData, RawStream bool
@@ -98,11 +107,13 @@ func (r Record) Append(b []byte) ([]byte, error) {
 			return nil, &Error{Reason: fmt.Sprintf("a text of %d bytes, at most %d", len(s), MaxText)}
 		}
 	}
-	if len(r.TLSState) > MaxText { // appended as bytes: a string copy of the keys could not be cleared
+	if b = appendSecret(b, r.TLSState); b == nil {
 		return nil, &Error{Reason: fmt.Sprintf("a TLS state of %d bytes, at most %d", len(r.TLSState), MaxText)}
 	}
-	b = append(binary.BigEndian.AppendUint16(b, uint16(len(r.TLSState))), r.TLSState...)
 	b = binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(b, r.TLSVersion), r.TLSCipher)
+	if b = appendSecret(b, r.LoginCipher); b == nil {
+		return nil, &Error{Reason: fmt.Sprintf("a login cipher of %d bytes, at most %d", len(r.LoginCipher), MaxText)}
+	}
 	b = append(b, r.flags())
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Since.UnixNano()))
 	b = binary.BigEndian.AppendUint64(b, uint64(r.Up))
@@ -119,6 +130,15 @@ func (r Record) flags() uint8 {
 	return flags
 }
 
+// appendSecret appends key material with its length, as bytes (a string copy of keys could not
+// be cleared); nil when it is over MaxText.
+func appendSecret(b []byte, secret []byte) []byte {
+	if len(secret) > MaxText {
+		return nil
+	}
+	return append(binary.BigEndian.AppendUint16(b, uint16(len(secret))), secret...)
+}
+
 // appendString appends s with its length, nil when s is over MaxText.
 func appendString(b []byte, s string) []byte {
 	if len(s) > MaxText {
@@ -133,8 +153,8 @@ func Parse(p []byte) (Record, error) {
 	d := recordReader{p: p}
 	var r Record
 	format := d.uint16()
-	if d.err == nil && format != Format && format != formatNoTLS {
-		return r, &Error{Reason: fmt.Sprintf("format %d; this binary reads formats %d and %d", format, formatNoTLS, Format)}
+	if d.err == nil && (format < formatNoTLS || format > Format) {
+		return r, &Error{Reason: fmt.Sprintf("format %d; this binary reads formats %d to %d", format, formatNoTLS, Format)}
 	}
 	r.Transport, r.Listener, r.Route, r.Client, r.Host = d.string(), d.string(), d.string(), d.string(), d.string()
 	r.Next = d.uint8()
@@ -142,9 +162,12 @@ func Parse(p []byte) (Record, error) {
 	r.Backend, r.Player, r.UUID = d.string(), d.string(), d.string()
 	r.Country, r.Subject, r.TokenKey, r.Bridge = d.string(), d.string(), d.string(), d.string()
 	r.ClientState, r.Tracker = d.bytes(), d.bytes()
-	if format == Format {
+	if format >= formatNoLogin {
 		r.TLSState = d.secret()
 		r.TLSVersion, r.TLSCipher = d.uint16(), d.uint16()
+	}
+	if format == Format {
+		r.LoginCipher = d.secret()
 	}
 	flags := d.uint8()
 	since := int64(d.uint64())

@@ -15,7 +15,7 @@ func sampleRecord() Record {
 		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
 		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
 		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
-		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, TLSState: []byte{6, 7, 8}, TLSVersion: 0x0304, TLSCipher: 0x1301, TLSResumed: true, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, TLSState: []byte{6, 7, 8}, TLSVersion: 0x0304, TLSCipher: 0x1301, TLSResumed: true, LoginCipher: []byte{9, 10, 11}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
 		Up: 1 << 40, Down: 12345,
 	}
 }
@@ -73,17 +73,39 @@ func TestRecordRefusals(t *testing.T) {
 	}
 }
 
-// formatNoTLSRecord is r as format 1 wrote it: no TLS state.
-func formatNoTLSRecord(t testing.TB, r Record) []byte {
+// olderRecord is r as an older format wrote it: format 1 without the TLS state and the login
+// cipher, format 2 without the login cipher.
+func olderRecord(t testing.TB, r Record, format uint16) []byte {
 	t.Helper()
-	r.TLSState, r.TLSVersion, r.TLSCipher, r.TLSResumed = nil, 0, 0, false
+	cut := 2 // the login cipher's empty length, before flags, since, up and down
+	r.LoginCipher = nil
+	if format == formatNoTLS {
+		r.TLSState, r.TLSVersion, r.TLSCipher, r.TLSResumed = nil, 0, 0, false
+		cut += 6 // the TLS state's empty length, version, cipher
+	}
 	b, err := r.Append(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	binary.BigEndian.PutUint16(b, formatNoTLS)
-	tail := len(b) - 25 // flags, since, up, down follow the TLS state's empty length, version, cipher
-	return append(b[:tail-6:tail-6], b[tail:]...)
+	binary.BigEndian.PutUint16(b, format)
+	tail := len(b) - 25
+	return append(b[:tail-cut:tail-cut], b[tail:]...)
+}
+
+func formatNoTLSRecord(t testing.TB, r Record) []byte { return olderRecord(t, r, formatNoTLS) }
+
+// A record of format 2, from a binary before the login cipher, still reads, with none.
+func TestRecordFormatWithoutLogin(t *testing.T) {
+	want := sampleRecord()
+	got, err := Parse(olderRecord(t, want, formatNoLogin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.LoginCipher = nil
+	got.Since, want.Since = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("format 2:\n got %+v\nwant %+v", got, want)
+	}
 }
 
 // A record of format 1, from a binary before the TLS state, still reads, with none.
@@ -94,6 +116,7 @@ func TestRecordFormatWithoutTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.TLSState, want.TLSVersion, want.TLSCipher, want.TLSResumed = nil, 0, 0, false
+	want.LoginCipher = nil
 	got.Since, want.Since = time.Time{}, time.Time{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("format 1:\n got %+v\nwant %+v", got, want)
@@ -105,6 +128,7 @@ func FuzzRecord(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:10])
 	f.Add(formatNoTLSRecord(f, sampleRecord()))
+	f.Add(olderRecord(f, sampleRecord(), formatNoLogin))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := Parse(b)
 		if err != nil {
@@ -114,9 +138,9 @@ func FuzzRecord(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a record read could not be written: %v", err)
 		}
-		if binary.BigEndian.Uint16(b) == formatNoTLS { // written again as the current format
+		if binary.BigEndian.Uint16(b) != Format { // an older format: written again as the current one
 			if back, err := Parse(again); err != nil || !reflect.DeepEqual(back, r) {
-				t.Fatalf("format 1 read, written and read again: %+v (%v), was %+v", back, err, r)
+				t.Fatalf("older format read, written and read again: %+v (%v), was %+v", back, err, r)
 			}
 			return
 		}
