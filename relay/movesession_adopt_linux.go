@@ -50,6 +50,10 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(rec.LoginCipher) > 0 { // mc/auth can carry it on (UnmarshalLoopCodec); the relay does not yet
+		clear(rec.LoginCipher)
+		return nil, errors.New("a proxy-run login's cipher: this binary does not carry it on yet")
+	}
 	if rec.Transport != string(Minecraft) && rec.Transport != string(WS) && rec.Transport != string(WSS) {
 		return nil, fmt.Errorf("a %s session: this binary moves raw Minecraft, ws and wss sessions only", rec.Transport)
 	}

@@ -317,7 +317,8 @@ func readMessages(t *testing.T, conn net.Conn, want []byte) {
 }
 
 // The new process refuses what it cannot take, and closes its copies of the sockets then: a
-// record that does not read, a route it does not have, another transport.
+// record that does not read, a route it does not have, another transport, a proxy-run login's
+// cipher (not carried on yet).
 func TestAdoptSessionRefuses(t *testing.T) {
 	to, _ := startProxy(t, func(c *Config) { c.Routes = routeTo("127.0.0.1:1") }, Minecraft)
 	good := func(mut func(*moved.Record)) []byte {
@@ -337,6 +338,7 @@ func TestAdoptSessionRefuses(t *testing.T) {
 		"unknown route":    good(func(f *moved.Record) { f.Route = "elsewhere" }),
 		"wss, no TLS here": good(func(f *moved.Record) { f.Transport = "wss" }),
 		"TLS state on tcp": good(func(f *moved.Record) { f.TLSState = []byte{1} }),
+		"login cipher":     good(func(f *moved.Record) { f.LoginCipher = make([]byte, 64) }),
 		"ws, bad state":    good(func(f *moved.Record) { f.Transport, f.ClientState = "ws", []byte{9} }),
 		"bad client addr":  good(func(f *moved.Record) { f.Client = "nowhere" }),
 	} {
