@@ -23,6 +23,7 @@ import (
 // cipher.Stream. Like Engine it has a cleanup: one dropped without Close is freed when collected.
 type CFB8 struct {
 	p       *C.mb_cfb8
+	decrypt bool
 	cleanup runtime.Cleanup
 }
 
@@ -44,7 +45,7 @@ func NewCFB8(key, iv []byte, decrypt bool) (cipher.Stream, error) {
 	if code := C.mb_cfb8_new(bytePtr(key), C.size_t(len(key)), bytePtr(iv), dir, &p); code != C.MB_CFB8_OK {
 		return nil, cfb8Error(code)
 	}
-	s := &CFB8{p: p}
+	s := &CFB8{p: p, decrypt: decrypt}
 	s.cleanup = runtime.AddCleanup(s, freeCFB8, p)
 	return s, nil
 }
@@ -65,6 +66,18 @@ func (s *CFB8) XORKeyStream(dst, src []byte) {
 		panic(cfb8Error(code)) // unreachable: the arguments were checked above
 	}
 	runtime.KeepAlive(s) // the cleanup must not free p during the call
+}
+
+// Export is the stream's key and register (the last 16 ciphertext bytes, the IV before 16 have
+// passed), and whether it decrypts: a stream made from them continues exactly where this one
+// stands. Both are key material for the caller to clear.
+func (s *CFB8) Export() (key, reg [16]byte, decrypt bool) {
+	if s.p == nil {
+		panic("boring: CFB8 exported after Close")
+	}
+	C.mb_cfb8_export(s.p, (*C.uint8_t)(&key[0]), (*C.uint8_t)(&reg[0]))
+	runtime.KeepAlive(s)
+	return key, reg, s.decrypt
 }
 
 // Close wipes and releases the C stream (it is Engine.Free's twin under io.Closer's name, so

@@ -50,5 +50,5 @@ func newBoring(key, iv []byte, decrypt bool) (cipher.Stream, error) {
 	if err != nil {
 		return nil, &BoringError{Reason: err.Error()}
 	}
-	return newBoringStream(s, key, iv, decrypt), nil
+	return s, nil
 }

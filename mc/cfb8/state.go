@@ -30,16 +30,22 @@ func (e *NotExportableError) Error() string {
 	return "cfb8: a " + e.Type + " has no state to export (not a stream of this package)"
 }
 
-// exporter is a stream of this package: Go's and the BoringSSL wrapper.
-type exporter interface{ exportState() State }
+// boringExporter is the shim's stream (internal/boring.CFB8): its C side keeps the key and
+// the register, and copies them out.
+type boringExporter interface {
+	Export() (key, reg [16]byte, decrypt bool)
+}
 
-// Export reads s's state; s carries on unchanged.
+// Export reads s's state (a stream of this package: Go's or the shim's); s carries on unchanged.
 func Export(s cipher.Stream) (State, error) {
-	e, ok := s.(exporter)
-	if !ok {
-		return State{}, &NotExportableError{Type: fmt.Sprintf("%T", s)}
+	switch s := s.(type) {
+	case *Stream:
+		return s.exportState(), nil
+	case boringExporter:
+		key, reg, decrypt := s.Export()
+		return State{Key: key, Register: reg, Decrypt: decrypt}, nil
 	}
-	return e.exportState(), nil
+	return State{}, &NotExportableError{Type: fmt.Sprintf("%T", s)}
 }
 
 // Import makes a stream of impl (ImplGo or ImplBoringSSL) that continues from st. st is not

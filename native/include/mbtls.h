@@ -233,6 +233,11 @@ int mb_cfb8_xor(mb_cfb8 *c, uint8_t *dst, const uint8_t *src, size_t len);
 /* mb_cfb8_free wipes and frees c; NULL is fine. */
 void mb_cfb8_free(mb_cfb8 *c);
 
+/* mb_cfb8_export writes c's key and its register (the last 16 ciphertext bytes, the IV before
+ * 16 have passed) to key and reg: a stream made from them with mb_cfb8_new continues exactly
+ * where c stands (an upgrade moving the session to a new process). Both are key material. */
+int mb_cfb8_export(const mb_cfb8 *c, uint8_t key[MB_CFB8_KEY_LEN], uint8_t reg[MB_CFB8_IV_LEN]);
+
 /* mb_cfb8_accelerated reports whether new streams use AES-NI with the register in a vector
  * register (x86-64 with AES-NI and SSSE3) rather than AES_encrypt per byte. */
 int mb_cfb8_accelerated(void);

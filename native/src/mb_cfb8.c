@@ -16,6 +16,7 @@
 
 struct mb_cfb8 {
   AES_KEY key; /* the portable path's key schedule */
+  uint8_t raw_key[MB_CFB8_KEY_LEN]; /* for mb_cfb8_export */
   int decrypt;
   int hw;     /* mb_cfb8_x86.c runs it: the register is reg[0:16], the round keys in hw_key */
   size_t pos; /* the register is reg[pos : pos+16] */
@@ -51,6 +52,7 @@ int mb_cfb8_new(const uint8_t *key, size_t key_len, const uint8_t *iv, int direc
     mb_cfb8_free(c);
     return MB_CFB8_BAD_KEY;
   }
+  memcpy(c->raw_key, key, MB_CFB8_KEY_LEN);
   memcpy(c->reg, iv, MB_CFB8_IV_LEN);
   *out = c;
   return MB_CFB8_OK;
@@ -77,6 +79,14 @@ int mb_cfb8_xor(mb_cfb8 *c, uint8_t *dst, const uint8_t *src, size_t len) {
     }
   }
   OPENSSL_cleanse(ks, sizeof(ks));
+  return MB_CFB8_OK;
+}
+
+int mb_cfb8_export(const mb_cfb8 *c, uint8_t key[MB_CFB8_KEY_LEN], uint8_t reg[MB_CFB8_IV_LEN]) {
+  if (c == NULL || key == NULL || reg == NULL) return MB_CFB8_BAD_ARG;
+  memcpy(key, c->raw_key, MB_CFB8_KEY_LEN);
+  /* The vector path keeps the register at reg[0:16]; the portable one slides it (pos). */
+  memcpy(reg, c->reg + (c->hw ? 0 : c->pos), MB_CFB8_IV_LEN);
   return MB_CFB8_OK;
 }
 

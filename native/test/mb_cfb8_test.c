@@ -62,6 +62,29 @@ static void test_cfb8_paths(void) {
   }
 }
 
+/* test_cfb8_export: after n bytes the register is the IV's last 16-n bytes then the n
+ * ciphertext bytes (the last 16 of them past 16), on either path and either direction. */
+static void test_cfb8_export(int path) {
+  const size_t counts[] = {0, 10, 16, 18};
+  for (int dir = MB_CFB8_DECRYPT; dir <= MB_CFB8_ENCRYPT; dir++) {
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+      size_t n = counts[i];
+      mb_cfb8 *c = NULL;
+      CHECK(mb_cfb8_new(kKey, sizeof(kKey), kIV, dir | path, &c) == MB_CFB8_OK);
+      if (c == NULL) return;
+      uint8_t out[sizeof(kPlain)], key[16], reg[16], want[32];
+      CHECK(mb_cfb8_xor(c, out, dir == MB_CFB8_ENCRYPT ? kPlain : kCipher, n) == MB_CFB8_OK);
+      CHECK(mb_cfb8_export(c, key, reg) == MB_CFB8_OK);
+      memcpy(want, kIV, 16);
+      memcpy(want + 16, kCipher, 16);
+      CHECK(memcmp(key, kKey, 16) == 0);
+      CHECK(memcmp(reg, n <= 16 ? want + n : kCipher + n - 16, 16) == 0);
+      mb_cfb8_free(c);
+    }
+  }
+  CHECK(mb_cfb8_export(NULL, (uint8_t[16]){0}, (uint8_t[16]){0}) == MB_CFB8_BAD_ARG);
+}
+
 static void test_cfb8_errors(void) {
   mb_cfb8 *c = (mb_cfb8 *)1;
   CHECK(mb_cfb8_new(kKey, 15, kIV, MB_CFB8_ENCRYPT, &c) == MB_CFB8_BAD_KEY && c == NULL);
@@ -82,6 +105,7 @@ void test_cfb8(void) {
   for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
     test_cfb8_vectors(paths[i]);
     test_cfb8_long(paths[i]);
+    test_cfb8_export(paths[i]);
   }
   test_cfb8_paths();
   test_cfb8_errors();
