@@ -13,6 +13,8 @@ import (
 	"github.com/moonbridge/moonbridge/gossl"
 	"github.com/moonbridge/moonbridge/loop"
 	"github.com/moonbridge/moonbridge/mc"
+	"github.com/moonbridge/moonbridge/mc/auth"
+	"github.com/moonbridge/moonbridge/mc/cfb8"
 	"github.com/moonbridge/moonbridge/mc/play"
 	"github.com/moonbridge/moonbridge/relay/moved"
 	"github.com/moonbridge/moonbridge/ws"
@@ -50,10 +52,7 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(rec.LoginCipher) > 0 { // mc/auth can carry it on (UnmarshalLoopCodec); the relay does not yet
-		clear(rec.LoginCipher)
-		return nil, errors.New("a proxy-run login's cipher: this binary does not carry it on yet")
-	}
+	defer clear(rec.LoginCipher)
 	if rec.Transport != string(Minecraft) && rec.Transport != string(WS) && rec.Transport != string(WSS) {
 		return nil, fmt.Errorf("a %s session: this binary moves raw Minecraft, ws and wss sessions only", rec.Transport)
 	}
@@ -76,11 +75,19 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess := s.movedSession(rec, client, route)
+	login, codec, err := movedLogin(rec, route, codec)
+	if err != nil {
+		if free != nil {
+			free()
+		}
+		return nil, err
+	}
+	sess := s.movedSession(rec, client, route, login)
 	sess.mover = mover
 	if !s.track(sess) {
 		sess.end.Close()
 		sess.info.release()
+		login.CloseCipher()
 		if free != nil {
 			free()
 		}
@@ -110,6 +117,30 @@ func (s *Server) movedClientCodec(rec moved.Record) (loop.Codec, func(), error) 
 		return nil, nil, err
 	}
 	return codec, free, nil
+}
+
+// movedLogin is the login the proxy ran for rec's player (nil for a login the backend ran) and
+// the player side's codec: codec, under the player's cipher carried on from the record's state
+// when the login was online. The cipher runs in the route's implementation here (login.cipher),
+// Go's when the route no longer runs logins: the session goes on as it began either way.
+func movedLogin(rec moved.Record, route *Route, codec loop.Codec) (*auth.Player, loop.Codec, error) {
+	if !rec.ProxyLogin {
+		return nil, codec, nil
+	}
+	login := &auth.Player{Protocol: rec.Protocol}
+	if len(rec.LoginCipher) == 0 { // offline: no cipher
+		return login, codec, nil
+	}
+	impl := cfb8.ImplGo
+	if route.Login != nil && route.Login.CipherImpl != "" {
+		impl = route.Login.CipherImpl
+	}
+	enc, dec, err := auth.UnmarshalCipher(impl, rec.LoginCipher)
+	if err != nil {
+		return nil, nil, err
+	}
+	login.Enc, login.Dec = enc, dec
+	return login, auth.NewLoopCodec(codec, enc, dec), nil
 }
 
 // wsConnConfig is this process's WebSocket connection settings, logging as the listener on addr.
@@ -172,9 +203,10 @@ func movedMover(rec moved.Record) (*mover, error) {
 	return &mover{t: t, joinHost: rec.Host}, nil
 }
 
-// movedSession builds the session rec describes, holding its slots.
-func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route) *session {
-	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: s.listenerLog(rec.Listener)}
+// movedSession builds the session rec describes, with the login the proxy ran for it (nil:
+// the backend's), holding its slots.
+func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route, login *auth.Player) *session {
+	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: s.listenerLog(rec.Listener), login: login}
 	sess.info = &connInfo{peer: client, client: client, country: rec.Country, earlyData: rec.EarlyData, rawStream: rec.RawStream}
 	if rec.Subject != "" || rec.TokenKey != "" {
 		sess.info.claims = &access.Claims{Subject: rec.Subject, KeyID: rec.TokenKey}
@@ -188,7 +220,7 @@ func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Ro
 	sess.line = endLine{host: rec.Host, next: mc.NextState(rec.Next), greeted: true, backend: rec.Backend, relayed: true}
 	sess.player.protocol = rec.Protocol
 	if rec.Player != "" {
-		sess.player.setName(rec.Player, rec.UUID, false)
+		sess.player.setName(rec.Player, rec.UUID, login != nil && login.Enc != nil) // online: vouched for
 	}
 	label := route.Label()
 	sess.routeLabel.Store(&label)
@@ -214,6 +246,7 @@ func (a *Adoption) Run() error {
 		err = fmt.Errorf("upgrade: starting the moved session on an event loop: %w", err)
 		sess.info.release()
 		sess.endHere(err)
+		sess.login.CloseCipher()
 		if a.free != nil {
 			a.free()
 		}
@@ -231,6 +264,7 @@ func (a *Adoption) Cancel() {
 	unix.Close(a.fds[1])
 	a.sess.movedOut()
 	a.sess.info.release()
+	a.sess.login.CloseCipher()
 	if a.free != nil {
 		a.free()
 	}

@@ -15,19 +15,19 @@ import (
 	"github.com/moonbridge/moonbridge/ws"
 )
 
-// Moving established sessions to the new process of a binary upgrade. What moves now: a raw
-// Minecraft, ws or wss session on an event loop whose login the backend runs (passed through)
-// and whose Login Start has been read, with the WebSocket codec's state, a wss session's TLS 1.3
-// record state (gossl.MovableCodec: keys and sequence numbers, carried on with the aead record
-// layer) and a 1.20.5+ player's play tracker (so a drain or the admin API can still put a
-// Transfer or a Disconnect in), in the middle of a message or frame too. Every other session
-// stays in the old process, with its reason counted: a login's cipher is not carried over yet,
-// and a TLS session moves only at a clean boundary (gossl's MoveError says why not).
+// Moving established sessions to the new process of a binary upgrade. What moves: a raw
+// Minecraft, ws or wss session on an event loop whose Login Start has been read (its login run
+// by the backend, or by the proxy: then with the player's AES/CFB8 state, auth.LoopCodec), with
+// the WebSocket codec's state, a wss session's TLS 1.3 record state (gossl.MovableCodec: keys
+// and sequence numbers, carried on with the aead record layer) and a 1.20.5+ player's play
+// tracker (so a drain or the admin API can still put a Transfer or a Disconnect in), in the
+// middle of a message or frame too. Every other session stays in the old process, with its
+// reason counted: a TLS session moves only at a clean boundary (gossl's MoveError says why
+// not).
 
 // Why a session stays in the old process.
 const (
 	stayNotOnLoop    = "not on an event loop"
-	stayProxyLogin   = "proxy-run login"
 	stayPacketWaits  = "a packet of the proxy's waits to go in"
 	stayTransferred  = "a Transfer was sent to it"
 	stayNoLoginStart = "Login Start not read yet"
@@ -89,6 +89,7 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 		record, err = rec.Append(nil)
 	}
 	clear(rec.TLSState) // the keys: only the record sent goes on holding them, until below
+	clear(rec.LoginCipher)
 	if err != nil {
 		return sess.keep(m, sent, err.Error()), false
 	}
@@ -97,12 +98,12 @@ func (sess *session) handOut(offer func([]byte, [2]int) MoveOffer, r *MoveReport
 	switch o.Fate {
 	case MoveTaken:
 		closeMoved(m)
-		freeTLS(m.Client.Codec) // the new process carries its records on; this one wipes its keys
+		freeKeys(sess, m) // the new process carries its records on; this one wipes its keys
 		sess.movedOut()
 		r.Moved++
 	case MoveUnknown:
 		closeMoved(m)
-		freeTLS(m.Client.Codec)
+		freeKeys(sess, m)
 		sess.letGo()
 		r.Unknown++
 	default:
@@ -116,8 +117,6 @@ func (sess *session) notMovable() string {
 	switch {
 	case sess.loopSession.Load() == nil || sess.loopDone.Load():
 		return stayNotOnLoop
-	case sess.login != nil:
-		return stayProxyLogin
 	case sess.moves.Load() != nil && sess.moves.Load().asked.Load():
 		return stayTransferred
 	}
@@ -135,12 +134,18 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	if err != nil {
 		return moved.Record{}, err
 	}
+	loginCipher, err := loginCipherState(m.Client.Codec)
+	if err != nil {
+		clear(tlsState)
+		return moved.Record{}, err
+	}
 	k, info := sess.player.knownPlayer(), sess.info
 	r := moved.Record{
 		Transport: sess.protocol, Listener: listenerOf(m.Client.FD), Route: sess.routeName(),
 		Client: info.clientAddr().String(), Host: sess.line.host, Next: uint8(sess.line.next),
 		Protocol: sess.player.protocol, Backend: sess.line.backend, Player: k.name, UUID: k.uuid,
 		Country: info.country, ClientState: state, TLSState: tlsState, EarlyData: info.earlyData, RawStream: info.rawStream,
+		LoginCipher: loginCipher, ProxyLogin: sess.login != nil,
 		Joined: sess.joined.Load(), TransferIn: sess.transferIn, Since: sess.started,
 		Up: sent + m.Up, Down: m.Down,
 	}
@@ -159,11 +164,39 @@ func (sess *session) record(m *loop.Moved, sent int64) (moved.Record, error) {
 	return r, nil
 }
 
+// cipherCodec is the player's AES/CFB8 of a login the proxy ran, over the side's own codec
+// (auth.LoopCodec).
+type cipherCodec interface {
+	Inner() loop.Codec
+	MarshalCipher() ([]byte, error)
+}
+
+// underCipher is the player side's own codec: c, or what a login's cipher wraps.
+func underCipher(c loop.Codec) loop.Codec {
+	if cc, ok := c.(cipherCodec); ok {
+		return cc.Inner()
+	}
+	return c
+}
+
+// loginCipherState is the cipher state of a login the proxy ran (key material), nil without one.
+func loginCipherState(c loop.Codec) ([]byte, error) {
+	cc, ok := c.(cipherCodec)
+	if !ok {
+		return nil, nil
+	}
+	state, err := cc.MarshalCipher()
+	if err != nil {
+		return nil, fmt.Errorf("the login's cipher: %w", err)
+	}
+	return state, nil
+}
+
 // clientState is the state of the player side's codec for the new process: none for a plain
 // stream (or a raw stream over TLS, whose state is tlsState's), the WebSocket parser's for ws
-// and wss.
+// and wss; a login's cipher is loginCipherState's.
 func clientState(c loop.Codec) ([]byte, error) {
-	switch c := c.(type) {
+	switch c := underCipher(c).(type) {
 	case nil, loop.Identity, gossl.LoopCodec:
 		return nil, nil
 	case *ws.LoopCodec:
@@ -174,6 +207,7 @@ func clientState(c loop.Codec) ([]byte, error) {
 
 // tlsOf is the TLS session under the player side's codec (wss), nil without one.
 func tlsOf(c loop.Codec) gossl.LoopCodec {
+	c = underCipher(c)
 	if w, ok := c.(*ws.LoopCodec); ok {
 		c = w.Inner()
 	}
@@ -197,6 +231,13 @@ func tlsState(c loop.Codec) ([]byte, error) {
 		return nil, fmt.Errorf("wss: %s", me.Reason)
 	}
 	return state, err
+}
+
+// freeKeys frees what holds the keys of a session the new process carries on (or may): its TLS
+// session and its login's cipher.
+func freeKeys(sess *session, m *loop.Moved) {
+	freeTLS(m.Client.Codec)
+	sess.login.CloseCipher()
 }
 
 // freeTLS frees the TLS session under the player side's codec, if there is one.

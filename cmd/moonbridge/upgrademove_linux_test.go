@@ -33,10 +33,11 @@ import (
 type movingPlayer struct {
 	name     string
 	conn     net.Conn
-	sent     atomic.Int64 // bytes written, the first ones included
-	echoed   atomic.Int64 // pattern bytes read back and checked
-	first    int64        // handshake and Login Start
-	login    int64        // Login Start, which the echo backend echoes (not the handshake)
+	rw       io.ReadWriter // the stream over conn: conn itself, or a login's cipher over it
+	sent     atomic.Int64  // bytes written, the first ones included
+	echoed   atomic.Int64  // pattern bytes read back and checked
+	first    int64         // handshake and Login Start
+	login    int64         // Login Start, which the echo backend echoes (not the handshake)
 	started  time.Time
 	stop     chan struct{}
 	wrote    chan struct{} // closed when the writer has stopped
@@ -57,7 +58,7 @@ func startMovingPlayer(t *testing.T, transport, addr, name string) *movingPlayer
 	shape, _, _ := mc.LoginShapeOf(47)
 	hs := mc.Handshake{Protocol: 47, Host: "localhost", Port: 25565, NextState: mc.NextLogin}.AppendFrame(nil, "localhost")
 	login := mc.AppendLoginStart(nil, shape, mc.LoginStart{Name: name})
-	p := &movingPlayer{name: name, conn: conn, stop: make(chan struct{}), wrote: make(chan struct{}), first: int64(len(hs) + len(login)), login: int64(len(login)), started: time.Now()}
+	p := &movingPlayer{name: name, conn: conn, rw: conn, stop: make(chan struct{}), wrote: make(chan struct{}), first: int64(len(hs) + len(login)), login: int64(len(login)), started: time.Now()}
 	conn.SetDeadline(time.Now().Add(60 * time.Second))
 	if _, err := conn.Write(append(hs, login...)); err != nil {
 		t.Fatal(err)
@@ -67,10 +68,15 @@ func startMovingPlayer(t *testing.T, transport, addr, name string) *movingPlayer
 		t.Fatalf("%s: Login Start echoed %x, %v", name, echo, err)
 	}
 	p.sent.Store(p.first)
+	p.stream()
+	return p
+}
+
+// stream starts the writer and the reader.
+func (p *movingPlayer) stream() {
 	p.done.Add(2)
 	go p.write()
 	go p.read()
-	return p
 }
 
 // pattern is the byte at offset i of a player's stream: it names the player and the offset, so
@@ -98,7 +104,7 @@ func (p *movingPlayer) write() {
 		for i := range buf {
 			buf[i] = p.pattern(off + int64(i))
 		}
-		if _, err := p.conn.Write(buf); err != nil {
+		if _, err := p.rw.Write(buf); err != nil {
 			p.fail(fmt.Errorf("write at %d: %w", off, err))
 			return
 		}
@@ -113,7 +119,7 @@ func (p *movingPlayer) read() {
 	buf := make([]byte, 64<<10)
 	var off int64
 	for {
-		n, err := p.conn.Read(buf)
+		n, err := p.rw.Read(buf)
 		for i := range n {
 			if buf[i] != p.pattern(off+int64(i)) {
 				p.fail(fmt.Errorf("echo byte %d is %#x, want %#x", off+int64(i), buf[i], p.pattern(off+int64(i))))

@@ -43,6 +43,9 @@ type Config struct {
 	// NewCipher makes the player side's AES-128/CFB8 pair from the shared secret (key and IV);
 	// nil is mc/cfb8's Go implementation (NewAESPair); cmd/ sets the pair cfb8.Choose picked.
 	NewCipher func(key []byte) (enc, dec cipher.Stream, err error)
+	// CipherImpl is the implementation NewCipher makes (cmd/ sets both from one cfb8.Choice;
+	// "" is Go's): an upgrade carries a moved session's cipher on in it (UnmarshalCipher).
+	CipherImpl cfb8.Impl
 }
 
 // Player is a login the proxy ran: who the player is and the cipher of the player's side.

@@ -40,30 +40,29 @@ func (c *LoopCodec) MarshalCipher() ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalLoopCodec is NewLoopCodec over inner with the cipher MarshalCipher wrote, in impl
-// (ImplGo or ImplBoringSSL: the new process's own choice). The caller clears state.
-func UnmarshalLoopCodec(inner loop.Codec, impl cfb8.Impl, state []byte) (loop.Codec, error) {
+// UnmarshalCipher is the cipher pair MarshalCipher wrote, carried on in impl (ImplGo or
+// ImplBoringSSL: the new process's own choice), for NewLoopCodec over the moved session's inner
+// codec. The caller clears state, and closes the streams (Player.CloseCipher) when done.
+func UnmarshalCipher(impl cfb8.Impl, state []byte) (enc, dec cipher.Stream, err error) {
 	if len(state) != cipherStateLen {
-		return nil, &CipherStateError{Reason: fmt.Sprintf("%d bytes, want %d", len(state), cipherStateLen)}
+		return nil, nil, &CipherStateError{Reason: fmt.Sprintf("%d bytes, want %d", len(state), cipherStateLen)}
 	}
-	var enc, dec cfb8.State
-	dec.Decrypt = true
-	copy(enc.Key[:], state[0:16])
-	copy(enc.Register[:], state[16:32])
-	copy(dec.Key[:], state[32:48])
-	copy(dec.Register[:], state[48:64])
-	defer enc.Clear()
-	defer dec.Clear()
-	encStream, err := cfb8.Import(impl, enc)
-	if err != nil {
-		return nil, &CipherStateError{Reason: err.Error()}
+	var encState, decState cfb8.State
+	decState.Decrypt = true
+	copy(encState.Key[:], state[0:16])
+	copy(encState.Register[:], state[16:32])
+	copy(decState.Key[:], state[32:48])
+	copy(decState.Register[:], state[48:64])
+	defer encState.Clear()
+	defer decState.Clear()
+	if enc, err = cfb8.Import(impl, encState); err != nil {
+		return nil, nil, &CipherStateError{Reason: err.Error()}
 	}
-	decStream, err := cfb8.Import(impl, dec)
-	if err != nil {
-		if c, ok := encStream.(io.Closer); ok { // BoringSSL's: free it now
+	if dec, err = cfb8.Import(impl, decState); err != nil {
+		if c, ok := enc.(io.Closer); ok { // BoringSSL's: free it now
 			c.Close()
 		}
-		return nil, &CipherStateError{Reason: err.Error()}
+		return nil, nil, &CipherStateError{Reason: err.Error()}
 	}
-	return NewLoopCodec(inner, encStream, decStream), nil
+	return enc, dec, nil
 }

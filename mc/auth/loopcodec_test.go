@@ -110,10 +110,11 @@ func TestLoopCodecMovesCipher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			moved, err := auth.UnmarshalLoopCodec(old.Inner(), cfb8.ImplGo, state)
+			movedEnc, movedDec, err := auth.UnmarshalCipher(cfb8.ImplGo, state)
 			if err != nil {
 				t.Fatal(err)
 			}
+			moved := auth.NewLoopCodec(old.Inner(), movedEnc, movedDec)
 			if _, ok := moved.(loop.NoHalfClose); ok != (name == "ws") {
 				t.Fatalf("the moved codec's NoHalfClose is %v over %s", ok, name)
 			}
@@ -143,9 +144,9 @@ func exchange(t *testing.T, c loop.Codec, playerEnc, playerDec cipher.Stream, n 
 	}
 }
 
-// TestUnmarshalLoopCodecRefuses: a state of the wrong length is an error, not a codec.
-func TestUnmarshalLoopCodecRefuses(t *testing.T) {
-	_, err := auth.UnmarshalLoopCodec(nil, cfb8.ImplGo, make([]byte, 63))
+// TestUnmarshalCipherRefuses: a state of the wrong length is an error, not a cipher.
+func TestUnmarshalCipherRefuses(t *testing.T) {
+	_, _, err := auth.UnmarshalCipher(cfb8.ImplGo, make([]byte, 63))
 	var bad *auth.CipherStateError
 	if !errors.As(err, &bad) {
 		t.Fatalf("63 bytes: %v, want a CipherStateError", err)

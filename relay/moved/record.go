@@ -16,12 +16,12 @@ import (
 //	format uint16 | transport, listener, route, client, host str | next uint8 | protocol int32 |
 //	backend, player, uuid, country, subject, token key, bridge, client state, tracker,
 //	tls state str | tls version, tls cipher uint16 | login cipher str | flags uint8 (1 joined,
-//	2 transfer in, 4 early data, 8 raw stream, 16 tls resumed) | since unix ns int64 |
-//	bytes up, bytes down int64
+//	2 transfer in, 4 early data, 8 raw stream, 16 tls resumed, 32 proxy login) |
+//	since unix ns int64 | bytes up, bytes down int64
 //
 // big-endian, each str a uint16 length and at most MaxText bytes, nothing after the
-// last field. Format 2 is the same without the login cipher; format 1 also without the tls
-// state, version and cipher (and flag 16). Parse reads all three.
+// last field. Format 2 is the same without the login cipher (and flag 32); format 1 also
+// without the tls state, version and cipher (and flag 16). Parse reads all three.
 
 // Format is the record's format version; Append writes it.
 const Format uint16 = 3
@@ -70,6 +70,9 @@ type Record struct {
 	// (auth.LoopCodec.MarshalCipher): key material like TLSState, with the same care. Empty
 	// for a login the backend runs.
 	LoginCipher []byte
+	// ProxyLogin: the proxy ran the player's login (an auth online or offline route), so its
+	// end line says whether it was online (with a LoginCipher) or not.
+	ProxyLogin bool
 	// Joined: its join event was sent (its leave is sent where it ends); TransferIn: it came by
 	// a transfer from another server; EarlyData, RawStream: the bridge's WebSocket modes.
 	Joined, TransferIn, EarlyData, RawStream bool
@@ -83,7 +86,8 @@ const (
 	flagEarlyData
 	flagRawStream
 	flagTLSResumed
-	knownFlags = flagJoined | flagTransferIn | flagEarlyData | flagRawStream | flagTLSResumed
+	flagProxyLogin
+	knownFlags = flagJoined | flagTransferIn | flagEarlyData | flagRawStream | flagTLSResumed | flagProxyLogin
 )
 
 // Error says why a record cannot be read or written; the session stays with the old process.
@@ -122,7 +126,7 @@ func (r Record) Append(b []byte) ([]byte, error) {
 
 func (r Record) flags() uint8 {
 	var flags uint8
-	for bit, on := range map[uint8]bool{flagJoined: r.Joined, flagTransferIn: r.TransferIn, flagEarlyData: r.EarlyData, flagRawStream: r.RawStream, flagTLSResumed: r.TLSResumed} {
+	for bit, on := range map[uint8]bool{flagJoined: r.Joined, flagTransferIn: r.TransferIn, flagEarlyData: r.EarlyData, flagRawStream: r.RawStream, flagTLSResumed: r.TLSResumed, flagProxyLogin: r.ProxyLogin} {
 		if on {
 			flags |= bit
 		}
@@ -177,14 +181,18 @@ func Parse(p []byte) (Record, error) {
 		return Record{}, d.err
 	case len(d.p) > 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("%d bytes after the record", len(d.p))}
-	case flags&^knownFlags != 0, format == formatNoTLS && flags&flagTLSResumed != 0:
+	case flags&^knownFlags != 0, format == formatNoTLS && flags&flagTLSResumed != 0,
+		format < Format && flags&flagProxyLogin != 0:
 		return Record{}, &Error{Reason: fmt.Sprintf("unknown flags %#x", flags)}
+	case len(r.LoginCipher) > 0 && flags&flagProxyLogin == 0:
+		clear(r.LoginCipher)
+		return Record{}, &Error{Reason: "a login cipher without a login the proxy ran"}
 	case r.Up < 0 || r.Down < 0:
 		return Record{}, &Error{Reason: "negative byte counts"}
 	}
 	r.Joined, r.TransferIn = flags&flagJoined != 0, flags&flagTransferIn != 0
 	r.EarlyData, r.RawStream = flags&flagEarlyData != 0, flags&flagRawStream != 0
-	r.TLSResumed = flags&flagTLSResumed != 0
+	r.TLSResumed, r.ProxyLogin = flags&flagTLSResumed != 0, flags&flagProxyLogin != 0
 	r.Since = time.Unix(0, since)
 	return r, nil
 }

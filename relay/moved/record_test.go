@@ -15,7 +15,7 @@ func sampleRecord() Record {
 		Transport: "minecraft", Listener: "127.0.0.1:25577", Route: "survival", Client: "203.0.113.7:50123",
 		Host: "play.example.net", Next: 2, Protocol: 47, Backend: "127.0.0.1:25565", Player: "Steve",
 		UUID: "069a79f4-44e9-4726-a5be-fca90e38aaf5", Country: "NL", Subject: "alex", TokenKey: "k1",
-		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, TLSState: []byte{6, 7, 8}, TLSVersion: 0x0304, TLSCipher: 0x1301, TLSResumed: true, LoginCipher: []byte{9, 10, 11}, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
+		Bridge: "127.0.0.1:25565", ClientState: []byte{1, 2, 3}, Tracker: []byte{4, 5}, TLSState: []byte{6, 7, 8}, TLSVersion: 0x0304, TLSCipher: 0x1301, TLSResumed: true, LoginCipher: []byte{9, 10, 11}, ProxyLogin: true, Joined: true, RawStream: true, Since: time.Unix(1700000000, 123456789),
 		Up: 1 << 40, Down: 12345,
 	}
 }
@@ -54,9 +54,15 @@ func TestRecordRefusals(t *testing.T) {
 	long = append(long, strings.Repeat("x", MaxText+1)...)
 	resumedV1 := formatNoTLSRecord(t, sampleRecord())
 	resumedV1[len(resumedV1)-25] |= flagTLSResumed // a format without TLS, a flag of it
+	loginV2 := olderRecord(t, sampleRecord(), formatNoLogin)
+	loginV2[len(loginV2)-25] |= flagProxyLogin // a format without the login cipher, a flag of it
+	noLogin := sampleRecord()
+	noLogin.ProxyLogin = false
+	cipherAlone, _ := noLogin.Append(nil)
 	cases := map[string][]byte{
-		"TLS flag in format 1": resumedV1,
-		"empty":                nil, "another format": other, "unknown flags": flags, "negative bytes": negative,
+		"TLS flag in format 1": resumedV1, "proxy login flag in format 2": loginV2,
+		"a login cipher without a proxy login": cipherAlone,
+		"empty":                                nil, "another format": other, "unknown flags": flags, "negative bytes": negative,
 		"text over its bound": long, "bytes after the end": append(append([]byte(nil), good...), 0),
 	}
 	for n := 1; n < len(good); n += 7 {
@@ -78,7 +84,7 @@ func TestRecordRefusals(t *testing.T) {
 func olderRecord(t testing.TB, r Record, format uint16) []byte {
 	t.Helper()
 	cut := 2 // the login cipher's empty length, before flags, since, up and down
-	r.LoginCipher = nil
+	r.LoginCipher, r.ProxyLogin = nil, false
 	if format == formatNoTLS {
 		r.TLSState, r.TLSVersion, r.TLSCipher, r.TLSResumed = nil, 0, 0, false
 		cut += 6 // the TLS state's empty length, version, cipher
@@ -101,7 +107,7 @@ func TestRecordFormatWithoutLogin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.LoginCipher = nil
+	want.LoginCipher, want.ProxyLogin = nil, false
 	got.Since, want.Since = time.Time{}, time.Time{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("format 2:\n got %+v\nwant %+v", got, want)
@@ -116,7 +122,7 @@ func TestRecordFormatWithoutTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.TLSState, want.TLSVersion, want.TLSCipher, want.TLSResumed = nil, 0, 0, false
-	want.LoginCipher = nil
+	want.LoginCipher, want.ProxyLogin = nil, false
 	got.Since, want.Since = time.Time{}, time.Time{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("format 1:\n got %+v\nwant %+v", got, want)

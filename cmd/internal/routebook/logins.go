@@ -37,7 +37,7 @@ func routeLogins(list []config.Route, login config.Login, keys onlineKeys, cooki
 				return nil, err
 			}
 		}
-		c.NewCipher = choice.NewPair
+		c.NewCipher, c.CipherImpl = choice.NewPair, choice.Impl
 		if cookies != nil { // a nil pointer in the interface would be a checker
 			c.TransferCookies = cookies
 		}
