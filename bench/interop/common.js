@@ -16,14 +16,21 @@ const mismatch = (b, n, seed = 0) => {
   return b.length === n ? -1 : Math.min(b.length, n)
 }
 
-// onlineAuth is node-minecraft-protocol's own auth (createClient's auth option), with a session
-// of session.js's profile: the client joins there before it answers the Encryption Request.
-const onlineAuth = (client, options) => {
-  client.username = 'interop'
-  client.session = { accessToken: 'interop-token', selectedProfile: { id: '0123456789abcdef0123456789abcdef', name: 'interop' } }
+// profileID is the UUID (32 hex digits) session.js gives a player name: session.js's first
+// profile's for "interop", the name's bytes in hex otherwise (names are at most 16 bytes).
+const profileID = name => name === 'interop' ? '0123456789abcdef0123456789abcdef'
+  : Buffer.from(name).toString('hex').padEnd(32, '0')
+
+// onlineAuthAs is node-minecraft-protocol's own auth (createClient's auth option) for a session
+// of name's profile at session.js: the client joins there before it answers the Encryption
+// Request. onlineAuth is the player "interop".
+const onlineAuthAs = name => (client, options) => {
+  client.username = name
+  client.session = { accessToken: 'interop-token', selectedProfile: { id: profileID(name), name } }
   options.accessToken = client.session.accessToken
   options.haveCredentials = true
   options.connect(client)
 }
+const onlineAuth = onlineAuthAs('interop')
 
-module.exports = { bigLength, pattern, mismatch, onlineAuth }
+module.exports = { bigLength, pattern, mismatch, profileID, onlineAuth, onlineAuthAs }

@@ -1,11 +1,12 @@
 // session.js: a fake Mojang session server for the online-mode runs: the client's join
-// (POST /session/minecraft/join) records its server hash, and hasJoined answers the profile for
-// a recorded (name, hash), 204 otherwise, as sessionserver.mojang.com does.
+// (POST /session/minecraft/join) records its server hash with the profile it joined as, and
+// hasJoined answers that profile for a recorded (name, hash) whose profile is the name's
+// (common.js's profileID), 204 otherwise, as sessionserver.mojang.com does.
 // Usage: node session.js PORT
 const http = require('http')
-const profile = { id: '0123456789abcdef0123456789abcdef', name: 'interop',
-  properties: [{ name: 'textures', value: 'dGV4dHVyZXM=', signature: 'c2lnbmF0dXJl' }] }
-const joined = new Set()
+const { profileID } = require('./common')
+const properties = [{ name: 'textures', value: 'dGV4dHVyZXM=', signature: 'c2lnbmF0dXJl' }]
+const joined = new Map() // server hash -> profile id
 http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x')
   if (req.method === 'POST' && url.pathname === '/session/minecraft/join') {
@@ -13,12 +14,14 @@ http.createServer((req, res) => {
     req.on('data', d => { body += d })
     req.on('end', () => {
       const j = JSON.parse(body)
-      if (j.selectedProfile === profile.id) joined.add(j.serverId)
+      joined.set(j.serverId, j.selectedProfile)
       res.writeHead(204); res.end()
     })
-  } else if (url.pathname === '/session/minecraft/hasJoined' && url.searchParams.get('username') === profile.name &&
-      joined.has(url.searchParams.get('serverId'))) {
-    res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(profile))
+  } else if (url.pathname === '/session/minecraft/hasJoined' &&
+      joined.get(url.searchParams.get('serverId')) === profileID(url.searchParams.get('username') || '')) {
+    const name = url.searchParams.get('username')
+    res.writeHead(200, { 'Content-Type': 'application/json' })
+    res.end(JSON.stringify({ id: profileID(name), name, properties }))
   } else {
     res.writeHead(204); res.end()
   }

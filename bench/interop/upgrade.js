@@ -9,11 +9,14 @@
 // A Disconnect packet, a closed connection or an error before SIGTERM, an echo out of order or
 // with another move count, fewer than --after echoes after the mark, or a missing mark fails it
 // (a line "NAME: FAIL why", exit 1). --late: it joined after the upgrade, so it takes no mark.
-// Usage: node upgrade.js --port P --name NAME --version V [--after N] [--late]
+// --session URL: it logs in online, as NAME's profile at session.js there (moonbridge runs the
+// login, so the stream is encrypted, which it checks), saying --host in its handshake.
+// Usage: node upgrade.js --port P --name NAME --version V [--after N] [--late] [--session URL --host H]
 const mc = require('minecraft-protocol')
 const { parseArgs } = require('util')
+const { onlineAuthAs } = require('./common')
 const { values: opt } = parseArgs({ options: { port: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' },
-  after: { type: 'string', default: '1' }, late: { type: 'boolean' } } })
+  after: { type: 'string', default: '1' }, late: { type: 'boolean' }, session: { type: 'string' }, host: { type: 'string' } } })
 const label = opt.name
 const fail = m => { console.log(label + ': FAIL ' + m); process.exit(1) }
 if (!opt.port || !opt.name || !opt.version) fail('usage: see upgrade.js')
@@ -27,7 +30,10 @@ let mark = opt.late ? { echoes: 0, moves: 0 } : null
 let leaving = false
 const timers = []
 
-const client = mc.createClient({ host: '127.0.0.1', port: parseInt(opt.port), username: opt.name, version: opt.version, auth: 'offline' })
+const client = mc.createClient({ host: '127.0.0.1', port: parseInt(opt.port), username: opt.name, version: opt.version,
+  auth: opt.session ? onlineAuthAs(opt.name) : 'offline', sessionServer: opt.session, fakeHost: opt.host })
+let encrypted = false
+client.on('encryption_begin', () => { encrypted = true })
 client.on('packet', (p, meta) => {
   if (meta.name === 'disconnect' || meta.name === 'kick_disconnect') fail('Disconnect in state ' + meta.state + ': ' + JSON.stringify(p.reason))
   if (meta.name === 'chat' || meta.name === 'system_chat') echo(JSON.stringify(p))
@@ -35,6 +41,7 @@ client.on('packet', (p, meta) => {
 client.on('error', e => fail('client: ' + e))
 client.on('end', reason => { if (!leaving) fail('connection closed while playing (' + got.echoes + ' echoes): ' + reason) })
 client.on('login', () => {
+  if (!!opt.session !== encrypted) fail('encryption ' + encrypted + ', want ' + !!opt.session)
   timers.push(setInterval(() => {
     client.write('position', { x: sent.moves % 16, y: 64, z: 0, onGround: true, flags: { onGround: true } })
     sent.moves++
@@ -55,7 +62,7 @@ function echo (packet) {
   if (moves !== movesBefore[n]) fail('echo of chat ' + n + ' counts ' + moves + ' moves, want ' + movesBefore[n])
   got.echoes++
   got.moves = moves
-  if (n === 0) console.log(label + ': ready: ' + opt.version + ' playing at 127.0.0.1:' + opt.port)
+  if (n === 0) console.log(label + ': ready: ' + opt.version + ' playing at 127.0.0.1:' + opt.port + (encrypted ? ' (online, encrypted)' : ''))
 }
 
 process.on('SIGUSR2', () => {
