@@ -183,6 +183,12 @@ func killOnEnd(t *testing.T, pid int) {
 
 func upgradeConfig(t *testing.T, tcp, wsAddr, admin, backend, extra string) string {
 	t.Helper()
+	return upgradeConfigRoutes(t, tcp, wsAddr, admin, fmt.Sprintf("  - hosts: ['*']\n    backends: [%s]\n", backend), extra)
+}
+
+// upgradeConfigRoutes is upgradeConfig's file with routes (YAML list items) for its routes.
+func upgradeConfigRoutes(t *testing.T, tcp, wsAddr, admin, routes, extra string) string {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "moonbridge.yml")
 	writeFile(t, file, []byte(fmt.Sprintf(`log: {format: json}
 admin: {listen: %s}
@@ -190,14 +196,12 @@ listeners:
   - {listen: %s, protocols: [minecraft]}
   - {listen: %s, protocols: [ws, wss]}
 routes:
-  - hosts: ['*']
-    backends: [%s]
-shutdown: {drain_timeout: 5s}
+%sshutdown: {drain_timeout: 5s}
 # A connect loop from one address: no rate limit may refuse it.
 limits: {connection_rate_per_ip: 1e6, connection_burst_per_ip: 1000000, connection_rate_per_network: 1e6,
   connection_burst_per_network: 1000000, login_rate_per_network: 1e6, login_burst_per_network: 1000000}
 defence: {block: {after: 0}, attack_mode: {enabled: false}}
-%s`, admin, tcp, wsAddr, backend, extra)))
+%s`, admin, tcp, wsAddr, routes, extra)))
 	return file
 }
 

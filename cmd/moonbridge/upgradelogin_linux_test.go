@@ -48,18 +48,7 @@ func TestUpgradeMovesOnlineLogins(t *testing.T) {
 	if done["moved"] != float64(len(players)) || done["stayed"] != float64(0) {
 		t.Errorf("last line of the old process %v: want %d moved, none stayed", done, len(players))
 	}
-	before := make([]int64, len(players))
-	for i, pl := range players {
-		before[i] = pl.echoed.Load()
-	}
-	testutil.WaitFor(t, "the streams to go on through the new process", func() bool {
-		for i, pl := range players {
-			if pl.echoed.Load() < before[i]+20*moveChunk {
-				return false
-			}
-		}
-		return true
-	})
+	waitStreamsGoOn(t, players)
 	for _, pl := range players {
 		for _, err := range pl.finish(t) {
 			t.Error(err)
@@ -90,24 +79,8 @@ func everyEchoed(players []*movingPlayer, n int64) bool {
 // secretFile.
 func onlineUpgradeConfig(t *testing.T, p *oldProxy, backend, sessions, secretFile string) string {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "moonbridge.yml")
-	writeFile(t, file, []byte(fmt.Sprintf(`log: {format: json}
-admin: {listen: %s}
-listeners:
-  - {listen: %s, protocols: [minecraft]}
-  - {listen: %s, protocols: [ws, wss]}
-login: {session_server: '%s'}
-routes:
-  - hosts: ['*']
-    backends: [%s]
-    auth: online
-    forwarding: velocity
-    velocity_secret_file: %s
-shutdown: {drain_timeout: 5s}
-upgrade: {stay: 10m}
-defence: {block: {after: 0}, attack_mode: {enabled: false}}
-`, p.admin, p.tcp, p.ws, sessions, backend, secretFile)))
-	return file
+	route := fmt.Sprintf("  - {hosts: ['*'], backends: ['%s'], auth: online, forwarding: velocity, velocity_secret_file: %s}\n", backend, secretFile)
+	return upgradeConfigRoutes(t, p.tcp, p.ws, p.admin, route, fmt.Sprintf("login: {session_server: '%s'}\nupgrade: {stay: 10m}\n", sessions))
 }
 
 // startOnlinePlayer logs a 1.20.5+ player named name in through the proxy's online login over

@@ -204,18 +204,7 @@ func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 	if err := p.cmd.Wait(); err != nil {
 		t.Errorf("old process: %v, want exit status 0", err)
 	}
-	before := make([]int64, len(players))
-	for i, pl := range players {
-		before[i] = pl.echoed.Load()
-	}
-	testutil.WaitFor(t, "the streams to go on through the new process", func() bool {
-		for i, pl := range players {
-			if pl.echoed.Load() < before[i]+20*moveChunk {
-				return false
-			}
-		}
-		return true
-	})
+	waitStreamsGoOn(t, players)
 	listed := newProcessSessions(t, p.admin)
 	for _, pl := range players {
 		if s, ok := listed[pl.name]; !ok || s["transport"] != transportOf(pl.name) || s["route"] == "" || s["bytes_up"].(float64) < float64(pl.first) {
@@ -247,6 +236,24 @@ func TestUpgradeMovesTCPAndWSSessions(t *testing.T) {
 			t.Errorf("%s: duration %v, want at least the %s it had lived by the end of the old process", pl.name, end["duration"], movedBy.Sub(pl.started))
 		}
 	}
+}
+
+// waitStreamsGoOn waits until every player has had 20 more chunks echoed than now: their
+// streams go on (through the new process, after an upgrade).
+func waitStreamsGoOn(t *testing.T, players []*movingPlayer) {
+	t.Helper()
+	before := make([]int64, len(players))
+	for i, pl := range players {
+		before[i] = pl.echoed.Load()
+	}
+	testutil.WaitFor(t, "the streams to go on through the new process", func() bool {
+		for i, pl := range players {
+			if pl.echoed.Load() < before[i]+20*moveChunk {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // transportOf is the transport of the moving player named name.
