@@ -20,6 +20,7 @@ import (
 	"github.com/moonbridge/moonbridge/bench/traffic"
 	"github.com/moonbridge/moonbridge/cmd/internal/cliflags"
 	"github.com/moonbridge/moonbridge/internal/freeport"
+	"github.com/moonbridge/moonbridge/mc/auth/authfake"
 )
 
 // handoverPingHost is the route of the connect loop's pings, to flood's sink.
@@ -30,6 +31,7 @@ type handoverFlags struct {
 	serve, profile, logFile, jsonFile string
 	tcp, ws, wss, perNetwork, logins  int
 	stay, timeout                     time.Duration
+	login                             loginFlags
 	cfg                               handover.Config
 }
 
@@ -52,6 +54,7 @@ func (f *handoverFlags) register(fs *cliflags.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", 15*time.Minute, "the whole run, at most")
 	fs.StringVar(&f.logFile, "log", "", "moonbridge's output to this `file` (default: stderr)")
 	fs.StringVar(&f.jsonFile, "json", "", "also write the result as JSON to this `file`")
+	f.login.register(fs.FlagSet)
 }
 
 func (f *handoverFlags) check() error {
@@ -64,6 +67,9 @@ func (f *handoverFlags) check() error {
 		return usageError("--warmup must not be negative")
 	case f.cfg.Upgrades < 1 || f.cfg.Window <= 0 || f.cfg.ConnectEvery <= 0 || f.cfg.HandedTimeout <= 0:
 		return usageError("--upgrades, --window, --connect-every and --handed-timeout must be positive")
+	}
+	if err := f.login.check(&targetFlags{serve: f.serve}); err != nil {
+		return err
 	}
 	return flood.PlayerSources{PerNetwork: f.perNetwork}.Check(f.tcp + f.ws + f.wss)
 }
@@ -134,7 +140,14 @@ func runHandover(ctx context.Context, f *handoverFlags, stderr io.Writer) (hando
 		return handover.Result{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := f.prepare(dir, be.Addr(), sink.Addr(), paced); err != nil {
+	sessions, err := f.login.start(stderr)
+	if err != nil {
+		return handover.Result{}, err
+	}
+	if sessions != nil {
+		defer sessions.Close()
+	}
+	if err := f.prepare(dir, be.Addr(), sink.Addr(), paced, sessions); err != nil {
 		return handover.Result{}, err
 	}
 	fmt.Fprintf(stderr, "# mbbench handover: %d tcp, %d ws, %d wss players (%s), %d upgrade(s) of %s on %s\n",
@@ -146,13 +159,16 @@ func runHandover(ctx context.Context, f *handoverFlags, stderr io.Writer) (hando
 	return res, err
 }
 
-// prepare fills the run's config: the listener, moonbridge's config file, the players' groups.
-func (f *handoverFlags) prepare(dir, backendAddr, sinkAddr string, paced *traffic.Paced) error {
+// prepare fills the run's config: the listener, moonbridge's config file, the players' groups
+// (logging in online at sessions when it is set).
+func (f *handoverFlags) prepare(dir, backendAddr, sinkAddr string, paced *traffic.Paced, sessions *authfake.SessionServer) error {
 	addr, err := freeport.Loopback()
 	if err != nil {
 		return err
 	}
-	text, err := handoverConfig(backendAddr, sinkAddr, f.stay)
+	var served servedConfig
+	f.login.served(&served, sessions)
+	text, err := handoverConfig(served, backendAddr, sinkAddr, f.stay)
 	if err != nil {
 		return err
 	}
@@ -163,12 +179,13 @@ func (f *handoverFlags) prepare(dir, backendAddr, sinkAddr string, paced *traffi
 	f.cfg.Binary, f.cfg.Addr, f.cfg.Paced, f.cfg.PingHost = f.serve, addr, paced, handoverPingHost
 	f.cfg.Args = []string{"serve", "--listen", addr, "--log-format", "json", "--config", path}
 	f.cfg.LoginConcurrency = f.logins
-	f.cfg.Groups, err = f.groups(addr)
+	f.cfg.Groups, err = f.groups(addr, sessions)
 	return err
 }
 
-// groups are the players by transport, each from its own loopback address.
-func (f *handoverFlags) groups(addr string) ([]flood.Group, error) {
+// groups are the players by transport, each from its own loopback address, logging in online
+// at sessions when it is set.
+func (f *handoverFlags) groups(addr string, sessions *authfake.SessionServer) ([]flood.Group, error) {
 	var next atomic.Uint64
 	sources := flood.PlayerSources{PerNetwork: f.perNetwork}
 	from := func() netip.Addr { return sources.Addr(next.Add(1) - 1) }
@@ -188,27 +205,32 @@ func (f *handoverFlags) groups(addr string) ([]flood.Group, error) {
 		if err != nil {
 			return nil, err
 		}
-		groups = append(groups, flood.Group{Name: g.t, Dialer: d, N: g.n})
+		groups = append(groups, flood.Group{Name: g.t, Dialer: proxyDialer(d, sessions), N: g.n})
 	}
 	return groups, nil
 }
 
-// handoverConfig is mbbench run's served config (limits raised for players from loopback) with
-// the connect loop's route to the sink first, the event loops' data path, upgrade.stay, and
-// info lines (the hand-over's lines are at info).
-func handoverConfig(backendAddr, sinkAddr string, stay time.Duration) (string, error) {
+// handoverConfig is mbbench run's served config (limits raised for players from loopback, the
+// online login's session server) with the connect loop's route to the sink first, the players'
+// route (auth online when served says so), the event loops' data path, upgrade.stay, and info
+// lines (the hand-over's lines are at info).
+func handoverConfig(served servedConfig, backendAddr, sinkAddr string, stay time.Duration) (string, error) {
 	var cfg map[string]any
-	if err := yaml.Unmarshal([]byte(servedConfig{}.text(backendAddr)), &cfg); err != nil {
+	if err := yaml.Unmarshal([]byte(served.text(backendAddr)), &cfg); err != nil {
 		return "", err
 	}
 	off := map[string]any{"mode": "off"}
+	players := map[string]any{"name": "players", "hosts": []string{"*"}, "backends": []string{backendAddr}, "health_check": off}
+	if served.online != nil {
+		players["auth"], players["forwarding"] = "online", served.online.forwarding
+	}
 	cfg = mergeConfig(cfg, map[string]any{
 		"log":     map[string]any{"level": "info"},
 		"relay":   map[string]any{"data_path": "loop"},
 		"upgrade": map[string]any{"stay": stay.String()},
 		"routes": []any{
 			map[string]any{"name": "ping", "hosts": []string{handoverPingHost}, "backends": []string{sinkAddr}, "health_check": off},
-			map[string]any{"name": "players", "hosts": []string{"*"}, "backends": []string{backendAddr}, "health_check": off},
+			players,
 		},
 	})
 	out, err := yaml.Marshal(cfg)
