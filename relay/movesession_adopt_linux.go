@@ -229,6 +229,10 @@ func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Ro
 	for _, release := range s.counter.holdRoute(route, client.Addr(), sess.line.next != mc.NextStatus) {
 		sess.end.Add(func(error) { release() })
 	}
+	if chosen, ok := route.pool.Chosen(rec.Backend); ok { // counted there, as a dial here would
+		untrack := chosen.Track()
+		sess.end.Add(func(error) { untrack() })
+	}
 	return sess
 }
 

@@ -114,9 +114,19 @@ func TestMoveSessionsIntoAnotherServer(t *testing.T) {
 	if moved := onlySession(t, to); moved.Player != "Alex" || moved.Route != before.Route || !moved.Since.Equal(before.Since) {
 		t.Errorf("the new server lists %+v; before the move %+v", moved, before)
 	}
+	// Its backend counts it in the new server (least-connections, a wake's idle stop), not in the old.
+	if from, to := backendActive(from), backendActive(to); from != 0 || to != 1 {
+		t.Errorf("the backend's active sessions: %d in the old server, %d in the new; want 0 and 1", from, to)
+	}
 	conn.Close()
 	testutil.WaitFor(t, "the moved session to end in the new server", func() bool { return len(to.Sessions()) == 0 })
+	if n := backendActive(to); n != 0 {
+		t.Errorf("the backend counts %d sessions in the new server after the end, want 0", n)
+	}
 }
+
+// backendActive is the sessions srv's first route's first backend counts now.
+func backendActive(srv *Server) int64 { return srv.settings().router.routes[0].pool.Active(0) }
 
 // movedOne checks the report of a hand-over of one session: moved on the loops, staying for
 // not being on one on goroutines; and says whether it moved.

@@ -30,6 +30,18 @@ func (c Choice) Track() (done func()) {
 	return func() { c.m.active.Add(-1) }
 }
 
+// Chosen is the backend of p at addr (a Choice.Addr, as an upgrade's old process chose it), to
+// Track a session that came to this process already connected there; false when no backend of
+// p has that address now (the route's backends changed), and the session is then not counted.
+func (p *Pool) Chosen(addr string) (Choice, bool) {
+	for _, m := range p.members {
+		if m.names(addr) {
+			return Choice{Addr: addr, m: m}, true
+		}
+	}
+	return Choice{}, false
+}
+
 // Dial connects to the first backend of p, in the order its Balance says, that accepts the
 // connection and the first bytes (PROXY header and handshake); the next backend is tried only
 // while no byte has reached the previous one, so a session is never replayed into a second

@@ -95,3 +95,13 @@ func isDNSLabel(s string) bool {
 	}
 	return true
 }
+
+// names says whether addr is the backend's address for some capture (its own address when it
+// names none).
+func (b Backend) names(addr string) bool {
+	before, after, templated := strings.Cut(b.Addr, captureVar)
+	if !templated {
+		return b.Addr == addr
+	}
+	return len(addr) > len(before)+len(after) && strings.HasPrefix(addr, before) && strings.HasSuffix(addr, after)
+}
