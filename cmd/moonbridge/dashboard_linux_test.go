@@ -138,6 +138,35 @@ func TestDashboardInChromium(t *testing.T) {
 	if v, _ := json.Marshal(serverList(t, addr)["version"]); !strings.Contains(string(v), `"protocol":-1`) {
 		t.Errorf("after the page switched maintenance on, the server list's version is %s", v)
 	}
+	setAllowlistFromThePage(t, b, admin)
+}
+
+// setAllowlistFromThePage: with maintenance on for every route and a message set through the
+// API, the page sets who is let in; the entry keeps its message.
+func setAllowlistFromThePage(t *testing.T, b *browser, admin string) {
+	t.Helper()
+	if code, body := testutil.BearerCall(t, "PUT", admin+"/maintenance", testToken, `{"on":true,"message":"Back at 18:00"}`); code != http.StatusOK {
+		t.Fatalf("PUT /maintenance: %d %s", code, body)
+	}
+	b.waitFor("the message on the page", `document.querySelector('#panel-maintenance [data-message]')?.textContent === 'Message: Back at 18:00'`)
+	b.eval(`const i = document.querySelector('#panel-maintenance input.allow'); i.value = 'Steve, 069a79f4-44e9-4726-a5be-fca90e38aaf5';`+
+		` i.dispatchEvent(new Event('input')); i.form.requestSubmit()`, nil)
+	b.waitFor("the allowlist saved", `document.getElementById('notice').textContent === 'allowlist of every route: Steve, 069a79f4-44e9-4726-a5be-fca90e38aaf5'`)
+	_, body := testutil.BearerCall(t, "GET", admin+"/maintenance", testToken, "")
+	var st struct {
+		Maintenance []struct {
+			Route, Message string
+			On             bool
+			Allow          []string
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &st); err != nil || len(st.Maintenance) != 1 {
+		t.Fatalf("GET /maintenance: %v %s", err, body)
+	}
+	if e := st.Maintenance[0]; !e.On || e.Message != "Back at 18:00" || strings.Join(e.Allow, ",") != "Steve,069a79f4-44e9-4726-a5be-fca90e38aaf5" {
+		t.Errorf("after the page set the allowlist the entry is %+v, want on, its message kept, Steve and the UUID", e)
+	}
+	b.screenshot(filepath.Join(t.ArtifactDir(), "dashboard-allowlist.png"))
 }
 
 // useToken types token into the page's token field and submits it.
