@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/moonbridge/moonbridge/internal/testutil"
 )
 
 // startSleep is a child process to follow; the test's cleanup reaps it.
@@ -18,6 +20,9 @@ func startSleep(t *testing.T) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// Start returns once the exec has begun; the kernel shows the new arguments a moment later
+	// (an empty cmdline meanwhile), which a loaded machine makes long enough to see.
+	testutil.WaitFor(t, "sleep's arguments in /proc", func() bool { return runs(cmd.Process.Pid, []string{"30"}) })
 	return cmd
 }
 
