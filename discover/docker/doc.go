@@ -21,6 +21,7 @@
 //	moonbridge.stop_after_idle=10m   with wake: stopped after this long without a player
 //	moonbridge.route=lobby           containers with the same route share one, docker/lobby
 //	moonbridge.balance=round-robin   how that route picks a container (default failover)
+//	moonbridge.countries.allow=DE,AT   the route's country lists (and .deny), as the file's
 //
 // A running container is a route named docker/<name> to its address and port; a stopped one
 // is none, unless it wakes. Containers with the same route label (replicas) make one route

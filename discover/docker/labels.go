@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moonbridge/moonbridge/discover"
 	"github.com/moonbridge/moonbridge/routes"
 )
 
@@ -21,6 +22,10 @@ const (
 	LabelStopAfterIdle = "stop_after_idle" // with wake: stop it after this long without a player
 	LabelRoute         = "route"           // containers with the same route share one route
 	LabelBalance       = "balance"         // how a shared route picks among its containers
+	// The route's country lists (routes.Countries), comma-separated codes: who may use it by
+	// the country a trusted proxy's header says.
+	LabelCountriesAllow = "countries.allow"
+	LabelCountriesDeny  = "countries.deny"
 )
 
 // DefaultPort is the container port dialled without a port label.
@@ -76,6 +81,10 @@ func routeOf(c container, prefix string) (r routes.Route, ok bool, err error) {
 	if err != nil {
 		return r, false, err
 	}
+	countries, err := l.countries()
+	if err != nil {
+		return r, false, err
+	}
 	if c.State != "running" && wake == nil {
 		return r, false, nil
 	}
@@ -95,7 +104,22 @@ func routeOf(c container, prefix string) (r routes.Route, ok bool, err error) {
 	if wake != nil {
 		r.Wake.Container, r.Wake.StopAfterIdle = wake.container, wake.stopAfterIdle
 	}
+	r.Countries = countries
 	return r, true, nil
+}
+
+// countries are the route's country lists from the countries labels: empty without them.
+func (l labels) countries() (c routes.Countries, err error) {
+	for _, list := range []struct {
+		label string
+		codes *[]string
+	}{{LabelCountriesAllow, &c.Allow}, {LabelCountriesDeny, &c.Deny}} {
+		v, _ := l.get(list.label)
+		if *list.codes, err = discover.CountryList(v); err != nil {
+			return c, l.fail(list.label, "%v", err)
+		}
+	}
+	return c, nil
 }
 
 func (l labels) hosts() []string {

@@ -47,6 +47,8 @@ func TestRouteOfLabelErrors(t *testing.T) {
 		"idle not a duration":    {map[string]string{"moonbridge.host": "a", "moonbridge.wake": "true", "moonbridge.stop_after_idle": "soon"}, "moonbridge.stop_after_idle"},
 		"network it is not on":   {map[string]string{"moonbridge.host": "a", "moonbridge.network": "elsewhere"}, "moonbridge.network"},
 		"waking on default only": {map[string]string{"moonbridge.host": "a", "moonbridge.wake": "true", "moonbridge.network": "bridge"}, "moonbridge.backend"},
+		"allow not a country":    {map[string]string{"moonbridge.host": "a", "moonbridge.countries.allow": "NL,Netherlands"}, "moonbridge.countries.allow"},
+		"deny not a country":     {map[string]string{"moonbridge.host": "a", "moonbridge.countries.deny": "ZZ"}, "moonbridge.countries.deny"},
 	} {
 		ctr := running("id", "mc", "games", "192.0.2.80", c.labels)
 		ctr.NetworkSettings.Networks["bridge"] = network{IPAddress: "192.0.2.81"}
@@ -55,6 +57,21 @@ func TestRouteOfLabelErrors(t *testing.T) {
 		if ok || !errors.As(err, &labelErr) || labelErr.Label != c.label || labelErr.Container != "mc" {
 			t.Errorf("%s: got ok %v, %v; want a LabelError on %s", name, ok, err, c.label)
 		}
+	}
+}
+
+// The country labels set the route's lists, upper-cased; without them the lists are empty (every
+// country), as the file's default.
+func TestRouteOfCountryLabels(t *testing.T) {
+	c := running("id", "mc", "games", "192.0.2.90", map[string]string{"moonbridge.host": "a",
+		"moonbridge.countries.allow": "nl, be", "moonbridge.countries.deny": "t1"})
+	r, ok, err := routeOf(c, "moonbridge")
+	if err != nil || !ok || !reflect.DeepEqual(r.Countries.Allow, []string{"NL", "BE"}) || !reflect.DeepEqual(r.Countries.Deny, []string{"T1"}) {
+		t.Errorf("got %+v, %v, %v; want allow NL, BE and deny T1", r.Countries, ok, err)
+	}
+	plain, _, _ := routeOf(running("id", "mc", "games", "192.0.2.91", map[string]string{"moonbridge.host": "a"}), "moonbridge")
+	if plain.Countries.Allow == nil || len(plain.Countries.Allow)+len(plain.Countries.Deny) != 0 {
+		t.Errorf("without the labels: %+v, want empty lists", plain.Countries)
 	}
 }
 

@@ -168,7 +168,7 @@ func (f *follower) routes(containers []container) []routes.Route {
 
 // shared adds r to routes: as a route of its own, or, when a route of its name is there
 // already (another container with the same route label), as that route's next backend. The
-// containers of a shared route must name the same hosts and balance, and none may wake: a
+// containers of a shared route must name the same hosts, balance and countries, and none may wake: a
 // route wakes one container.
 func shared(found []routes.Route, r routes.Route, l labels) ([]routes.Route, error) {
 	i := slices.IndexFunc(found, func(have routes.Route) bool { return have.Name == r.Name })
@@ -181,6 +181,10 @@ func shared(found []routes.Route, r routes.Route, l labels) ([]routes.Route, err
 		return found, l.fail(LabelHost, "differs from the hosts of route %q, which it shares", r.Name)
 	case r.Balance != found[i].Balance:
 		return found, l.fail(LabelBalance, "differs from the balance of route %q, which it shares", r.Name)
+	case !slices.Equal(r.Countries.Allow, found[i].Countries.Allow):
+		return found, l.fail(LabelCountriesAllow, "differs from the allowed countries of route %q, which it shares", r.Name)
+	case !slices.Equal(r.Countries.Deny, found[i].Countries.Deny):
+		return found, l.fail(LabelCountriesDeny, "differs from the denied countries of route %q, which it shares", r.Name)
 	}
 	found[i].Backends = append(slices.Clone(found[i].Backends), r.Backends...)
 	return found, nil

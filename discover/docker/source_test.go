@@ -199,7 +199,7 @@ func waitForLog(t *testing.T, log *testutil.SyncBuffer, text string) {
 }
 
 // Containers with the same route label (replicas) are one route, their addresses its backends
-// in the order of their names, with the balance they name; one whose hosts or balance differ,
+// in the order of their names, with the balance they name; one whose hosts, balance or countries differ,
 // or that wakes, is left out with a log line and the others still share the route.
 func TestReplicasShareARoute(t *testing.T) {
 	e := newFakeEngine(t)
@@ -220,6 +220,7 @@ func TestReplicasShareARoute(t *testing.T) {
 	e.put(lobby("id-3", "lobby-3", "192.0.2.23", "moonbridge.host", "other.example.net"))
 	e.put(lobby("id-4", "lobby-4", "192.0.2.24", "moonbridge.balance", "random"))
 	e.put(lobby("id-5", "lobby-5", "192.0.2.25", "moonbridge.wake", "true", "moonbridge.backend", "lobby-5:25565"))
+	e.put(lobby("id-7", "lobby-7", "192.0.2.27", "moonbridge.countries.deny", "CN"))
 	e.put(lobby("id-6", "lobby-6", "192.0.2.26"))
 	e.emit("start", "id-6")
 	want.Backends = append(want.Backends, "192.0.2.26:25565")
@@ -227,6 +228,7 @@ func TestReplicasShareARoute(t *testing.T) {
 	for _, reason := range []string{
 		"container lobby-3: label moonbridge.host: differs from the hosts of route",
 		"container lobby-4: label moonbridge.balance: differs from the balance of route",
+		"container lobby-7: label moonbridge.countries.deny: differs from the denied countries of route",
 		"container lobby-5: label moonbridge.route: \\\"docker/lobby\\\" is another container's route, and a waking container needs a route of its own",
 	} {
 		if !strings.Contains(log.String(), reason) {

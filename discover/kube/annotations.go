@@ -6,15 +6,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/moonbridge/moonbridge/discover"
+	"github.com/moonbridge/moonbridge/routes"
 )
 
 // annotationKeys are the annotations a Service is read by, under one prefix.
 type annotationKeys struct {
-	host, port, backends string
+	host, port, backends          string
+	countriesAllow, countriesDeny string // the route's country lists, comma-separated codes
 }
 
 func newAnnotationKeys(prefix string) annotationKeys {
-	return annotationKeys{host: prefix + "/host", port: prefix + "/port", backends: prefix + "/backends"}
+	return annotationKeys{host: prefix + "/host", port: prefix + "/port", backends: prefix + "/backends",
+		countriesAllow: prefix + "/countries-allow", countriesDeny: prefix + "/countries-deny"}
 }
 
 // The values of the backends annotation.
@@ -32,7 +37,8 @@ type annotated struct {
 	name      string
 	hosts     []string
 	port      servicePort
-	endpoints bool      // per-pod backends from the EndpointSlices
+	endpoints bool // per-pod backends from the EndpointSlices
+	countries routes.Countries
 	created   time.Time // the Service's creationTimestamp
 }
 
@@ -80,8 +86,25 @@ func (k annotationKeys) parse(svc service) (annotated, error) {
 	if mode != "" && mode != backendsService && mode != backendsEndpoints {
 		return annotated{}, &AnnotationError{Annotation: k.backends, Value: mode, Reason: "want service or endpoints"}
 	}
+	countries, err := k.countries(a)
+	if err != nil {
+		return annotated{}, err
+	}
 	return annotated{namespace: svc.Metadata.Namespace, name: svc.Metadata.Name, hosts: hosts, port: port, endpoints: mode == backendsEndpoints,
-		created: svc.Metadata.CreationTimestamp}, nil
+		countries: countries, created: svc.Metadata.CreationTimestamp}, nil
+}
+
+// countries are the route's country lists from the countries annotations: empty without them.
+func (k annotationKeys) countries(a map[string]string) (c routes.Countries, err error) {
+	for _, list := range []struct {
+		key   string
+		codes *[]string
+	}{{k.countriesAllow, &c.Allow}, {k.countriesDeny, &c.Deny}} {
+		if *list.codes, err = discover.CountryList(a[list.key]); err != nil {
+			return c, &AnnotationError{Annotation: list.key, Value: a[list.key], Reason: err.Error()}
+		}
+	}
+	return c, nil
 }
 
 // parseHosts splits a comma-separated list of handshake hosts: names, *.domain or *.

@@ -12,6 +12,7 @@
 //	                                    # minecraft, else the first TCP port
 //	    moonbridge.io/backends: service # service (default): NAME.NAMESPACE.svc:PORT;
 //	                                    # endpoints: each ready endpoint's address:targetPort
+//	    moonbridge.io/countries-allow: DE,AT  # the route's country lists (and countries-deny)
 //
 // In endpoints mode a Service with no ready endpoint keeps its route, with the Service's name
 // as the backend, so its players see the route's fallback rather than another route's server.

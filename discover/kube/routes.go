@@ -22,7 +22,7 @@ func routesOf(svcs *serviceStore, endpoints *sliceStore) []routes.Route {
 	for _, key := range keys {
 		a := svcs.routes[key]
 		r := routes.Default(a.backends(endpoints)...)
-		r.Name, r.Hosts = "kube/"+key, a.hosts
+		r.Name, r.Hosts, r.Countries = "kube/"+key, a.hosts, a.countries
 		out = append(out, r)
 	}
 	return out

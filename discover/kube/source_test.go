@@ -124,6 +124,18 @@ func TestServicesBecomeRoutes(t *testing.T) {
 	}
 }
 
+// The countries annotations set the route's lists, upper-cased; a Service without them has
+// empty lists (every country), as the file's default.
+func TestCountryAnnotations(t *testing.T) {
+	api := newFakeAPI(t)
+	api.setList("services", "10", serviceObject("games", "eu", "1", map[string]string{"moonbridge.io/host": "eu.example.net",
+		"moonbridge.io/countries-allow": "nl, be,DE", "moonbridge.io/countries-deny": "t1"}, "minecraft:25565"))
+	updates, _ := start(t, api.settings())
+	want := route("kube/games/eu", "eu.games.svc:25565", "eu.example.net")
+	want.Countries = routes.Countries{Allow: []string{"NL", "BE", "DE"}, Deny: []string{"T1"}}
+	expect(t, updates, want)
+}
+
 // startWithSurvival runs a source on a list of one annotated Service, games/survival at
 // resourceVersion 10, and returns once its route arrived.
 func startWithSurvival(t *testing.T) (*fakeAPI, <-chan []routes.Route, *testutil.SyncBuffer) {
@@ -168,6 +180,7 @@ func TestBadAnnotationLeavesServiceOut(t *testing.T) {
 		serviceObject("games", "badmode", "2", map[string]string{"moonbridge.io/host": "b.example.net", "moonbridge.io/backends": "pods"}, "minecraft:25565"),
 		serviceObject("games", "badhost", "3", hostAnnotation("c.example.net:25565"), "minecraft:25565"),
 		serviceObject("games", "udp", "4", hostAnnotation("d.example.net"), "voice:24454/UDP"),
+		serviceObject("games", "badcountry", "6", map[string]string{"moonbridge.io/host": "f.example.net", "moonbridge.io/countries-deny": "CN,Tor"}, "minecraft:25565"),
 		serviceObject("games", "good", "5", hostAnnotation("e.example.net"), "minecraft:25565"),
 	)
 	updates, logs := start(t, api.settings())
@@ -176,6 +189,7 @@ func TestBadAnnotationLeavesServiceOut(t *testing.T) {
 		`"service":"games/badport"`, `moonbridge.io/port=\"rcon\"`,
 		`"service":"games/badmode"`, `moonbridge.io/backends=\"pods\"`,
 		`"service":"games/badhost"`, `"service":"games/udp"`, "no TCP port",
+		`"service":"games/badcountry"`, `moonbridge.io/countries-deny=\"CN,Tor\"`,
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the log lacks %s:\n%s", want, logs)

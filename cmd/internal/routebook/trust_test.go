@@ -67,6 +67,27 @@ func TestDiscoveredRouteCannotWakeUnlessAllowed(t *testing.T) {
 	}
 }
 
+// A discovered route's country lists (labels, annotations) are served as a file route's: they
+// narrow who may use that route, and the file's route is untouched by them.
+func TestDiscoveredRouteCountriesNarrowOnlyItself(t *testing.T) {
+	book, fake, _ := testBook(t, fileWith(route("lobby", "play.example.net")), nil, nil)
+	eu := route("docker/eu", "eu.example.net")
+	eu.Countries = routes.Countries{Allow: []string{"NL", "BE"}, Deny: []string{}}
+	book.SetDiscovered("docker", []config.Route{eu})
+	if got := fake.labels(); !slices.Equal(got, []string{"lobby", "docker/eu"}) {
+		t.Fatalf("the relay serves %v", got)
+	}
+	for _, r := range fake.routes {
+		want := []string(nil)
+		if r.Label() == "docker/eu" {
+			want = []string{"NL", "BE"}
+		}
+		if got := r.Countries.Allow; len(got) != len(want) || len(want) > 0 && !slices.Equal(got, want) {
+			t.Errorf("route %s allows %v, want %v", r.Label(), got, want)
+		}
+	}
+}
+
 // A route from the API or discovery cannot take a host a file route serves, as the relay
 // matches hosts (an exact name beats any wildcard, a longer wildcard a shorter one, "*" comes
 // last); one that takes none of the file's hosts is served.
