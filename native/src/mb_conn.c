@@ -242,7 +242,7 @@ void mb_conn_state(const mb_conn *conn, mb_state *st) {
   memset(st, 0, sizeof(*st));
   if (conn->ssl == NULL) { /* imported: TLS 1.3 on the AEAD layer; the handshake was elsewhere */
     st->version = TLS1_3_VERSION;
-    st->cipher_suite = conn->moved_suite;
+    st->cipher_suite = mb_rec_suite(conn->rec);
     st->aead_records = 1;
     return;
   }

@@ -60,8 +60,8 @@ struct mb_conn {
   SSL *ssl;
   mb_ctx *ctx;
   mb_io io;
-  mb_rec *rec; /* non-NULL: records bypass SSL_read/SSL_write */
-  uint16_t moved_suite; /* non-zero: imported from another process (mb_move.c); ssl is NULL */
+  mb_rec *rec; /* non-NULL: records bypass SSL_read/SSL_write; alone (ssl NULL) when imported
+                * from another process (mb_move.c) */
 };
 
 /* mb_ctx.c */
@@ -90,6 +90,8 @@ size_t mb_rec_open_inplace(mb_rec *rec, mb_io *io, uint8_t *buf, size_t len, siz
 size_t mb_rec_seal(mb_rec *rec, mb_io *io, const uint8_t *in, size_t in_len, mb_result *res);
 void mb_rec_shutdown(mb_rec *rec, mb_io *io, mb_result *res);
 size_t mb_rec_plain_pending(const mb_rec *rec);
+/* mb_rec_suite is the cipher suite the records run (IANA id). */
+uint16_t mb_rec_suite(const mb_rec *rec);
 /* mb_rec_export fills mv with the current keys and sequence numbers and returns NULL, or returns
  * why the engine is not at a clean boundary (mv untouched). */
 const char *mb_rec_export(const mb_rec *rec, mb_tls_move *mv);

@@ -89,6 +89,5 @@ mb_conn *mb_conn_import(mb_ctx *ctx, const mb_tls_move *mv, const char **reason)
   }
   mb_ctx_ref(ctx);
   conn->ctx = ctx;
-  conn->moved_suite = mv->suite;
   return conn;
 }

@@ -161,6 +161,8 @@ void mb_rec_free(mb_rec *r) {
 
 size_t mb_rec_plain_pending(const mb_rec *r) { return r->plain_len; }
 
+uint16_t mb_rec_suite(const mb_rec *r) { return r->suite; }
+
 const char *mb_rec_export(const mb_rec *r, mb_tls_move *mv) {
   if (r->fatal != NULL || r->read_closed || r->write_closed) return "the TLS session has ended";
   if (r->rec_len > 0) return "a partial TLS record is buffered";
