@@ -39,7 +39,7 @@ func (s *Server) listen(cfg Listener) (*listener, error) {
 		return nil, err
 	}
 	ln := &listener{srv: s, cfg: cfg, tcp: tcp, accepted: make(chan struct{})}
-	ln.log = s.log.With().Str("listener", tcp.Addr().String()).Logger()
+	ln.log = s.listenerLog(tcp.Addr().String())
 	for _, p := range cfg.Protocols {
 		switch p {
 		case WS:
@@ -69,6 +69,12 @@ func (ln *listener) logStartup() {
 		ev.Str("tls_provider", provider).Str("tls_record_layer", now.TLS.RecordLayer()).Str("reason", now.TLSReason)
 	}
 	ev.Msg(startupLine(addr, ln.cfg.Protocols, provider, routes))
+}
+
+// listenerLog is the logger of the listener on addr (and of a session an upgrade's old process
+// accepted there).
+func (s *Server) listenerLog(addr string) zerolog.Logger {
+	return s.log.With().Str("listener", addr).Logger()
 }
 
 // startHTTP runs an HTTP server for the WebSocket upgrade over a queue of accepted connections.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -60,7 +59,18 @@ func (m *Maintenance) For(label string, now time.Time) *MaintenanceMode {
 func (s *Server) SetMaintenance(m Maintenance) { s.maintenance.Store(&m) }
 
 // HasRoute says whether a route labelled label is served now.
-func (s *Server) HasRoute(label string) bool { return slices.Contains(s.RouteLabels(), label) }
+func (s *Server) HasRoute(label string) bool { return s.routeLabelled(label) != nil }
+
+// routeLabelled is the route labelled label served now, nil if there is none.
+func (s *Server) routeLabelled(label string) *Route {
+	routes := s.settings().router.routes
+	for i := range routes {
+		if routes[i].Label() == label {
+			return &routes[i]
+		}
+	}
+	return nil
+}
 
 // RouteLabels lists the labels of the routes served now, in route order.
 func (s *Server) RouteLabels() []string {

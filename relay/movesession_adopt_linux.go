@@ -31,7 +31,7 @@ type Adoption struct {
 	rec    moved.Record
 	fds    [2]int
 	client loop.Codec
-	free   func() // frees the client codec's TLS session; nil without one
+	free   func() // frees the client codec's TLS session (a no-op without one)
 }
 
 // AdoptSession reads a moved session's record and takes its place here (its route, limit
@@ -71,49 +71,52 @@ func (s *Server) adoption(record []byte, fds [2]int) (*Adoption, error) {
 	if err != nil {
 		return nil, err
 	}
-	codec, free, err := s.movedClientCodec(rec)
+	log := s.listenerLog(rec.Listener)
+	codec, free, err := s.movedClientCodec(rec, log)
 	if err != nil {
 		return nil, err
 	}
 	login, codec, err := movedLogin(rec, route, codec)
 	if err != nil {
-		if free != nil {
-			free()
-		}
+		free()
 		return nil, err
 	}
-	sess := s.movedSession(rec, client, route, login)
-	sess.mover = mover
-	if !s.track(sess) {
-		sess.end.Close()
-		sess.info.release()
-		login.CloseCipher()
-		if free != nil {
-			free()
-		}
+	a := &Adoption{sess: s.movedSession(rec, client, route, login, log), rec: rec, fds: fds, client: codec, free: free}
+	a.sess.mover = mover
+	if !s.track(a.sess) {
+		a.sess.end.Close()
+		a.sess.info.release()
+		a.freeKeys()
 		return nil, errors.New("this process is shutting down")
 	}
-	return &Adoption{sess: sess, rec: rec, fds: fds, client: codec, free: free}, nil
+	return a, nil
+}
+
+// freeKeys frees what holds the session's keys here, once it runs nowhere here: its TLS
+// session and its login's cipher.
+func (a *Adoption) freeKeys() {
+	a.free()
+	a.sess.login.CloseCipher()
 }
 
 // movedClientCodec is the player side's codec rec describes: a WebSocket codec of this
 // process's settings in the state the old one's was in, on the TLS session carried on from the
-// old one's keys for wss, or none (the TLS records alone for wss) for a plain stream; and what
-// frees that TLS session (nil without one).
-func (s *Server) movedClientCodec(rec moved.Record) (loop.Codec, func(), error) {
+// old one's keys for wss, or none (the TLS records alone for wss) for a plain stream, logging
+// to log; and what frees that TLS session (a no-op without one).
+func (s *Server) movedClientCodec(rec moved.Record, log zerolog.Logger) (loop.Codec, func(), error) {
 	inner, err := s.movedTLS(rec)
 	if err != nil {
 		return nil, nil, err
 	}
-	var free func()
+	free := func() {}
 	if inner != nil {
 		free = inner.Free
 	}
-	codec, err := movedWSCodec(rec, s.wsConnConfig(rec.Listener), inner)
-	if err != nil && free != nil {
-		free()
-	}
+	cfg := s.settings().WebSocket.Conn
+	cfg.Logger = log
+	codec, err := movedWSCodec(rec, cfg, inner)
 	if err != nil {
+		free()
 		return nil, nil, err
 	}
 	return codec, free, nil
@@ -141,13 +144,6 @@ func movedLogin(rec moved.Record, route *Route, codec loop.Codec) (*auth.Player,
 	}
 	login.Enc, login.Dec = enc, dec
 	return login, auth.NewLoopCodec(codec, enc, dec), nil
-}
-
-// wsConnConfig is this process's WebSocket connection settings, logging as the listener on addr.
-func (s *Server) wsConnConfig(addr string) ws.Config {
-	cfg := s.settings().WebSocket.Conn
-	cfg.Logger = s.listenerLog(addr)
-	return cfg
 }
 
 // movedWSCodec is the codec over inner (TLS, or nil) that rec's client state describes.
@@ -204,9 +200,9 @@ func movedMover(rec moved.Record) (*mover, error) {
 }
 
 // movedSession builds the session rec describes, with the login the proxy ran for it (nil:
-// the backend's), holding its slots.
-func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route, login *auth.Player) *session {
-	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: s.listenerLog(rec.Listener), login: login}
+// the backend's) and the logger of its listener, holding its slots.
+func (s *Server) movedSession(rec moved.Record, client netip.AddrPort, route *Route, login *auth.Player, log zerolog.Logger) *session {
+	sess := &session{srv: s, protocol: rec.Transport, started: rec.Since, conf: s.settings(), log: log, login: login}
 	sess.info = &connInfo{peer: client, client: client, country: rec.Country, earlyData: rec.EarlyData, rawStream: rec.RawStream}
 	if rec.Subject != "" || rec.TokenKey != "" {
 		sess.info.claims = &access.Claims{Subject: rec.Subject, KeyID: rec.TokenKey}
@@ -250,10 +246,7 @@ func (a *Adoption) Run() error {
 		err = fmt.Errorf("upgrade: starting the moved session on an event loop: %w", err)
 		sess.info.release()
 		sess.endHere(err)
-		sess.login.CloseCipher()
-		if a.free != nil {
-			a.free()
-		}
+		a.freeKeys()
 		return err
 	}
 	sess.runsOn(ls, 0)
@@ -268,27 +261,8 @@ func (a *Adoption) Cancel() {
 	unix.Close(a.fds[1])
 	a.sess.movedOut()
 	a.sess.info.release()
-	a.sess.login.CloseCipher()
-	if a.free != nil {
-		a.free()
-	}
+	a.freeKeys()
 }
 
 // ID is the session's id here, for the log.
 func (a *Adoption) ID() string { return strconv.FormatUint(a.sess.id, 10) }
-
-// routeLabelled is the current route labelled label, nil if there is none.
-func (s *Server) routeLabelled(label string) *Route {
-	routes := s.settings().router.routes
-	for i := range routes {
-		if routes[i].Label() == label {
-			return &routes[i]
-		}
-	}
-	return nil
-}
-
-// listenerLog is the logger of the listener on addr, as the old process's was (listener.go).
-func (s *Server) listenerLog(addr string) zerolog.Logger {
-	return s.log.With().Str("listener", addr).Logger()
-}
